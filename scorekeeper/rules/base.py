@@ -1,0 +1,99 @@
+"""What every game shares: the result of scoring a match, and the interface a game implements."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .common import ErrorLog
+from .options import OptionSpec, read_options
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The score of one deal: per side, and the side that won it (None in Pocha)."""
+
+    number: int
+    scores: tuple[int, ...]
+    winner: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON-shaped form of DESIGN.md's result."""
+        return {"number": self.number, "scores": list(self.scores), "winner": self.winner}
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The standing of a match after all its deals, as DESIGN.md's result describes it."""
+
+    game: str
+    sides: tuple[tuple[int, ...], ...]
+    deals: tuple[DealResult, ...]
+    totals: tuple[int, ...]
+    juegos: tuple[int, ...] | None
+    finished: bool
+    winners: tuple[int, ...]
+    next_dealer: int | None
+    next_cards: int | None
+
+    def running_totals(self) -> list[tuple[int, ...]]:
+        """Return each side's total after each deal, deal by deal."""
+        running: list[tuple[int, ...]] = []
+        current = tuple(0 for _ in self.sides)
+        for deal in self.deals:
+            current = tuple(a + b for a, b in zip(current, deal.scores))
+            running.append(current)
+        return running
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON-shaped result that `score_match` hands out."""
+        return {
+            "game": self.game,
+            "sides": [list(side) for side in self.sides],
+            "deals": [deal.to_dict() for deal in self.deals],
+            "totals": list(self.totals),
+            "juegos": None if self.juegos is None else list(self.juegos),
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "next_dealer": self.next_dealer,
+            "next_cards": self.next_cards,
+        }
+
+
+class Game(ABC):
+    """A game the scorekeeper knows: its seats, sides, house rules, and how it scores deals."""
+
+    #: The name used in match documents.
+    name: str
+    #: The name players know it by.
+    title: str
+    min_players: int
+    max_players: int
+
+    @property
+    @abstractmethod
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """Return the house rules of this game, with defaults and one-line descriptions."""
+
+    @abstractmethod
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Return the seats of each side for a match of `players` players."""
+
+    @abstractmethod
+    def play(
+        self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
+    ) -> MatchResult | None:
+        """Check and score `deals` under checked `options`; log every problem, return None if any."""
+
+    def check_options(self, raw: object, players: int | None, log: ErrorLog) -> dict[str, object] | None:
+        """Check raw house rules for a match of `players` (None if unknown); return them complete."""
+        return read_options(self.option_specs, raw, log)
+
+    def default_options(self) -> dict[str, object]:
+        """Return every house rule at its default (the defaults RULES.md names)."""
+        log = ErrorLog()
+        values = self.check_options({}, self.min_players, log)
+        assert values is not None
+        return values

@@ -1,0 +1,97 @@
+"""The public door of the rules engine: match documents in, results or rule violations out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from .base import Game, MatchResult
+from .common import Code, ErrorLog, RuleError, RuleViolation
+from .pocha import POCHA
+from .tute import TUTE2, TUTE4
+
+#: Every game the scorekeeper knows, by the name match documents use.
+GAMES: Final[Mapping[str, Game]] = {game.name: game for game in (TUTE2, TUTE4, POCHA)}
+
+_DOCUMENT_FIELDS: Final = frozenset({"game", "players", "options", "deals"})
+
+
+def get_game(name: str) -> Game:
+    """Return the game registered under `name`; raise `RuleViolation` (`game_unknown`) for any other."""
+    game = GAMES.get(name)
+    if game is None:
+        raise RuleViolation([RuleError(None, "game", Code.GAME_UNKNOWN, _unknown_game(name))])
+    return game
+
+
+def check_match(document: object) -> MatchResult:
+    """Check and score a whole match document; raise `RuleViolation` listing every problem found."""
+    log = ErrorLog()
+    result = _check(document, log)
+    log.raise_if_any()
+    assert result is not None
+    return result
+
+
+def score_match(document: object) -> dict[str, Any]:
+    """Check and score a match document (DESIGN.md's format); return the JSON-shaped result."""
+    return check_match(document).to_dict()
+
+
+def _unknown_game(name: object) -> str:
+    return f"There is no game {name!r} here: choose one of " + ", ".join(GAMES) + "."
+
+
+def _check(document: object, log: ErrorLog) -> MatchResult | None:
+    if not isinstance(document, Mapping):
+        log.add(Code.MALFORMED, "match", "A match is an object with its game, players, house rules and deals.")
+        return None
+    for key in sorted(set(document) - _DOCUMENT_FIELDS, key=str):
+        log.add(Code.MALFORMED, str(key), f"A match has no field {key!r}.")
+    game = _game(document.get("game"), log)
+    players = _players(document.get("players"), game, log)
+    deals = document.get("deals")
+    if deals is None:
+        deals = []
+    elif not isinstance(deals, list):
+        log.add(Code.MALFORMED, "deals", "The deals must be a list.")
+    if game is None:
+        return None
+    options = game.check_options(document.get("options"), None if players is None else len(players), log)
+    if players is None or options is None or not isinstance(deals, list) or log.count():
+        return None
+    return game.play(players, options, deals, log)
+
+
+def _game(name: object, log: ErrorLog) -> Game | None:
+    if not isinstance(name, str):
+        log.add(Code.MALFORMED, "game", "Say which game is played: " + ", ".join(GAMES) + ".")
+        return None
+    if name not in GAMES:
+        log.add(Code.GAME_UNKNOWN, "game", _unknown_game(name))
+        return None
+    return GAMES[name]
+
+
+def _players(value: object, game: Game | None, log: ErrorLog) -> tuple[str, ...] | None:
+    """Check the player names in seat order; return them, or None when the seats are unusable."""
+    if not isinstance(value, list):
+        log.add(Code.MALFORMED, "players", "The players must be a list of names in seat order.")
+        return None
+    start = log.count()
+    seen: set[str] = set()
+    for seat, name in enumerate(value):
+        if not isinstance(name, str) or not name.strip():
+            log.add(Code.MALFORMED, f"players.{seat}", f"Seat {seat} needs a player's name.")
+            continue
+        key = name.strip().casefold()
+        if key in seen:
+            log.add(Code.PLAYERS_DUPLICATE, f"players.{seat}", f"{name.strip()} is already seated at this table.")
+        seen.add(key)
+    if game is not None and not game.min_players <= len(value) <= game.max_players:
+        wanted = (str(game.min_players) if game.min_players == game.max_players
+                  else f"{game.min_players} to {game.max_players}")
+        log.add(Code.PLAYERS_COUNT, "players", f"{game.title} is played by {wanted} players, not {len(value)}.")
+    if log.count() != start:
+        return None
+    return tuple(value)

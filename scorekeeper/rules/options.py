@@ -1,0 +1,119 @@
+"""House-rule options: what each game accepts, its defaults, and how raw values are checked."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from .common import Code, ErrorLog, is_int
+
+OptionKind = Literal["int", "bool", "choice", "schedule"]
+OptionValue = int | bool | str | tuple[int, ...]
+
+#: Longest explicit Pocha schedule accepted; far beyond any real evening, it keeps hostile input small.
+MAX_SCHEDULE_DEALS: Final = 200
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One house rule: its name, kind, default, allowed values and a one-line description.
+
+    `default` is None only where the default depends on another option (Tute's `target`);
+    `description` then says so.
+    """
+
+    name: str
+    kind: OptionKind
+    default: OptionValue | None
+    description: str
+    choices: tuple[int | str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def allowed(self) -> str:
+        """Return the allowed values in words, for messages and forms."""
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "int":
+            return f"a whole number from {self.minimum} to {self.maximum}"
+        names = [str(c) for c in self.choices]
+        if self.kind == "schedule":
+            return ", ".join(names) + ", or a list of cards per player for each deal"
+        return ", ".join(names[:-1]) + " or " + names[-1]
+
+    def problem(self, value: object) -> str | None:
+        """Return why `value` is not acceptable for this option, or None when it is."""
+        if self.kind == "bool":
+            ok = isinstance(value, bool)
+        elif self.kind == "int":
+            ok = is_int(value) and _within(value, self.minimum, self.maximum)
+        elif self.kind == "choice":
+            ok = (is_int(value) or isinstance(value, str)) and value in self.choices
+        else:
+            ok = _is_schedule(value, self.choices)
+        if ok:
+            return None
+        return f"House rule {self.name!r} must be {self.allowed}."
+
+
+def _within(value: int, minimum: int | None, maximum: int | None) -> bool:
+    return (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
+
+
+def _is_schedule(value: object, names: tuple[int | str, ...]) -> bool:
+    if isinstance(value, str):
+        return value in names
+    if isinstance(value, list):
+        return 0 < len(value) <= MAX_SCHEDULE_DEALS and all(is_int(v) for v in value)
+    return False
+
+
+def read_options(specs: tuple[OptionSpec, ...], raw: object, log: ErrorLog) -> dict[str, object] | None:
+    """Check raw options against `specs`; return every option's value (defaults filled in) or None.
+
+    Unknown names and values out of range are logged as `options_invalid`; options that are
+    not an object at all as `malformed`.
+    """
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        log.add(Code.MALFORMED, "options", "House rules must be given as an object of names and values.")
+        return None
+    by_name = {spec.name: spec for spec in specs}
+    start = log.count()
+    values: dict[str, object] = {spec.name: spec.default for spec in specs}
+    for name, value in raw.items():
+        spec = by_name.get(name) if isinstance(name, str) else None
+        if spec is None:
+            known = ", ".join(by_name)
+            log.add(Code.OPTIONS_INVALID, f"options.{name}", f"{name!r} is not a house rule of this game (known: {known}).")
+            continue
+        message = spec.problem(value)
+        if message is not None:
+            log.add(Code.OPTIONS_INVALID, f"options.{name}", message)
+            continue
+        values[name] = tuple(value) if isinstance(value, list) else value
+    return values if log.count() == start else None
+
+
+def as_int(values: Mapping[str, object], name: str) -> int:
+    """Return a checked whole-number option."""
+    value = values[name]
+    assert is_int(value), name
+    return value
+
+
+def as_bool(values: Mapping[str, object], name: str) -> bool:
+    """Return a checked true/false option."""
+    value = values[name]
+    assert isinstance(value, bool), name
+    return value
+
+
+def as_str(values: Mapping[str, object], name: str) -> str:
+    """Return a checked named-choice option."""
+    value = values[name]
+    assert isinstance(value, str), name
+    return value

@@ -1,0 +1,352 @@
+"""Tute for two players (`tute2`) or four in pairs (`tute4`): checking and scoring deals and matches."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal, cast
+
+from .base import DealResult, Game, MatchResult
+from .common import (
+    DECK_POINTS, SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, seat_in_range,
+)
+from .options import OptionSpec, as_bool, as_int, as_str
+
+TuteMode = Literal["juegos", "points"]
+TuteRule = Literal["deal", "match", "off"]
+TuteKind = Literal["reyes", "caballos"]
+
+TUTE_KINDS: Final[tuple[TuteKind, ...]] = ("reyes", "caballos")
+CANTE_IN_TRUMP: Final = 40
+CANTE_ELSEWHERE: Final = 20
+MAX_JUEGOS_TARGET: Final = 99
+DEFAULT_TARGETS: Final[Mapping[str, int]] = {"juegos": 3, "points": 101}
+#: A winner's deal score from which `double_over_100` earns two juegos.
+OVER_100: Final = 101
+
+TUTE_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec("deck", "choice", 40, "Cards in the deck: 40, or 48 with the 8s and 9s (which score nothing).",
+               choices=(40, 48)),
+    OptionSpec("last_trick_bonus", "int", 10, "Points for the side that takes the last trick (las diez de últimas).",
+               minimum=0, maximum=50),
+    OptionSpec("mode", "choice", "juegos", "Win the match by deals won (juegos) or by points added up deal after deal.",
+               choices=("juegos", "points")),
+    OptionSpec("target", "int", None,
+               "What wins the match: juegos to reach (default 3, at most 99), or in points mode the total (default 101).",
+               minimum=1, maximum=10000),
+    OptionSpec("double_over_100", "bool", False, "A deal won with 101 or more (or by a tute) earns two juegos."),
+    OptionSpec("tute", "choice", "deal",
+               "Four Reyes or four Caballos in one hand: wins the deal, wins the match, or is not played (off).",
+               choices=("deal", "match", "off")),
+)
+
+
+@dataclass(frozen=True)
+class TuteOptions:
+    """The house rules of one Tute match, every one of them set."""
+
+    deck: int = 40
+    last_trick_bonus: int = 10
+    mode: TuteMode = "juegos"
+    target: int = 3
+    double_over_100: bool = False
+    tute: TuteRule = "deal"
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, object]) -> TuteOptions:
+        """Build the options from values already checked by `TuteGame.check_options`."""
+        return cls(
+            deck=as_int(values, "deck"),
+            last_trick_bonus=as_int(values, "last_trick_bonus"),
+            mode=cast(TuteMode, as_str(values, "mode")),
+            target=as_int(values, "target"),
+            double_over_100=as_bool(values, "double_over_100"),
+            tute=cast(TuteRule, as_str(values, "tute")),
+        )
+
+
+@dataclass(frozen=True)
+class Cante:
+    """A Rey and Caballo of one suit, sung by the seat that holds them."""
+
+    seat: int
+    suit: Suit
+
+
+@dataclass(frozen=True)
+class TuteDeclaration:
+    """All four Reyes or all four Caballos in one seat's hand: the deal stops there."""
+
+    seat: int
+    kind: TuteKind
+
+
+@dataclass(frozen=True)
+class TuteDeal:
+    """The facts of one Tute deal as the table reports them."""
+
+    dealer: int
+    trump: Suit
+    points: tuple[int, int]
+    last_trick: int | None
+    cantes: tuple[Cante, ...] = ()
+    tute: TuteDeclaration | None = None
+
+
+def possible_card_points(points: int) -> bool:
+    """Tell whether one side can capture `points` card points (0 to 120, never 1 or 119)."""
+    return 0 <= points <= DECK_POINTS and points not in (1, DECK_POINTS - 1)
+
+
+def other_side_points(points: int) -> int:
+    """Return the other side's card points in a played-out deal, given one side's."""
+    if not possible_card_points(points):
+        raise ValueError(f"a side cannot capture {points} card points")
+    return DECK_POINTS - points
+
+
+def cante_value(suit: Suit, trump: Suit) -> int:
+    """Return what a cante is worth: las cuarenta in the trump suit, twenty in any other."""
+    return CANTE_IN_TRUMP if suit == trump else CANTE_ELSEWHERE
+
+
+def first_dealer_for_leader(leader: int, players: int = 4) -> int:
+    """Return the dealer whose deal makes `leader` (who holds the 2 of oros) lead the first trick."""
+    return (leader - 1) % players
+
+
+def score_tute_deal(
+    deal: TuteDeal, options: TuteOptions, sides: tuple[tuple[int, ...], ...]
+) -> tuple[tuple[int, ...], int]:
+    """Return each side's deal score and the side that won the deal."""
+    side_of = {seat: index for index, side in enumerate(sides) for seat in side}
+    scores = list(deal.points)
+    if deal.last_trick is not None:
+        scores[deal.last_trick] += options.last_trick_bonus
+    for cante in deal.cantes:
+        scores[side_of[cante.seat]] += cante_value(cante.suit, deal.trump)
+    if deal.tute is not None:
+        winner = side_of[deal.tute.seat]
+    elif scores[0] != scores[1]:
+        winner = 0 if scores[0] > scores[1] else 1
+    else:
+        assert deal.last_trick is not None
+        winner = deal.last_trick
+    return tuple(scores), winner
+
+
+def juegos_earned(deal: TuteDeal, winner_score: int, options: TuteOptions) -> int:
+    """Return the juegos the deal's winner earns in `juegos` mode."""
+    big = 2 if options.double_over_100 else 1
+    if deal.tute is not None:
+        return 0 if options.tute == "match" else big
+    return big if winner_score >= OVER_100 else 1
+
+
+_DEAL_FIELDS: Final = frozenset({"dealer", "trump", "points", "last_trick", "cantes", "tute"})
+
+
+class _TuteDealReader(DealReader):
+    """Checks one raw Tute deal field by field."""
+
+    def __init__(self, raw: Mapping[str, object], number: int, players: int, options: TuteOptions,
+                 log: ErrorLog) -> None:
+        super().__init__(raw, number, log, _DEAL_FIELDS)
+        self.players = players
+        self.options = options
+
+    def read(self) -> TuteDeal | None:
+        dealer = self.seat("dealer", self.players, Code.DEALER_INVALID, "dealer")
+        trump = self.raw.get("trump")
+        if not is_suit(trump):
+            self.problem(Code.TRUMP_INVALID, "trump", "Choose the trump suit: " + ", ".join(SUITS) + ".")
+        tute = self.declaration()
+        declared = self.raw.get("tute") is not None
+        points = self.points(declared)
+        last_trick = self.last_trick(declared)
+        cantes = self.cantes()
+        if not self.ok:
+            return None
+        assert dealer is not None and is_suit(trump) and points is not None and cantes is not None
+        return TuteDeal(dealer, trump, points, last_trick, cantes, tute)
+
+    def declaration(self) -> TuteDeclaration | None:
+        value = self.raw.get("tute")
+        if value is None:
+            return None
+        if not isinstance(value, Mapping) or set(value) - {"seat", "kind"}:
+            self.problem(Code.MALFORMED, "tute", "A tute names the seat that holds it and its kind (reyes or caballos).")
+            return None
+        start = self.log.count()
+        seat, kind = value.get("seat"), value.get("kind")
+        if not is_int(seat):
+            self.problem(Code.MALFORMED, "tute.seat", "A tute names the seat that holds it.")
+        elif not 0 <= seat < self.players:
+            self.problem(Code.SEAT_INVALID, "tute.seat", f"Seat {seat} is not at this table.")
+        if kind not in TUTE_KINDS:
+            self.problem(Code.MALFORMED, "tute.kind", "A tute is of all four Reyes (reyes) or all four Caballos (caballos).")
+        if self.options.tute == "off":
+            self.problem(Code.TUTE_DISABLED, "tute", "This table does not play the tute (house rule 'tute' is off).")
+        if self.log.count() != start:
+            return None
+        assert is_int(seat)
+        return TuteDeclaration(seat, cast(TuteKind, kind))
+
+    def points(self, declared: bool) -> tuple[int, int] | None:
+        value = self.raw.get("points")
+        if value is None and declared:
+            return (0, 0)
+        pair = int_list(value, 2)
+        if pair is None:
+            self.problem(Code.MALFORMED, "points", "Card points must be two whole numbers, one for each side.")
+            return None
+        impossible = [(side, p) for side, p in enumerate(pair) if not possible_card_points(p)]
+        for side, p in impossible:
+            self.problem(Code.POINTS_IMPOSSIBLE, f"points.{side}",
+                         f"A side cannot capture {p} card points: any total from 0 to 120 except 1 and 119.")
+        if impossible:
+            return None
+        total = pair[0] + pair[1]
+        if not declared and total != DECK_POINTS:
+            self.problem(Code.POINTS_TOTAL, "points", f"The card points must add up to 120; these add up to {total}.")
+            return None
+        if declared and total > DECK_POINTS:
+            self.problem(Code.POINTS_TOTAL, "points",
+                         f"After a tute the card points add up to at most 120; these add up to {total}.")
+            return None
+        return (pair[0], pair[1])
+
+    def last_trick(self, declared: bool) -> int | None:
+        value = self.raw.get("last_trick")
+        if declared:
+            if value is not None:
+                self.problem(Code.LAST_TRICK_INVALID, "last_trick",
+                             "No side takes the last trick in a deal stopped by a tute.")
+            return None
+        if value is None:
+            self.problem(Code.LAST_TRICK_INVALID, "last_trick", "Say which side took the last trick.")
+        elif not is_int(value):
+            self.problem(Code.MALFORMED, "last_trick", "The last trick must be given as a side number (0 or 1).")
+        elif not 0 <= value <= 1:
+            self.problem(Code.LAST_TRICK_INVALID, "last_trick",
+                         f"There is no side {value}: the last trick goes to side 0 or side 1.")
+        else:
+            return value
+        return None
+
+    def cantes(self) -> tuple[Cante, ...] | None:
+        value = self.raw.get("cantes")
+        if value is None:
+            return ()
+        if not isinstance(value, list):
+            self.problem(Code.MALFORMED, "cantes", "Cantes must be a list, each with a seat and a suit.")
+            return None
+        start = self.log.count()
+        cantes: list[Cante] = []
+        for index, item in enumerate(value):
+            where = f"cantes.{index}"
+            if not isinstance(item, Mapping) or set(item) - {"seat", "suit"}:
+                self.problem(Code.MALFORMED, where, "Each cante names the seat that sang it and the suit.")
+                continue
+            seat, suit = item.get("seat"), item.get("suit")
+            if not is_int(seat):
+                self.problem(Code.MALFORMED, f"{where}.seat", "Each cante names the seat that sang it.")
+            elif not 0 <= seat < self.players:
+                self.problem(Code.SEAT_INVALID, f"{where}.seat", f"Seat {seat} is not at this table.")
+            if not is_suit(suit):
+                self.problem(Code.MALFORMED, f"{where}.suit", "A cante is sung in one suit: " + ", ".join(SUITS) + ".")
+            elif any(c.suit == suit for c in cantes):
+                self.problem(Code.CANTE_SUIT_TWICE, f"{where}.suit",
+                             f"{suit.capitalize()} can be sung only once a deal: there is one Rey and one Caballo of it.")
+            if seat_in_range(seat, self.players) and is_suit(suit):
+                cantes.append(Cante(seat, suit))
+        return tuple(cantes) if self.log.count() == start else None
+
+
+def read_tute_deal(raw: object, number: int, players: int, options: TuteOptions, log: ErrorLog) -> TuteDeal | None:
+    """Check one raw Tute deal; log every problem against deal `number` and return it, or None."""
+    if not isinstance(raw, Mapping):
+        log.add(Code.MALFORMED, "deal", f"Deal {number} must be an object of fields.", deal=number)
+        return None
+    return _TuteDealReader(raw, number, players, options, log).read()
+
+
+class TuteGame(Game):
+    """Tute for two players, or for four in two pairs sitting opposite each other."""
+
+    def __init__(self, name: str, title: str, seats: int) -> None:
+        self.name = name
+        self.title = title
+        self.min_players = self.max_players = seats
+
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        return TUTE_OPTION_SPECS
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        if players == 4:
+            return ((0, 2), (1, 3))
+        return ((0,), (1,))
+
+    def check_options(self, raw: object, players: int | None, log: ErrorLog) -> dict[str, object] | None:
+        values = super().check_options(raw, players, log)
+        if values is None:
+            return None
+        mode = as_str(values, "mode")
+        if values["target"] is None:
+            values["target"] = DEFAULT_TARGETS[mode]
+        elif mode == "juegos" and as_int(values, "target") > MAX_JUEGOS_TARGET:
+            log.add(Code.OPTIONS_INVALID, "options.target",
+                    f"In juegos mode the target is a whole number from 1 to {MAX_JUEGOS_TARGET}.")
+            return None
+        return values
+
+    def play(
+        self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
+    ) -> MatchResult | None:
+        rules = TuteOptions.from_values(options)
+        sides = self.sides(len(players))
+        start = log.count()
+        results: list[DealResult] = []
+        totals, juegos = [0, 0], [0, 0]
+        finished = False
+        winners: tuple[int, ...] = ()
+        last_dealer: int | None = None
+        for number, raw in enumerate(deals, start=1):
+            if finished:
+                log.add(Code.MATCH_FINISHED, "deal",
+                        f"The match ended with deal {len(results)}; no deal can be added.", deal=number)
+                continue
+            deal = read_tute_deal(raw, number, len(players), rules, log)
+            if deal is None or log.count() != start:
+                continue  # once a deal is wrong the standing is unknown; keep checking the rest
+            scores, winner = score_tute_deal(deal, rules, sides)
+            results.append(DealResult(number, scores, winner))
+            totals = [t + s for t, s in zip(totals, scores)]
+            last_dealer = deal.dealer
+            if deal.tute is not None and (rules.tute == "match" or rules.mode == "points"):
+                finished, winners = True, (winner,)
+            elif rules.mode == "juegos":
+                juegos[winner] += juegos_earned(deal, scores[winner], rules)
+                if juegos[winner] >= rules.target:
+                    finished, winners = True, (winner,)
+            elif max(totals) >= rules.target:
+                leader = winner if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+                finished, winners = True, (leader,)
+        if log.count() != start:
+            return None
+        return MatchResult(
+            game=self.name,
+            sides=sides,
+            deals=tuple(results),
+            totals=tuple(totals),
+            juegos=tuple(juegos) if rules.mode == "juegos" else None,
+            finished=finished,
+            winners=winners,
+            next_dealer=None if finished or last_dealer is None else next_seat(last_dealer, len(players)),
+            next_cards=None,
+        )
+
+
+TUTE2: Final = TuteGame("tute2", "Tute (two players)", 2)
+TUTE4: Final = TuteGame("tute4", "Tute in pairs (four players)", 4)
