@@ -1,0 +1,73 @@
+"""Every game's house rules: names, defaults, allowed values and descriptions."""
+
+import pytest
+
+from scorekeeper.rules import GAMES, OptionSpec, get_game, score_match
+
+from .helpers import codes, match
+
+RULES_MD_DEFAULTS = {
+    "tute2": {"deck": 40, "last_trick_bonus": 10, "mode": "juegos", "target": 3, "double_over_100": False,
+              "tute": "deal"},
+    "pocha": {"deck": 40, "remove_twos": True, "schedule": "classic", "hook": True, "exact_base": 10,
+              "per_trick": 5, "miss_per_trick": 5, "oros_double": False},
+}
+RULES_MD_DEFAULTS["tute4"] = RULES_MD_DEFAULTS["tute2"]
+
+
+@pytest.mark.parametrize("name", ["tute2", "tute4", "pocha"])
+def test_defaults_are_those_of_rules_md(name: str) -> None:
+    assert get_game(name).default_options() == RULES_MD_DEFAULTS[name]
+
+
+@pytest.mark.parametrize("name", ["tute2", "tute4", "pocha"])
+def test_every_option_has_a_one_line_description_and_allowed_values(name: str) -> None:
+    for spec in get_game(name).option_specs:
+        assert isinstance(spec, OptionSpec)
+        assert spec.description and "\n" not in spec.description and spec.description.endswith(".")
+        assert spec.allowed
+
+
+def test_registry_holds_the_three_games() -> None:
+    assert set(GAMES) == {"tute2", "tute4", "pocha"}
+    assert (GAMES["tute2"].min_players, GAMES["tute4"].max_players) == (2, 4)
+    assert (GAMES["pocha"].min_players, GAMES["pocha"].max_players) == (2, 8)
+
+
+def test_target_default_follows_the_mode() -> None:
+    assert get_game("tute2").default_options()["target"] == 3
+    assert score_match(match("tute2", [], {"mode": "points"}))["juegos"] is None
+    spec = {s.name: s for s in get_game("tute2").option_specs}["target"]
+    assert spec.default is None and "101" in spec.description
+
+
+def test_allowed_values_are_described_in_words() -> None:
+    specs = {s.name: s for s in get_game("pocha").option_specs}
+    assert specs["deck"].allowed == "40 or 48"
+    assert specs["exact_base"].allowed == "a whole number from 0 to 100"
+    assert specs["hook"].allowed == "true or false"
+    assert specs["schedule"].allowed.startswith("classic, ladder, or a list")
+
+
+@pytest.mark.parametrize("options", [
+    {"deck": 36}, {"deck": "40"}, {"deck": True}, {"last_trick_bonus": -1}, {"last_trick_bonus": 10.0},
+    {"mode": "puntos"}, {"target": 0}, {"double_over_100": 1}, {"tute": "on"}, {"hook": False},
+])
+def test_bad_tute_option_values_are_refused(options: dict[str, object]) -> None:
+    assert codes(match("tute2", [], options)) == ["options_invalid"]
+
+
+@pytest.mark.parametrize("options", [
+    {"schedule": "short"}, {"schedule": []}, {"schedule": [1, "2"]}, {"schedule": [1] * 201},
+    {"exact_base": 101}, {"oros_double": "no"}, {"remove_twos": None},
+])
+def test_bad_pocha_option_values_are_refused(options: dict[str, object]) -> None:
+    assert codes(match("pocha", [], options)) == ["options_invalid"]
+
+
+def test_options_that_are_not_an_object_are_malformed() -> None:
+    assert codes(match("pocha", [], ["hook"])) == ["malformed"]  # type: ignore[arg-type]
+
+
+def test_options_equal_to_defaults_are_accepted() -> None:
+    assert score_match(match("tute2", [], RULES_MD_DEFAULTS["tute2"]))["finished"] is False

@@ -1,0 +1,222 @@
+"""Property-based tests of the rules engine (hypothesis)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules import (
+    SUITS, Code, PochaOptions, RuleViolation, cante_value, max_cards, pocha_schedule, score_match,
+)
+
+CODES = {code.value for code in Code}
+POSSIBLE_POINTS = st.integers(0, 120).filter(lambda p: p not in (1, 119))
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(-(10**30), 10**30)
+    | st.floats(allow_nan=True) | st.text(max_size=8) | st.sampled_from(SUITS + ("reyes", "juegos", "classic")),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    max_leaves=20,
+)
+
+
+@st.composite
+def tute_deals(draw: st.DrawFn, seats: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Draw a valid Tute deal for a table of `seats` under `options`."""
+    deal: dict[str, Any] = {"dealer": draw(st.integers(0, seats - 1)), "trump": draw(st.sampled_from(SUITS))}
+    suits = draw(st.lists(st.sampled_from(SUITS), unique=True, max_size=4))
+    deal["cantes"] = [{"seat": draw(st.integers(0, seats - 1)), "suit": suit} for suit in suits]
+    if options.get("tute") != "off" and draw(st.integers(0, 9)) == 0:
+        deal["tute"] = {"seat": draw(st.integers(0, seats - 1)), "kind": draw(st.sampled_from(["reyes", "caballos"]))}
+        first = draw(POSSIBLE_POINTS)
+        second = draw(POSSIBLE_POINTS.filter(lambda p: p + first <= 120))
+        if draw(st.booleans()):
+            deal["points"] = [first, second]
+    else:
+        first = draw(POSSIBLE_POINTS)
+        deal["points"] = [first, 120 - first]
+        deal["last_trick"] = draw(st.integers(0, 1))
+    return deal
+
+
+tute_options = st.fixed_dictionaries({}, optional={
+    "last_trick_bonus": st.integers(0, 50),
+    "mode": st.sampled_from(["juegos", "points"]),
+    "double_over_100": st.booleans(),
+    "tute": st.sampled_from(["deal", "match", "off"]),
+    "deck": st.sampled_from([40, 48]),
+})
+
+
+@st.composite
+def tute_matches(draw: st.DrawFn) -> dict[str, Any]:
+    """Draw a valid Tute match: deals are added until the match ends or the draw stops."""
+    game = draw(st.sampled_from(["tute2", "tute4"]))
+    seats = 2 if game == "tute2" else 4
+    options = draw(tute_options)
+    if draw(st.booleans()):
+        limit = 99 if options.get("mode", "juegos") == "juegos" else 400
+        options["target"] = draw(st.integers(1, limit))
+    doc: dict[str, Any] = {"game": game, "players": [f"P{i}" for i in range(seats)], "options": options, "deals": []}
+    for _ in range(draw(st.integers(0, 12))):
+        doc["deals"].append(draw(tute_deals(seats, options)))
+        if score_match(doc)["finished"]:
+            break
+    return doc
+
+
+@st.composite
+def pocha_deal(draw: st.DrawFn, players: int, cards: int, hook: bool) -> dict[str, Any]:
+    """Draw a valid Pocha deal of `cards` cards each."""
+    dealer = draw(st.integers(0, players - 1))
+    bids = draw(st.lists(st.integers(0, cards), min_size=players, max_size=players))
+    if hook and sum(bids) == cards:
+        bids[dealer] += -1 if bids[dealer] > 0 else 1
+    takers = draw(st.lists(st.integers(0, players - 1), min_size=cards, max_size=cards))
+    tricks = [takers.count(seat) for seat in range(players)]
+    trump = draw(st.sampled_from((None,) + SUITS))
+    return {"dealer": dealer, "cards": cards, "trump": trump, "bids": bids, "tricks": tricks}
+
+
+@st.composite
+def pocha_matches(draw: st.DrawFn) -> dict[str, Any]:
+    """Draw a valid Pocha match, finished or not."""
+    players = draw(st.integers(2, 8))
+    options: dict[str, Any] = draw(st.fixed_dictionaries({}, optional={
+        "hook": st.booleans(), "oros_double": st.booleans(), "remove_twos": st.booleans(),
+        "deck": st.sampled_from([40, 48]), "per_trick": st.integers(0, 100),
+    }))
+    most = max_cards(players, options.get("deck", 40), options.get("remove_twos", True))
+    options["schedule"] = draw(st.sampled_from(["classic", "ladder"])
+                               | st.lists(st.integers(1, most), min_size=1, max_size=6))
+    rules = PochaOptions(**{**options, "schedule": options["schedule"] if isinstance(options["schedule"], str)
+                            else tuple(options["schedule"])})
+    schedule = pocha_schedule(players, rules)
+    count = draw(st.integers(0, len(schedule)) | st.just(len(schedule)))
+    deals = [draw(pocha_deal(players, cards, rules.hook)) for cards in schedule[:count]]
+    return {"game": "pocha", "players": [f"P{i}" for i in range(players)], "options": options, "deals": deals}
+
+
+def assert_rejects_cleanly_or_scores(document: Any) -> None:
+    try:
+        result = score_match(document)
+    except RuleViolation as violation:
+        assert violation.errors
+        for error in violation.errors:
+            assert set(error) == {"deal", "field", "code", "message"}
+            assert error["code"] in CODES
+            assert isinstance(error["message"], str) and error["message"]
+    else:
+        assert set(result) == {"game", "sides", "deals", "totals", "juegos", "finished", "winners",
+                               "next_dealer", "next_cards"}
+
+
+FIELD_PATHS = [
+    (), ("game",), ("players",), ("players", 0), ("options",), ("options", "target"), ("options", "schedule"),
+    ("deals",), ("deals", 0), ("deals", 0, "dealer"), ("deals", 0, "trump"), ("deals", 0, "points"),
+    ("deals", 0, "points", 1), ("deals", 0, "last_trick"), ("deals", 0, "cantes"), ("deals", 0, "cantes", 0),
+    ("deals", 0, "cantes", 0, "seat"), ("deals", 0, "cantes", 0, "suit"), ("deals", 0, "tute"),
+    ("deals", 0, "cards"), ("deals", 0, "bids"), ("deals", 0, "bids", 0), ("deals", 0, "tricks"),
+    ("deals", 0, "tricks", 3),
+]
+
+BASES = [
+    {"game": "tute2", "players": ["Ana", "Luis"], "options": {"target": 3},
+     "deals": [{"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0,
+                "cantes": [{"seat": 0, "suit": "oros"}], "tute": {"seat": 0, "kind": "reyes"}}]},
+    {"game": "pocha", "players": ["Ana", "Luis", "Carmen", "Pedro"], "options": {"schedule": "classic"},
+     "deals": [{"dealer": 0, "cards": 1, "trump": None, "bids": [1, 0, 0, 1], "tricks": [1, 0, 0, 0]}]},
+]
+
+
+def replace_at(document: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """Return a copy of `document` with the value at `path` replaced (or the whole document)."""
+    if not path:
+        return value
+    copied = copy.deepcopy(document)
+    target = copied
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    return copied
+
+
+@settings(max_examples=400)
+@given(base=st.sampled_from(BASES), path=st.sampled_from(FIELD_PATHS), value=json_values)
+def test_any_value_in_any_field_scores_or_raises_rule_violation(base: Any, path: tuple[Any, ...], value: Any) -> None:
+    try:
+        document = replace_at(base, path, value)
+    except (IndexError, KeyError, TypeError):
+        return  # the path does not exist in this game's document
+    assert_rejects_cleanly_or_scores(document)
+
+
+@given(json_values)
+def test_any_json_value_as_a_whole_document_is_refused_cleanly(value: Any) -> None:
+    assert_rejects_cleanly_or_scores(value)
+
+
+@given(game=st.sampled_from(["tute2", "tute4"]), options=tute_options, data=st.data())
+def test_a_valid_played_out_tute_deal_scores_120_plus_bonus_plus_cantes(
+    game: str, options: dict[str, Any], data: st.DataObject
+) -> None:
+    options["tute"] = "off"
+    seats = 2 if game == "tute2" else 4
+    deal = data.draw(tute_deals(seats, options))
+    doc = {"game": game, "players": [f"P{i}" for i in range(seats)], "options": options, "deals": [deal]}
+    scores = score_match(doc)["deals"][0]["scores"]
+    cantes = sum(cante_value(c["suit"], deal["trump"]) for c in deal["cantes"])
+    assert sum(scores) == 120 + options.get("last_trick_bonus", 10) + cantes
+
+
+@given(pocha_matches())
+def test_a_valid_pocha_match_is_finished_exactly_when_its_schedule_is_complete(doc: dict[str, Any]) -> None:
+    options = doc["options"]
+    schedule = options["schedule"]
+    rules = PochaOptions(**{**options, "schedule": schedule if isinstance(schedule, str) else tuple(schedule)})
+    result = score_match(doc)
+    assert result["finished"] is (len(doc["deals"]) == len(pocha_schedule(len(doc["players"]), rules)))
+
+
+@given(pocha_matches())
+def test_pocha_winners_are_the_players_with_the_best_total(doc: dict[str, Any]) -> None:
+    result = score_match(doc)
+    if result["finished"]:
+        best = max(result["totals"])
+        assert result["winners"] == [seat for seat, total in enumerate(result["totals"]) if total == best]
+    else:
+        assert result["winners"] == []
+
+
+@given(tute_matches())
+def test_tute_winner_has_the_best_standing(doc: dict[str, Any]) -> None:
+    result = score_match(doc)
+    if not result["finished"]:
+        assert result["winners"] == []
+        return
+    [winner] = result["winners"]
+    loser = 1 - winner
+    last = doc["deals"][-1]
+    ended_by_tute = "tute" in last and (doc["options"].get("tute") == "match"
+                                        or doc["options"].get("mode") == "points")
+    if ended_by_tute:
+        assert result["deals"][-1]["winner"] == winner
+    elif result["juegos"] is not None:
+        assert result["juegos"][winner] >= doc["options"].get("target", 3) > result["juegos"][loser]
+    else:
+        totals = result["totals"]
+        assert totals[winner] > totals[loser] or (
+            totals[winner] == totals[loser] and result["deals"][-1]["winner"] == winner)
+
+
+@given(st.one_of(tute_matches(), pocha_matches()))
+def test_rescoring_the_same_document_gives_the_same_result_and_leaves_it_untouched(doc: dict[str, Any]) -> None:
+    before = copy.deepcopy(doc)
+    first = score_match(doc)
+    assert score_match(doc) == first
+    assert doc == before
+    assert [d["number"] for d in first["deals"]] == list(range(1, len(doc["deals"]) + 1))
+    assert first["totals"] == [sum(d["scores"][i] for d in first["deals"]) for i in range(len(first["sides"]))]

@@ -1,0 +1,79 @@
+"""The rules engine stays pure: no web framework, no database, no I/O; small modules; runnable examples."""
+
+import ast
+import doctest
+from pathlib import Path
+
+import scorekeeper.rules
+
+RULES_DIR = Path(scorekeeper.rules.__file__).parent
+FORBIDDEN_MODULES = {
+    "flask", "flask_sqlalchemy", "flask_wtf", "flask_login", "flask_migrate", "flask_babel", "sqlalchemy",
+    "wtforms", "werkzeug", "jinja2", "alembic", "io", "os", "sys", "pathlib", "shutil", "socket", "sqlite3",
+    "subprocess", "tempfile", "urllib", "http", "requests", "json", "logging", "pickle", "glob", "asyncio", "time",
+}
+FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
+
+
+def imported_modules(tree: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def called_names(tree: ast.AST) -> set[str]:
+    return {node.func.id for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+
+
+def rules_sources() -> list[Path]:
+    sources = sorted(RULES_DIR.glob("*.py"))
+    assert sources, "no rules modules found"
+    return sources
+
+
+def test_rules_modules_import_no_framework_database_or_io_module() -> None:
+    offenders = {}
+    for path in rules_sources():
+        found = imported_modules(ast.parse(path.read_text())) & FORBIDDEN_MODULES
+        if found:
+            offenders[path.name] = found
+    assert offenders == {}
+
+
+def test_rules_modules_call_no_io_builtin() -> None:
+    offenders = {}
+    for path in rules_sources():
+        found = called_names(ast.parse(path.read_text())) & FORBIDDEN_CALLS
+        if found:
+            offenders[path.name] = found
+    assert offenders == {}
+
+
+def test_the_purity_check_would_catch_an_import() -> None:
+    assert imported_modules(ast.parse("import os.path\nfrom flask import Flask\nfrom . import tute")) == {"os", "flask"}
+
+
+def test_no_rules_module_is_over_400_lines() -> None:
+    assert {p.name: n for p in rules_sources() if (n := len(p.read_text().splitlines())) > 400} == {}
+
+
+def test_every_public_function_and_class_has_a_docstring() -> None:
+    missing = []
+    for path in rules_sources():
+        tree = ast.parse(path.read_text())
+        assert ast.get_docstring(tree), path.name
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+                if not ast.get_docstring(node):
+                    missing.append(f"{path.name}:{node.name}")
+    assert missing == []
+
+
+def test_the_package_example_runs() -> None:
+    outcome = doctest.testmod(scorekeeper.rules)
+    assert outcome.attempted > 0 and outcome.failed == 0
