@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from .base import Game, MatchResult
 from .common import Code, ErrorLog, RuleError, RuleViolation
-from .pocha import POCHA
+from .pocha import POCHA, PochaDeal
 from .tute import TUTE2, TUTE4
 
 #: Every game the scorekeeper knows, by the name match documents use.
@@ -38,11 +38,42 @@ def score_match(document: object) -> dict[str, Any]:
     return check_match(document).to_dict()
 
 
+def check_bids(document: object, bids: object) -> PochaDeal:
+    """Check the bids of a Pocha match's next deal, entered before play and without tricks.
+
+    `bids` is a Pocha deal without its `tricks`; raise `RuleViolation` for any problem in it
+    or in the match, return the checked deal (its `tricks` empty) otherwise.
+    """
+    log = ErrorLog()
+    parts = _read(document, log)
+    deal = None
+    if parts is not None:
+        game, players, options, deals = parts
+        if game is not POCHA:
+            log.add(Code.MALFORMED, "game", "Only Pocha has bids.")
+        else:
+            deal = POCHA.check_bids(players, options, deals, bids, log)
+    log.raise_if_any()
+    assert deal is not None
+    return deal
+
+
 def _unknown_game(name: object) -> str:
     return f"There is no game {name!r} here: choose one of " + ", ".join(GAMES) + "."
 
 
 def _check(document: object, log: ErrorLog) -> MatchResult | None:
+    parts = _read(document, log)
+    if parts is None:
+        return None
+    game, players, options, deals = parts
+    return game.play(players, options, deals, log)
+
+
+def _read(
+    document: object, log: ErrorLog
+) -> tuple[Game, tuple[str, ...], dict[str, object], list[object]] | None:
+    """Check the parts of a document that come before its deals; return them, or None."""
     if not isinstance(document, Mapping):
         log.add(Code.MALFORMED, "match", "A match is an object with its game, players, house rules and deals.")
         return None
@@ -60,7 +91,7 @@ def _check(document: object, log: ErrorLog) -> MatchResult | None:
     options = game.check_options(document.get("options"), None if players is None else len(players), log)
     if players is None or options is None or not isinstance(deals, list) or log.count():
         return None
-    return game.play(players, options, deals, log)
+    return game, players, options, deals
 
 
 def _game(name: object, log: ErrorLog) -> Game | None:

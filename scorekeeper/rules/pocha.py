@@ -68,7 +68,10 @@ class PochaOptions:
 
 @dataclass(frozen=True)
 class PochaDeal:
-    """The facts of one Pocha deal: who dealt, how many cards, the trump, each seat's bid and tricks."""
+    """The facts of one Pocha deal: who dealt, how many cards, the trump, each seat's bid and tricks.
+
+    `tricks` is empty while the deal is still being played: its bids are known, its tricks not yet.
+    """
 
     dealer: int
     cards: int
@@ -124,8 +127,9 @@ class _PochaDealReader(DealReader):
     """Checks one raw Pocha deal field by field."""
 
     def __init__(self, raw: Mapping[str, object], number: int, players: tuple[str, ...], options: PochaOptions,
-                 log: ErrorLog) -> None:
-        super().__init__(raw, number, log, _DEAL_FIELDS)
+                 log: ErrorLog, with_tricks: bool = True) -> None:
+        super().__init__(raw, number, log, _DEAL_FIELDS if with_tricks else _DEAL_FIELDS - {"tricks"})
+        self.with_tricks = with_tricks
         self.players = players
         self.options = options
         self.most = max_cards(len(players), options.deck, options.remove_twos)
@@ -142,8 +146,8 @@ class _PochaDealReader(DealReader):
                 self.problem(Code.BID_HOOK, f"bids.{dealer}",
                              f"{self.players[dealer]} deals and bids last, and may not bid {bids[dealer]}: "
                              f"the bids would add up to the {cards} cards in hand, so nobody would have to fail.")
-        tricks = self.counts("tricks", cards, Code.TRICKS_RANGE, "tricks")
-        if tricks is not None and cards is not None and sum(tricks) != cards:
+        tricks = self.counts("tricks", cards, Code.TRICKS_RANGE, "tricks") if self.with_tricks else ()
+        if tricks and cards is not None and sum(tricks) != cards:
             self.problem(Code.TRICKS_TOTAL, "tricks",
                          f"The tricks must add up to the {cards} cards in hand; these add up to {sum(tricks)}.")
         if not self.ok:
@@ -182,13 +186,17 @@ class _PochaDealReader(DealReader):
 
 
 def read_pocha_deal(
-    raw: object, number: int, scheduled: int, players: tuple[str, ...], options: PochaOptions, log: ErrorLog
+    raw: object, number: int, scheduled: int, players: tuple[str, ...], options: PochaOptions, log: ErrorLog,
+    with_tricks: bool = True,
 ) -> PochaDeal | None:
-    """Check one raw Pocha deal scheduled with `scheduled` cards; log every problem and return it, or None."""
+    """Check one raw Pocha deal scheduled with `scheduled` cards; log every problem and return it, or None.
+
+    Without `with_tricks` only the bidding is checked (dealer, cards, trump, bids): the deal before play.
+    """
     if not isinstance(raw, Mapping):
         log.add(Code.MALFORMED, "deal", f"Deal {number} must be an object of fields.", deal=number)
         return None
-    return _PochaDealReader(raw, number, players, options, log).read(scheduled)
+    return _PochaDealReader(raw, number, players, options, log, with_tricks).read(scheduled)
 
 
 class PochaGame(Game):
@@ -255,6 +263,23 @@ class PochaGame(Game):
             next_dealer=None if finished or last_dealer is None else next_seat(last_dealer, len(players)),
             next_cards=None if finished else schedule[len(results)],
         )
+
+
+    def check_bids(
+        self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], bids: object,
+        log: ErrorLog,
+    ) -> PochaDeal | None:
+        """Check the bidding of the next deal (before play) after `deals`; log problems, return it or None."""
+        result = self.play(players, options, deals, log)
+        if result is None:
+            return None
+        number = len(result.deals) + 1
+        if result.finished:
+            log.add(Code.MATCH_FINISHED, "deal", "The schedule is complete; no deal can be added.", deal=number)
+            return None
+        rules = PochaOptions.from_values(options)
+        scheduled = pocha_schedule(len(players), rules)[number - 1]
+        return read_pocha_deal(bids, number, scheduled, players, rules, log, with_tricks=False)
 
 
 POCHA: Final = PochaGame()

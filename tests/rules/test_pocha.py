@@ -2,8 +2,10 @@
 
 from typing import Any
 
+import pytest
+
 from scorekeeper.rules import (
-    POCHA_PRESETS, PochaOptions, bidding_order, forbidden_bid, max_cards, pocha_schedule, score_bid, score_match,
+    POCHA_PRESETS, PochaOptions, RuleViolation, bidding_order, check_bids, forbidden_bid, max_cards, pocha_schedule, score_bid, score_match,
 )
 
 from .helpers import codes, match
@@ -125,3 +127,31 @@ def test_eight_players_play_with_at_most_five_cards() -> None:
     assert max(pocha_schedule(8)) == 5
     assert codes(match("pocha", [], {"schedule": [6]}, players=players)) == ["schedule_invalid"]
     assert codes(match("pocha", [], players=players + ["P8"])) == ["players_count"]
+
+
+def test_bids_are_checked_before_play_without_tricks() -> None:
+    doc = match("pocha", [])
+    deal = check_bids(doc, {"dealer": 0, "cards": 1, "trump": "oros", "bids": [1, 1, 0, 0]})
+    assert deal.bids == (1, 1, 0, 0) and deal.tricks == ()
+
+
+def test_bids_before_play_refuse_the_dealer_s_forbidden_bid_and_wrong_cards() -> None:
+    with pytest.raises(RuleViolation) as caught:
+        check_bids(match("pocha", []), {"dealer": 3, "cards": 2, "trump": None, "bids": [0, 0, 0, 1]})
+    assert caught.value.codes == ["cards_schedule"]
+    with pytest.raises(RuleViolation) as caught:
+        check_bids(match("pocha", []), {"dealer": 3, "cards": 1, "trump": None, "bids": [0, 0, 0, 1]})
+    assert [(e["code"], e["field"], e["deal"]) for e in caught.value.errors] == [("bid_hook", "bids.3", 1)]
+    with pytest.raises(RuleViolation) as caught:
+        check_bids(match("pocha", []), {"dealer": 3, "cards": 1, "bids": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]})
+    assert caught.value.codes == ["malformed"]
+
+
+def test_bids_after_the_last_scheduled_deal_are_refused() -> None:
+    deals = play_out(4, (1,))
+    with pytest.raises(RuleViolation) as caught:
+        check_bids(match("pocha", deals, {"schedule": [1]}), {"dealer": 1, "cards": 1, "bids": [0, 0, 0, 0]})
+    assert caught.value.codes == ["match_finished"]
+    with pytest.raises(RuleViolation) as caught:
+        check_bids(match("tute2", []), {"dealer": 1, "cards": 1, "bids": [0, 0]})
+    assert caught.value.codes == ["malformed"]
