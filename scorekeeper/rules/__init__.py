@@ -15,7 +15,7 @@ from .base import DealResult, Game, MatchResult
 from .common import (
     CARD_POINTS, DECK_POINTS, RANKS_BY_STRENGTH, SUITS, Card, Code, RuleError, RuleViolation, Suit, deck, next_seat,
 )
-from .match import GAMES, check_bids, check_match, get_game, score_match
+from .match import GAMES, check_bids, check_match, check_options, get_game, score_match
 from .options import OptionSpec
 from .pocha import (
     POCHA_PRESETS, PochaDeal, PochaOptions, bidding_order, forbidden_bid, max_cards, pocha_schedule, score_bid,
@@ -29,7 +29,7 @@ __all__ = [
     "CARD_POINTS", "DECK_POINTS", "GAMES", "POCHA_PRESETS", "RANKS_BY_STRENGTH", "SUITS",
     "Cante", "Card", "Code", "DealResult", "Game", "MatchResult", "OptionSpec", "PochaDeal", "PochaOptions",
     "RuleError", "RuleViolation", "Suit", "TuteDeal", "TuteDeclaration", "TuteOptions",
-    "bidding_order", "cante_value", "check_bids", "check_match", "deck", "first_dealer_for_leader", "forbidden_bid", "get_game",
+    "bidding_order", "cante_value", "check_bids", "check_match", "check_options", "deck", "first_dealer_for_leader", "forbidden_bid", "get_game",
     "juegos_earned", "max_cards", "next_seat", "other_side_points", "pocha_schedule", "possible_card_points",
     "score_bid", "score_match", "score_tute_deal",
 ]

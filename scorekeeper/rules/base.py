@@ -91,6 +91,19 @@ class Game(ABC):
         """Check raw house rules for a match of `players` (None if unknown); return them complete."""
         return read_options(self.option_specs, raw, log)
 
+    def default_for(self, name: str, values: Mapping[str, object]) -> object:
+        """Return the default of house rule `name`, given the other checked `values`."""
+        return next(spec.default for spec in self.option_specs if spec.name == name)
+
+    def changed_options(self, values: Mapping[str, object]) -> dict[str, object]:
+        """Return the checked house rules that differ from their defaults, JSON-shaped (lists, not tuples)."""
+        changed: dict[str, object] = {}
+        for spec in self.option_specs:
+            value = values[spec.name]
+            if value != self.default_for(spec.name, values):
+                changed[spec.name] = list(value) if isinstance(value, tuple) else value
+        return changed
+
     def default_options(self) -> dict[str, object]:
         """Return every house rule at its default (the defaults RULES.md names)."""
         log = ErrorLog()

@@ -38,6 +38,15 @@ def score_match(document: object) -> dict[str, Any]:
     return check_match(document).to_dict()
 
 
+def check_options(game: str, options: object, players: int | None = None) -> dict[str, object]:
+    """Check a game's house rules (for `players` players, if known); return all of them, defaults filled in."""
+    log = ErrorLog()
+    values = get_game(game).check_options(options, players, log)
+    log.raise_if_any()
+    assert values is not None
+    return values
+
+
 def check_bids(document: object, bids: object) -> PochaDeal:
     """Check the bids of a Pocha match's next deal, entered before play and without tricks.
 

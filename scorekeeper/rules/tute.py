@@ -288,13 +288,18 @@ class TuteGame(Game):
             return ((0, 2), (1, 3))
         return ((0,), (1,))
 
+    def default_for(self, name: str, values: Mapping[str, object]) -> object:
+        if name == "target":
+            return DEFAULT_TARGETS[as_str(values, "mode")]
+        return super().default_for(name, values)
+
     def check_options(self, raw: object, players: int | None, log: ErrorLog) -> dict[str, object] | None:
         values = super().check_options(raw, players, log)
         if values is None:
             return None
         mode = as_str(values, "mode")
         if values["target"] is None:
-            values["target"] = DEFAULT_TARGETS[mode]
+            values["target"] = self.default_for("target", values)
         elif mode == "juegos" and as_int(values, "target") > MAX_JUEGOS_TARGET:
             log.add(Code.OPTIONS_INVALID, "options.target",
                     f"In juegos mode the target is a whole number from 1 to {MAX_JUEGOS_TARGET}.")

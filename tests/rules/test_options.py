@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.rules import GAMES, OptionSpec, get_game, score_match
+from scorekeeper.rules import GAMES, OptionSpec, RuleViolation, check_options, get_game, score_match
 
 from .helpers import codes, match
 
@@ -71,3 +71,21 @@ def test_options_that_are_not_an_object_are_malformed() -> None:
 
 def test_options_equal_to_defaults_are_accepted() -> None:
     assert score_match(match("tute2", [], RULES_MD_DEFAULTS["tute2"]))["finished"] is False
+
+
+def test_changed_options_keeps_only_what_differs_from_the_defaults() -> None:
+    tute = get_game("tute2")
+    assert tute.changed_options(check_options("tute2", {"mode": "points", "target": 101, "deck": 40})) == {
+        "mode": "points"}
+    assert tute.changed_options(check_options("tute2", {"mode": "points", "target": 3})) == {
+        "mode": "points", "target": 3}
+    pocha = get_game("pocha")
+    assert pocha.changed_options(check_options("pocha", {"schedule": [5, 5], "hook": True}, 4)) == {
+        "schedule": [5, 5]}
+
+
+def test_check_options_refuses_what_the_match_would_refuse() -> None:
+    with pytest.raises(RuleViolation) as caught:
+        check_options("pocha", {"schedule": [11]}, 4)
+    assert caught.value.codes == ["schedule_invalid"]
+    assert check_options("pocha", {"schedule": [11]})["schedule"] == (11,)  # player count not known yet
