@@ -140,6 +140,11 @@ def is_suit(value: object) -> TypeGuard[Suit]:
     return isinstance(value, str) and value in SUITS
 
 
+def number_text(value: int) -> str:
+    """Return a whole number as text for a message; absurdly long ones are not spelled out."""
+    return str(value) if -(10**9) < value < 10**9 else "that number"
+
+
 def int_list(value: object, length: int) -> tuple[int, ...] | None:
     """Return `value` as a tuple of `length` whole numbers, or None if it is not one."""
     if not isinstance(value, list) or len(value) != length:
@@ -181,6 +186,6 @@ class DealReader:
             self.problem(Code.MALFORMED, field, f"The {what} must be given as a seat number.")
             return None
         if not 0 <= value < players:
-            self.problem(code, field, f"The {what} must be one of the {players} seats (0 to {players - 1}).")
+            self.problem(code, field, f"The {what} must be one of the {players} players at this table.")
             return None
         return value

@@ -98,7 +98,8 @@ def _read(
     if game is None:
         return None
     options = game.check_options(document.get("options"), None if players is None else len(players), log)
-    if players is None or options is None or not isinstance(deals, list) or log.count():
+    # Unknown fields of the document do not stop its deals from being checked.
+    if players is None or options is None or not isinstance(deals, list):
         return None
     return game, players, options, deals
 

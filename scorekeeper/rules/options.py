@@ -40,41 +40,38 @@ class OptionSpec:
             return f"a whole number from {self.minimum} to {self.maximum}"
         names = [str(c) for c in self.choices]
         if self.kind == "schedule":
-            return ", ".join(names) + ", or a list of cards per player for each deal"
+            return ", ".join(names) + f", or a list of cards per player for each deal (at most {MAX_SCHEDULE_DEALS})"
         return ", ".join(names[:-1]) + " or " + names[-1]
 
-    def problem(self, value: object) -> str | None:
-        """Return why `value` is not acceptable for this option, or None when it is."""
+    def problem(self, value: object) -> Code | None:
+        """Return the code of what is wrong with `value` for this option (`malformed` for the
+        wrong type, `options_invalid` for a value out of range), or None when it is acceptable."""
         if self.kind == "bool":
-            ok = isinstance(value, bool)
-        elif self.kind == "int":
-            ok = is_int(value) and _within(value, self.minimum, self.maximum)
-        elif self.kind == "choice":
-            ok = (is_int(value) or isinstance(value, str)) and value in self.choices
-        else:
-            ok = _is_schedule(value, self.choices)
-        if ok:
-            return None
-        return f"House rule {self.name!r} must be {self.allowed}."
+            return None if isinstance(value, bool) else Code.MALFORMED
+        if self.kind == "int":
+            if not is_int(value):
+                return Code.MALFORMED
+            return None if _within(value, self.minimum, self.maximum) else Code.OPTIONS_INVALID
+        if self.kind == "choice":
+            if not any(type(value) is type(choice) for choice in self.choices):
+                return Code.MALFORMED
+            return None if value in self.choices else Code.OPTIONS_INVALID
+        if isinstance(value, str):
+            return None if value in self.choices else Code.OPTIONS_INVALID
+        if not isinstance(value, list) or not all(is_int(v) for v in value):
+            return Code.MALFORMED
+        return None if 0 < len(value) <= MAX_SCHEDULE_DEALS else Code.OPTIONS_INVALID
 
 
 def _within(value: int, minimum: int | None, maximum: int | None) -> bool:
     return (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
 
 
-def _is_schedule(value: object, names: tuple[int | str, ...]) -> bool:
-    if isinstance(value, str):
-        return value in names
-    if isinstance(value, list):
-        return 0 < len(value) <= MAX_SCHEDULE_DEALS and all(is_int(v) for v in value)
-    return False
-
-
 def read_options(specs: tuple[OptionSpec, ...], raw: object, log: ErrorLog) -> dict[str, object] | None:
     """Check raw options against `specs`; return every option's value (defaults filled in) or None.
 
-    Unknown names and values out of range are logged as `options_invalid`; options that are
-    not an object at all as `malformed`.
+    Unknown names and values out of range are logged as `options_invalid`; values of the
+    wrong type, and options that are not an object at all, as `malformed`.
     """
     if raw is None:
         raw = {}
@@ -90,9 +87,9 @@ def read_options(specs: tuple[OptionSpec, ...], raw: object, log: ErrorLog) -> d
             known = ", ".join(by_name)
             log.add(Code.OPTIONS_INVALID, f"options.{name}", f"{name!r} is not a house rule of this game (known: {known}).")
             continue
-        message = spec.problem(value)
-        if message is not None:
-            log.add(Code.OPTIONS_INVALID, f"options.{name}", message)
+        code = spec.problem(value)
+        if code is not None:
+            log.add(code, f"options.{name}", f"House rule {name!r} must be {spec.allowed}.")
             continue
         values[name] = tuple(value) if isinstance(value, list) else value
     return values if log.count() == start else None

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from .base import DealResult, Game, MatchResult
-from .common import SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat
+from .common import SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text
 from .options import OptionSpec, as_bool, as_int
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
-#: Player counts for which `remove_twos` takes the four 2s out of the deck.
+#: Player counts for which `remove_twos` takes the four 2s out of a deck that does not deal out evenly.
 TWOS_OUT_FOR: Final = (3, 6)
 
 POCHA_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
@@ -81,8 +81,13 @@ class PochaDeal:
 
 
 def max_cards(players: int, deck: int = 40, remove_twos: bool = True) -> int:
-    """Return the most cards each player can be dealt (M in RULES.md)."""
-    in_play = deck - (4 if remove_twos and players in TWOS_OUT_FOR else 0)
+    """Return the most cards each player can be dealt (M in RULES.md).
+
+    `remove_twos` takes the four 2s out for 3 or 6 players so that every card is dealt; a
+    48-card deck already deals out evenly to them, so it keeps its 2s.
+    """
+    uneven = deck % players != 0
+    in_play = deck - (4 if remove_twos and players in TWOS_OUT_FOR and uneven else 0)
     return in_play // players
 
 
@@ -163,7 +168,8 @@ class _PochaDealReader(DealReader):
             return None
         if not 1 <= value <= self.most:
             self.problem(Code.CARDS_RANGE, "cards",
-                         f"With {len(self.players)} players each can be dealt 1 to {self.most} cards, not {value}.")
+                         f"With {len(self.players)} players each can be dealt 1 to {self.most} cards, "
+                         f"not {number_text(value)}.")
             return None
         if value != scheduled:
             self.problem(Code.CARDS_SCHEDULE, "cards",
@@ -181,7 +187,8 @@ class _PochaDealReader(DealReader):
         wrong = [(seat, v) for seat, v in enumerate(values) if not 0 <= v <= cards]
         for seat, v in wrong:
             self.problem(code, f"{field}.{seat}",
-                         f"{self.players[seat]}: {v} {what} is not possible with {cards} cards in hand (0 to {cards}).")
+                         f"{self.players[seat]}: {number_text(v)} {what} is not possible with {cards} cards "
+                         f"in hand (0 to {cards}).")
         return None if wrong else values
 
 

@@ -8,7 +8,8 @@ from typing import Final, Literal, cast
 
 from .base import DealResult, Game, MatchResult
 from .common import (
-    DECK_POINTS, SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, seat_in_range,
+    DECK_POINTS, SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text,
+    seat_in_range,
 )
 from .options import OptionSpec, as_bool, as_int, as_str
 
@@ -48,9 +49,14 @@ class TuteOptions:
     deck: int = 40
     last_trick_bonus: int = 10
     mode: TuteMode = "juegos"
-    target: int = 3
+    #: 0 stands for the mode's default: 3 juegos, or 101 points.
+    target: int = 0
     double_over_100: bool = False
     tute: TuteRule = "deal"
+
+    def __post_init__(self) -> None:
+        if self.target == 0:
+            object.__setattr__(self, "target", DEFAULT_TARGETS[self.mode])
 
     @classmethod
     def from_values(cls, values: Mapping[str, object]) -> TuteOptions:
@@ -91,6 +97,13 @@ class TuteDeal:
     last_trick: int | None
     cantes: tuple[Cante, ...] = ()
     tute: TuteDeclaration | None = None
+
+
+def tute_sides(players: int) -> tuple[tuple[int, ...], ...]:
+    """Return the seats of each side: each player alone, or partners opposite (0+2 against 1+3)."""
+    if players == 4:
+        return ((0, 2), (1, 3))
+    return ((0,), (1,))
 
 
 def possible_card_points(points: int) -> bool:
@@ -149,10 +162,12 @@ _DEAL_FIELDS: Final = frozenset({"dealer", "trump", "points", "last_trick", "can
 class _TuteDealReader(DealReader):
     """Checks one raw Tute deal field by field."""
 
-    def __init__(self, raw: Mapping[str, object], number: int, players: int, options: TuteOptions,
+    def __init__(self, raw: Mapping[str, object], number: int, names: tuple[str, ...], options: TuteOptions,
                  log: ErrorLog) -> None:
         super().__init__(raw, number, log, _DEAL_FIELDS)
-        self.players = players
+        self.players = len(names)
+        self.names = names
+        self.side_names = [" & ".join(names[s] for s in side) for side in tute_sides(len(names))]
         self.options = options
 
     def read(self) -> TuteDeal | None:
@@ -161,10 +176,10 @@ class _TuteDealReader(DealReader):
         if not is_suit(trump):
             self.problem(Code.TRUMP_INVALID, "trump", "Choose the trump suit: " + ", ".join(SUITS) + ".")
         tute = self.declaration()
-        declared = self.raw.get("tute") is not None
+        declared = self.raw.get("tute") is not None and self.options.tute != "off"
         points = self.points(declared)
         last_trick = self.last_trick(declared)
-        cantes = self.cantes()
+        cantes = self.cantes(tute)
         if not self.ok:
             return None
         assert dealer is not None and is_suit(trump) and points is not None and cantes is not None
@@ -182,7 +197,7 @@ class _TuteDealReader(DealReader):
         if not is_int(seat):
             self.problem(Code.MALFORMED, "tute.seat", "A tute names the seat that holds it.")
         elif not 0 <= seat < self.players:
-            self.problem(Code.SEAT_INVALID, "tute.seat", f"Seat {seat} is not at this table.")
+            self.problem(Code.SEAT_INVALID, "tute.seat", f"There is no seat {number_text(seat + 1)} at this table.")
         if kind not in TUTE_KINDS:
             self.problem(Code.MALFORMED, "tute.kind", "A tute is of all four Reyes (reyes) or all four Caballos (caballos).")
         if self.options.tute == "off":
@@ -203,7 +218,8 @@ class _TuteDealReader(DealReader):
         impossible = [(side, p) for side, p in enumerate(pair) if not possible_card_points(p)]
         for side, p in impossible:
             self.problem(Code.POINTS_IMPOSSIBLE, f"points.{side}",
-                         f"A side cannot capture {p} card points: any total from 0 to 120 except 1 and 119.")
+                         f"A side cannot capture {number_text(p)} card points: any total from 0 to 120 "
+                         "except 1 and 119.")
         if impossible:
             return None
         total = pair[0] + pair[1]
@@ -229,12 +245,12 @@ class _TuteDealReader(DealReader):
             self.problem(Code.MALFORMED, "last_trick", "The last trick must be given as a side number (0 or 1).")
         elif not 0 <= value <= 1:
             self.problem(Code.LAST_TRICK_INVALID, "last_trick",
-                         f"There is no side {value}: the last trick goes to side 0 or side 1.")
+                         f"The last trick goes to {self.side_names[0]} or to {self.side_names[1]}.")
         else:
             return value
         return None
 
-    def cantes(self) -> tuple[Cante, ...] | None:
+    def cantes(self, tute: TuteDeclaration | None) -> tuple[Cante, ...] | None:
         value = self.raw.get("cantes")
         if value is None:
             return ()
@@ -252,7 +268,12 @@ class _TuteDealReader(DealReader):
             if not is_int(seat):
                 self.problem(Code.MALFORMED, f"{where}.seat", "Each cante names the seat that sang it.")
             elif not 0 <= seat < self.players:
-                self.problem(Code.SEAT_INVALID, f"{where}.seat", f"Seat {seat} is not at this table.")
+                self.problem(Code.SEAT_INVALID, f"{where}.seat",
+                             f"There is no seat {number_text(seat + 1)} at this table.")
+            elif tute is not None and seat != tute.seat:
+                holder = self.names[tute.seat]
+                self.problem(Code.SEAT_INVALID, f"{where}.seat",
+                             f"{self.names[seat]} cannot have sung: {holder} holds all four {tute.kind.capitalize()}.")
             if not is_suit(suit):
                 self.problem(Code.MALFORMED, f"{where}.suit", "A cante is sung in one suit: " + ", ".join(SUITS) + ".")
             elif any(c.suit == suit for c in cantes):
@@ -263,7 +284,9 @@ class _TuteDealReader(DealReader):
         return tuple(cantes) if self.log.count() == start else None
 
 
-def read_tute_deal(raw: object, number: int, players: int, options: TuteOptions, log: ErrorLog) -> TuteDeal | None:
+def read_tute_deal(
+    raw: object, number: int, players: tuple[str, ...], options: TuteOptions, log: ErrorLog
+) -> TuteDeal | None:
     """Check one raw Tute deal; log every problem against deal `number` and return it, or None."""
     if not isinstance(raw, Mapping):
         log.add(Code.MALFORMED, "deal", f"Deal {number} must be an object of fields.", deal=number)
@@ -284,9 +307,7 @@ class TuteGame(Game):
         return TUTE_OPTION_SPECS
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
-        if players == 4:
-            return ((0, 2), (1, 3))
-        return ((0,), (1,))
+        return tute_sides(players)
 
     def default_for(self, name: str, values: Mapping[str, object]) -> object:
         if name == "target":
@@ -302,7 +323,7 @@ class TuteGame(Game):
             values["target"] = self.default_for("target", values)
         elif mode == "juegos" and as_int(values, "target") > MAX_JUEGOS_TARGET:
             log.add(Code.OPTIONS_INVALID, "options.target",
-                    f"In juegos mode the target is a whole number from 1 to {MAX_JUEGOS_TARGET}.")
+                    f"In juegos mode the target is a whole number of juegos from 1 to {MAX_JUEGOS_TARGET}.")
             return None
         return values
 
@@ -322,7 +343,7 @@ class TuteGame(Game):
                 log.add(Code.MATCH_FINISHED, "deal",
                         f"The match ended with deal {len(results)}; no deal can be added.", deal=number)
                 continue
-            deal = read_tute_deal(raw, number, len(players), rules, log)
+            deal = read_tute_deal(raw, number, players, rules, log)
             if deal is None or log.count() != start:
                 continue  # once a deal is wrong the standing is unknown; keep checking the rest
             scores, winner = score_tute_deal(deal, rules, sides)

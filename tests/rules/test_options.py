@@ -47,22 +47,36 @@ def test_allowed_values_are_described_in_words() -> None:
     assert specs["exact_base"].allowed == "a whole number from 0 to 100"
     assert specs["hook"].allowed == "true or false"
     assert specs["schedule"].allowed.startswith("classic, ladder, or a list")
+    assert "200" in specs["schedule"].allowed
 
 
 @pytest.mark.parametrize("options", [
-    {"deck": 36}, {"deck": "40"}, {"deck": True}, {"last_trick_bonus": -1}, {"last_trick_bonus": 10.0},
-    {"mode": "puntos"}, {"target": 0}, {"double_over_100": 1}, {"tute": "on"}, {"hook": False},
+    {"deck": 36}, {"last_trick_bonus": -1}, {"mode": "puntos"}, {"target": 0}, {"tute": "on"}, {"hook": False},
 ])
-def test_bad_tute_option_values_are_refused(options: dict[str, object]) -> None:
+def test_tute_option_values_out_of_range_or_unknown_are_options_invalid(options: dict[str, object]) -> None:
     assert codes(match("tute2", [], options)) == ["options_invalid"]
 
 
 @pytest.mark.parametrize("options", [
-    {"schedule": "short"}, {"schedule": []}, {"schedule": [1, "2"]}, {"schedule": [1] * 201},
-    {"exact_base": 101}, {"oros_double": "no"}, {"remove_twos": None},
+    {"deck": "40"}, {"deck": True}, {"last_trick_bonus": 10.0}, {"last_trick_bonus": "10"},
+    {"double_over_100": 1}, {"mode": 1}, {"target": None},
 ])
-def test_bad_pocha_option_values_are_refused(options: dict[str, object]) -> None:
+def test_tute_option_values_of_the_wrong_type_are_malformed(options: dict[str, object]) -> None:
+    assert codes(match("tute2", [], options)) == ["malformed"]
+
+
+@pytest.mark.parametrize("options", [
+    {"schedule": "short"}, {"schedule": []}, {"schedule": [1] * 201}, {"exact_base": 101},
+])
+def test_pocha_option_values_out_of_range_are_options_invalid(options: dict[str, object]) -> None:
     assert codes(match("pocha", [], options)) == ["options_invalid"]
+
+
+@pytest.mark.parametrize("options", [
+    {"schedule": [1, "2"]}, {"schedule": 5}, {"oros_double": "no"}, {"remove_twos": None},
+])
+def test_pocha_option_values_of_the_wrong_type_are_malformed(options: dict[str, object]) -> None:
+    assert codes(match("pocha", [], options)) == ["malformed"]
 
 
 def test_options_that_are_not_an_object_are_malformed() -> None:

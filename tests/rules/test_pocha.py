@@ -29,6 +29,8 @@ def test_most_cards_depend_on_players_deck_and_twos() -> None:
     assert max_cards(3) == 12 and max_cards(3, remove_twos=False) == 13
     assert max_cards(6) == 6 and max_cards(6, remove_twos=False) == 6
     assert max_cards(5, deck=48) == 9
+    # a 48-card deck deals out evenly to 3 or 6 players: the 2s stay in
+    assert max_cards(3, deck=48) == 16 and max_cards(6, deck=48) == 8
     assert max_cards(8) == 5 and max_cards(2) == 20
 
 

@@ -9,14 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
-    SUITS, Code, PochaOptions, RuleViolation, cante_value, max_cards, pocha_schedule, score_match,
+    SUITS, Code, PochaOptions, RuleViolation, cante_value, check_bids, max_cards, pocha_schedule, score_match,
 )
 
 CODES = {code.value for code in Code}
 POSSIBLE_POINTS = st.integers(0, 120).filter(lambda p: p not in (1, 119))
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.integers(-(10**30), 10**30)
+    st.none() | st.booleans() | st.integers() | st.integers(-(10**30), 10**30) | st.just(0).map(lambda _: 10**5000)
     | st.floats(allow_nan=True) | st.text(max_size=8) | st.sampled_from(SUITS + ("reyes", "juegos", "classic")),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
     max_leaves=20,
@@ -30,7 +30,9 @@ def tute_deals(draw: st.DrawFn, seats: int, options: dict[str, Any]) -> dict[str
     suits = draw(st.lists(st.sampled_from(SUITS), unique=True, max_size=4))
     deal["cantes"] = [{"seat": draw(st.integers(0, seats - 1)), "suit": suit} for suit in suits]
     if options.get("tute") != "off" and draw(st.integers(0, 9)) == 0:
-        deal["tute"] = {"seat": draw(st.integers(0, seats - 1)), "kind": draw(st.sampled_from(["reyes", "caballos"]))}
+        holder = draw(st.integers(0, seats - 1))
+        deal["tute"] = {"seat": holder, "kind": draw(st.sampled_from(["reyes", "caballos"]))}
+        deal["cantes"] = [{"seat": holder, "suit": suit} for suit in suits]  # nobody else holds a Rey or Caballo
         first = draw(POSSIBLE_POINTS)
         second = draw(POSSIBLE_POINTS.filter(lambda p: p + first <= 120))
         if draw(st.booleans()):
@@ -126,7 +128,10 @@ FIELD_PATHS = [
 BASES = [
     {"game": "tute2", "players": ["Ana", "Luis"], "options": {"target": 3},
      "deals": [{"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0,
-                "cantes": [{"seat": 0, "suit": "oros"}], "tute": {"seat": 0, "kind": "reyes"}}]},
+                "cantes": [{"seat": 0, "suit": "oros"}]}]},
+    {"game": "tute4", "players": ["Ana", "Luis", "Carmen", "Pedro"], "options": {"mode": "points"},
+     "deals": [{"dealer": 3, "trump": "oros", "points": [30, 12],
+                "cantes": [{"seat": 2, "suit": "oros"}], "tute": {"seat": 2, "kind": "reyes"}}]},
     {"game": "pocha", "players": ["Ana", "Luis", "Carmen", "Pedro"], "options": {"schedule": "classic"},
      "deals": [{"dealer": 0, "cards": 1, "trump": None, "bids": [1, 0, 0, 1], "tricks": [1, 0, 0, 0]}]},
 ]
@@ -152,6 +157,17 @@ def test_any_value_in_any_field_scores_or_raises_rule_violation(base: Any, path:
     except (IndexError, KeyError, TypeError):
         return  # the path does not exist in this game's document
     assert_rejects_cleanly_or_scores(document)
+
+
+@given(field=st.sampled_from(["dealer", "cards", "trump", "bids", "tricks", "extra"]), value=json_values)
+def test_any_value_in_the_bids_before_play_is_checked_or_refused_cleanly(field: str, value: Any) -> None:
+    bids = {"dealer": 3, "cards": 1, "trump": "oros", "bids": [0, 0, 0, 0], field: value}
+    try:
+        deal = check_bids(BASES[-1] | {"deals": []}, bids)
+    except RuleViolation as violation:
+        assert violation.errors and all(error["code"] in CODES for error in violation.errors)
+    else:
+        assert deal.tricks == ()
 
 
 @given(json_values)

@@ -1,10 +1,10 @@
 """Tute matches: juegos and points modes, the tute declaration, targets, ties and who deals next."""
 
 from scorekeeper.rules import (
-    DECK_POINTS, cante_value, deck, first_dealer_for_leader, other_side_points, possible_card_points, score_match,
+    DECK_POINTS, TuteOptions, cante_value, deck, first_dealer_for_leader, other_side_points, possible_card_points, score_match,
 )
 
-from .helpers import codes, match, tute_deal
+from .helpers import codes, match, tute_deal, violations
 
 
 def test_a_deck_holds_120_card_points_whatever_its_size() -> None:
@@ -63,10 +63,9 @@ def test_juegos_target_one_ends_after_one_deal() -> None:
 
 def test_double_over_100_needs_101_not_100() -> None:
     at_100 = score_match(match("tute2", [tute_deal((90, 30), 0)], {"double_over_100": True}))
-    at_101 = score_match(match("tute2", [tute_deal((91 - 10, 39), 0, cantes=[(0, "copas")])],
-                               {"double_over_100": True}))
+    at_101 = score_match(match("tute2", [tute_deal((91, 29), 0)], {"double_over_100": True}))
     assert at_100["deals"][0]["scores"][0] == 100 and at_100["juegos"] == [1, 0]
-    assert at_101["deals"][0]["scores"][0] == 111 and at_101["juegos"] == [2, 0]
+    assert at_101["deals"][0]["scores"][0] == 101 and at_101["juegos"] == [2, 0]
 
 
 def test_tute_wins_the_deal_with_optional_partial_points_and_no_last_trick() -> None:
@@ -74,8 +73,8 @@ def test_tute_wins_the_deal_with_optional_partial_points_and_no_last_trick() -> 
     result = score_match(match("tute2", [declared]))
     assert result["deals"][0] == {"number": 1, "scores": [0, 0], "winner": 1}
     assert result["juegos"] == [0, 1]
-    partial = score_match(match("tute2", [tute_deal((30, 42), None, tute=(0, "reyes"), cantes=[(1, "oros")])]))
-    assert partial["deals"][0] == {"number": 1, "scores": [30, 82], "winner": 0}
+    partial = score_match(match("tute2", [tute_deal((30, 42), None, tute=(0, "reyes"))]))
+    assert partial["deals"][0] == {"number": 1, "scores": [30, 42], "winner": 0}
 
 
 def test_tute_earns_two_juegos_when_double_over_100_is_on() -> None:
@@ -132,9 +131,42 @@ def test_the_holder_of_the_2_of_oros_leads_when_the_seat_before_deals() -> None:
     assert first_dealer_for_leader(2) == 1
 
 
-def test_cantes_still_count_after_a_tute_and_bad_ones_are_still_refused() -> None:
-    assert codes(match("tute2", [tute_deal(None, None, tute=(0, "reyes"), cantes=[(0, "copas"), (1, "copas")])])) == [
-        "cante_suit_twice"]
+def test_cantes_of_the_declaring_seat_still_count_after_a_tute() -> None:
+    deal = tute_deal((10, 20), None, trump="copas", tute=(2, "caballos"), cantes=[(2, "copas"), (2, "oros")])
+    result = score_match(match("tute4", [deal]))
+    assert result["deals"][0] == {"number": 1, "scores": [70, 20], "winner": 0}
+    twice = tute_deal(None, None, tute=(0, "reyes"), cantes=[(0, "copas"), (0, "copas")])
+    assert codes(match("tute2", [twice])) == ["cante_suit_twice"]
+
+
+def test_after_a_tute_nobody_else_can_have_sung() -> None:
+    deal = tute_deal(None, None, tute=(0, "reyes"), cantes=[(1, "oros")])
+    [error] = violations(match("tute2", [deal]))
+    assert (error["code"], error["field"]) == ("seat_invalid", "cantes.0.seat")
+    assert error["message"] == "Luis cannot have sung: Ana holds all four Reyes."
+
+
+def test_a_tute_declared_where_the_table_does_not_play_it_leaves_a_played_out_deal() -> None:
+    deal = tute_deal((60, 50), 0, tute=(0, "reyes"))
+    assert codes(match("tute2", [deal], {"tute": "off"})) == ["tute_disabled", "points_total"]
+
+
+def test_seats_and_sides_are_named_for_players_in_messages() -> None:
+    [error] = violations(match("tute4", [tute_deal(last_trick=3)]))
+    assert error["message"] == "The last trick goes to Ana & Carmen or to Luis & Pedro."
+    [error] = violations(match("tute2", [tute_deal(cantes=[(2, "oros")])]))
+    assert error["message"] == "There is no seat 3 at this table."
+
+
+def test_a_huge_number_is_refused_without_spelling_it_out() -> None:
+    [error] = violations(match("tute2", [tute_deal((10**5000, 0), 0)]))
+    assert error["code"] == "points_impossible" and "that number" in str(error["message"])
+
+
+def test_tute_options_default_target_follows_the_mode() -> None:
+    assert TuteOptions().target == 3
+    assert TuteOptions(mode="points").target == 101
+    assert TuteOptions(mode="points", target=50).target == 50
 
 
 def test_tute_kind_must_be_reyes_or_caballos() -> None:
