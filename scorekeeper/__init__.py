@@ -1,1 +1,60 @@
 """Scorekeeper: keeps score at a real table for the Spanish card games Tute and Pocha."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from .config import Defaults, load_or_create_secret_key, sqlite_url
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Create the web app: configuration, extensions, blueprints, and an up-to-date database."""
+    app = Flask(
+        __name__,
+        instance_path=str(ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_object(Defaults)
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("SCOREKEEPER")
+    else:
+        app.config.update(test_config)
+    _finish_config(app)
+
+    from . import cli, extensions, models, views  # noqa: F401  (models registers the tables)
+
+    extensions.db.init_app(app)
+    extensions.migrate.init_app(app, extensions.db, directory=str(ROOT / "migrations"))
+    extensions.csrf.init_app(app)
+    extensions.login_manager.init_app(app)
+    views.register(app)
+    cli.register(app)
+    with app.app_context():
+        extensions.configure_sqlite(extensions.db.engine, app.config["SQLITE_BUSY_TIMEOUT"])
+        if app.config["AUTO_MIGRATE"]:
+            from .schema import apply_migrations
+
+            apply_migrations()
+    return app
+
+
+def _finish_config(app: Flask) -> None:
+    """Derive the settings that depend on others: database URL, secret key."""
+    url = app.config.get("SQLALCHEMY_DATABASE_URI") or app.config["DATABASE_URL"]
+    if not url:
+        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+        url = sqlite_url(app.instance_path)
+    if url.startswith(("postgres://", "postgresql://")):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3 is the driver we ship
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)

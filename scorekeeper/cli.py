@@ -1,0 +1,102 @@
+"""Flask commands for the person who hosts Scorekeeper: accounts, API tokens, backups, recomputing."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from flask import Flask
+
+from . import services, transfer
+
+
+def register(app: Flask) -> None:
+    """Attach the scorekeeper's commands to `app`'s command line."""
+    app.cli.add_command(user)
+    app.cli.add_command(token)
+    app.cli.add_command(export_command)
+    app.cli.add_command(import_command)
+    app.cli.add_command(recompute)
+
+
+@click.group()
+def user() -> None:
+    """Manage accounts."""
+
+
+@user.command("create")
+@click.argument("name")
+@click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
+def user_create(name: str, password_stdin: bool) -> None:
+    """Create the account NAME."""
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    try:
+        account = services.create_user(name, password)
+    except services.InvalidInput as error:
+        raise click.ClickException(error.message) from error
+    click.echo(f"Created the account {account.username}.")
+
+
+@click.group()
+def token() -> None:
+    """Manage API tokens."""
+
+
+@token.command("create")
+@click.argument("name")
+@click.option("--label", default="command line", help="What the token is for.")
+def token_create(name: str, label: str) -> None:
+    """Print a new API token for the account NAME (only its hash is kept: copy it now)."""
+    account = services.user_named(name)
+    if account is None:
+        raise click.ClickException(f"There is no account called {name}.")
+    secret = services.create_api_token(account, label)
+    click.echo(f"A new API token for {account.username}; it is shown only once:", err=True)
+    click.echo(secret)
+
+
+@click.command("export")
+@click.option("--user", "username", help="Export only this account.")
+def export_command(username: str | None) -> None:
+    """Write every account's players and matches to standard output as JSON."""
+    try:
+        data = transfer.export_data(username)
+    except transfer.DamagedFile as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(json.dumps(data, ensure_ascii=False, indent=1))
+
+
+@click.command("import")
+@click.argument("path", type=click.File("r", encoding="utf-8"))
+@click.option("--user", "username", help="Import every match into this existing account.")
+def import_command(path: click.utils.LazyFile, username: str | None) -> None:
+    """Import an export file: all of it, or nothing if any part of it is damaged."""
+    try:
+        data = json.load(path)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"The file is not JSON: {error}. Nothing was imported.") from error
+    into = None
+    if username is not None:
+        into = services.user_named(username)
+        if into is None:
+            raise click.ClickException(f"There is no account called {username}. Nothing was imported.")
+    try:
+        accounts = transfer.read_export(data)
+        report = services.import_accounts(accounts, into)
+    except transfer.DamagedFile as error:
+        problems = "\n  ".join(error.problems)
+        raise click.ClickException(f"The file is damaged; nothing was imported:\n  {problems}") from error
+    except services.ServiceError as error:
+        raise click.ClickException(f"{error.message} Nothing was imported.") from error
+    click.echo(f"Imported {report['matches']} matches, {report['players']} players and {report['accounts']} "
+               f"accounts; {report['skipped']} matches were there already.")
+
+
+@click.command()
+def recompute() -> None:
+    """Rebuild every match's scores, status and cached figures from its deals."""
+    click.echo(f"Recomputed {services.recompute_all()} matches.")

@@ -1,0 +1,47 @@
+"""Configuration defaults; `create_app` layers instance/config.py and SCOREKEEPER_* variables on top."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+#: Where a generated secret key is kept, inside the instance folder.
+SECRET_KEY_FILE = "secret_key"
+
+
+class Defaults:
+    """The settings a fresh install runs with."""
+
+    #: SQLAlchemy URL of the database; empty means a SQLite file in the instance folder.
+    DATABASE_URL = ""
+    #: Whether anyone who reaches the app may create an account (the first account can always be made).
+    SIGNUP_OPEN = True
+    #: Apply pending database migrations when the app starts.
+    AUTO_MIGRATE = True
+    #: Seconds a SQLite connection waits for a lock before giving up.
+    SQLITE_BUSY_TIMEOUT = 15
+    SQLALCHEMY_ENGINE_OPTIONS: dict[str, object] = {"pool_pre_ping": True}
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    REMEMBER_COOKIE_HTTPONLY = True
+    REMEMBER_COOKIE_SAMESITE = "Lax"
+    WTF_CSRF_TIME_LIMIT = None  # a scoreboard stays open all evening; the token lives as long as the session
+    MAX_CONTENT_LENGTH = 2 * 1024 * 1024
+    JSON_SORT_KEYS = False
+
+
+def sqlite_url(instance_path: str) -> str:
+    """Return the URL of the default SQLite database in the instance folder."""
+    return "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite")
+
+
+def load_or_create_secret_key(instance_path: str) -> str:
+    """Return the secret key kept in the instance folder, generating it on first use."""
+    path = Path(instance_path) / SECRET_KEY_FILE
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key

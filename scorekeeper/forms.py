@@ -1,0 +1,314 @@
+"""WTForms forms (through Flask-WTF, which adds CSRF) and their translation to and from deals.
+
+Forms only shape input: every rule is checked by the rules engine, whose errors are
+attached back to the fields they belong to by `attach_errors`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField, Field, FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectField, StringField,
+)
+from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, Optional
+
+from .rules import SUITS, Game, OptionSpec, other_side_points, possible_card_points
+
+MAX_SEATS = 8
+SUIT_CHOICES = [(suit, suit.capitalize()) for suit in SUITS]
+NOBODY = ""
+
+
+class LoginForm(FlaskForm):
+    """Sign in."""
+
+    username = StringField("Username", validators=[DataRequired()])
+    password = PasswordField("Password", validators=[DataRequired()])
+
+
+class AccountForm(FlaskForm):
+    """Create an account (the first one, or a sign-up)."""
+
+    username = StringField("Username", validators=[DataRequired(), Length(max=40)])
+    password = PasswordField("Password", validators=[DataRequired()])
+    confirm = PasswordField("Password again", validators=[DataRequired(), EqualTo("password", "The passwords differ.")])
+
+
+class PlayerForm(FlaskForm):
+    """Add or rename a player."""
+
+    name = StringField("Name", validators=[DataRequired(), Length(max=40)])
+
+
+class TokenForm(FlaskForm):
+    """Create an API token."""
+
+    name = StringField("What it is for", validators=[Optional(), Length(max=60)])
+
+
+def attach_errors(form: FlaskForm, errors: Iterable[Mapping[str, Any]], fields: Mapping[str, str]) -> None:
+    """Attach rules-engine errors to the form fields they belong to.
+
+    `fields` maps an engine field ("points.0", "bids.3", "options.deck") or its prefix
+    ("cantes.1") to a form field name ("points0", "bids-3", "opt_deck"), or to a group of
+    fields ("@tricks", shown with the whole list); an error with no field of its own is
+    kept in `form.form_errors`, shown at the top of the form.
+    """
+    for error in errors:
+        add_form_error(form, str(error["message"]), _form_field_for(str(error.get("field", "")), fields))
+
+
+def _form_field_for(engine_field: str, fields: Mapping[str, str]) -> str | None:
+    parts = engine_field.split(".")
+    for end in range(len(parts), 0, -1):
+        name = fields.get(".".join(parts[:end]))
+        if name:
+            return name
+    return None
+
+
+def _field_named(form: FlaskForm, name: str) -> Field | None:
+    match = re.fullmatch(r"(\w+)-(\d+)", name)
+    if match:
+        field_list = getattr(form, match.group(1), None)
+        index = int(match.group(2))
+        if isinstance(field_list, FieldList) and index < len(field_list.entries):
+            return field_list.entries[index]
+        return None
+    field = getattr(form, name, None)
+    return field if isinstance(field, Field) else None
+
+
+def add_form_error(form: FlaskForm, message: str, field: str | None = None) -> None:
+    """Show a message at `field` (a "@name" is a group of fields), or at the top of the form."""
+    if field and field.startswith("@"):
+        group_errors(form).setdefault(field[1:], []).append(message)
+        return
+    target = _field_named(form, field) if field else None
+    if target is None:
+        form.form_errors.append(message)
+    else:
+        target.errors = [*target.errors, message]
+
+
+def group_errors(form: FlaskForm) -> dict[str, list[str]]:
+    """Return the messages that belong to a group of fields (all bids, all tricks), by group."""
+    if not hasattr(form, "_group_errors"):
+        form._group_errors = {}
+    errors: dict[str, list[str]] = form._group_errors
+    return errors
+
+
+# ---------------------------------------------------------------- new match
+
+
+def _seat_choices(count: int) -> list[tuple[int, str]]:
+    return [(seat, f"Seat {seat + 1}") for seat in range(count)]
+
+
+def _option_field(spec: OptionSpec) -> Field:
+    label = spec.name.replace("_", " ").capitalize()
+    if spec.kind == "bool":
+        return BooleanField(label, default=spec.default, description=spec.description)
+    if spec.kind == "int":
+        return IntegerField(label, default=spec.default, validators=[Optional()], description=spec.description,
+                            render_kw={"min": spec.minimum, "max": spec.maximum, "inputmode": "numeric"})
+    choices = [(str(c), str(c)) for c in spec.choices]
+    if spec.kind == "schedule":
+        choices.append(("custom", "custom"))
+    return SelectField(label, choices=choices, default=str(spec.default), description=spec.description)
+
+
+@cache
+def new_match_form_class(game: Game) -> type[FlaskForm]:
+    """Return the new-match form for `game`: players, first dealer, and its house rules."""
+    seats = game.max_players
+
+    class NewMatchForm(FlaskForm):
+        players = FieldList(StringField("Player", validators=[Optional(), Length(max=40)]),
+                            min_entries=seats, max_entries=seats)
+        first_dealer = SelectField("Who deals first", coerce=int, choices=_seat_choices(seats), default=0)
+        leader = SelectField("Who holds the 2 of oros (leads the first trick)", coerce=int,
+                             choices=_seat_choices(seats), default=0)
+        schedule_list = StringField("Custom schedule: cards per player for each deal",
+                                    validators=[Optional(), Length(max=1000)],
+                                    description="Numbers separated by spaces, for example: 5 5 5 5")
+
+    for spec in game.option_specs:
+        setattr(NewMatchForm, f"opt_{spec.name}", _option_field(spec))
+    NewMatchForm.__name__ = f"NewMatchForm_{game.name}"
+    return NewMatchForm
+
+
+def option_fields(form: FlaskForm, game: Game) -> list[Field]:
+    """Return the form's house-rule fields in the game's order."""
+    return [getattr(form, f"opt_{spec.name}") for spec in game.option_specs]
+
+
+def options_from_form(form: FlaskForm, game: Game) -> dict[str, Any]:
+    """Return the house rules the form sets, as a match document names them (blank = default)."""
+    options: dict[str, Any] = {}
+    for spec in game.option_specs:
+        field = getattr(form, f"opt_{spec.name}")
+        value = field.data
+        if spec.kind == "int" and value is None:
+            continue
+        if spec.kind == "choice" and all(isinstance(c, int) for c in spec.choices):
+            value = int(value) if str(value).isdigit() else value
+        if spec.kind == "schedule" and value == "custom":
+            value = [int(n) for n in re.findall(r"-?\d+", form.schedule_list.data or "")]
+        options[spec.name] = value
+    return options
+
+
+def players_from_form(form: FlaskForm) -> tuple[list[str], list[int]]:
+    """Return the typed player names in seat order, and the form entry each came from."""
+    names, entries = [], []
+    for index, entry in enumerate(form.players.entries):
+        if entry.data and entry.data.strip():
+            names.append(entry.data)
+            entries.append(index)
+    return names, entries
+
+
+# ---------------------------------------------------------------- deals
+
+
+class TuteDealForm(FlaskForm):
+    """One Tute deal: trump, card points, last trick, cantes by suit, and a tute if there was one."""
+
+    number = HiddenField()
+    version = HiddenField()
+    dealer = SelectField("Dealer", coerce=int, validators=[InputRequired()])
+    trump = RadioField("Trump", choices=SUIT_CHOICES, validators=[Optional()])
+    points0 = IntegerField("Card points", validators=[Optional()], render_kw={"inputmode": "numeric"})
+    points1 = IntegerField("Card points", validators=[Optional()], render_kw={"inputmode": "numeric"})
+    last_trick = RadioField("Last trick (las diez de últimas)", coerce=int, validators=[Optional()])
+    cante_oros = SelectField("Oros")
+    cante_copas = SelectField("Copas")
+    cante_espadas = SelectField("Espadas")
+    cante_bastos = SelectField("Bastos")
+    tute_seat = SelectField("Tute declared by")
+    tute_kind = RadioField("Tute of", choices=[("reyes", "four Reyes"), ("caballos", "four Caballos")],
+                           validators=[Optional()])
+
+    def setup(self, seat_names: Sequence[str], side_names: Sequence[str]) -> TuteDealForm:
+        """Fill the choices that depend on the table."""
+        seats = [(seat, name) for seat, name in enumerate(seat_names)]
+        self.dealer.choices = seats
+        self.last_trick.choices = list(enumerate(side_names))
+        nobody = [(NOBODY, "nobody")] + [(str(seat), name) for seat, name in seats]
+        for suit in SUITS:
+            getattr(self, f"cante_{suit}").choices = nobody
+        self.tute_seat.choices = [(NOBODY, "no tute")] + [(str(seat), name) for seat, name in seats]
+        return self
+
+    def cante_fields(self) -> list[Field]:
+        """Return the cante selects, one per suit."""
+        return [getattr(self, f"cante_{suit}") for suit in SUITS]
+
+    def to_deal(self) -> dict[str, Any]:
+        """Return the deal the form describes, as a match document holds it."""
+        deal: dict[str, Any] = {"dealer": self.dealer.data, "trump": self.trump.data}
+        declared = self.tute_seat.data not in (None, NOBODY)
+        first, second = self.points0.data, self.points1.data
+        if declared:
+            if first is not None or second is not None:
+                deal["points"] = [first or 0, second or 0]
+        else:
+            if second is None and first is not None and possible_card_points(first):
+                second = other_side_points(first)
+            elif first is None and second is not None and possible_card_points(second):
+                first = other_side_points(second)
+            deal["points"] = [first, second]
+            deal["last_trick"] = self.last_trick.data
+        deal["cantes"] = [{"seat": int(field.data), "suit": suit}
+                          for suit, field in zip(SUITS, self.cante_fields()) if field.data not in (None, NOBODY)]
+        if declared:
+            deal["tute"] = {"seat": int(self.tute_seat.data), "kind": self.tute_kind.data}
+        return deal
+
+    def load(self, deal: Mapping[str, Any]) -> None:
+        """Show a stored deal in the form, for editing."""
+        self.dealer.data = deal.get("dealer")
+        self.trump.data = deal.get("trump")
+        points = deal.get("points") or [None, None]
+        self.points0.data, self.points1.data = points[0], points[1]
+        self.last_trick.data = deal.get("last_trick")
+        for cante in deal.get("cantes") or []:
+            getattr(self, f"cante_{cante['suit']}").data = str(cante["seat"])
+        tute = deal.get("tute")
+        if tute:
+            self.tute_seat.data, self.tute_kind.data = str(tute["seat"]), tute["kind"]
+
+    def error_fields(self) -> dict[str, str]:
+        """Map the engine's fields to this form's."""
+        fields = {"dealer": "dealer", "trump": "trump", "points": "points0", "points.0": "points0",
+                  "points.1": "points1", "last_trick": "last_trick", "tute": "tute_seat", "tute.seat": "tute_seat",
+                  "tute.kind": "tute_kind"}
+        sung = [suit for suit, field in zip(SUITS, self.cante_fields()) if field.data not in (None, NOBODY)]
+        for index, suit in enumerate(sung):
+            fields[f"cantes.{index}"] = f"cante_{suit}"
+        return fields
+
+
+class PochaDealForm(FlaskForm):
+    """A Pocha deal: its bids before play, its tricks after, or both when a deal is edited."""
+
+    number = HiddenField()
+    version = HiddenField()
+    dealer = SelectField("Dealer", coerce=int, validators=[InputRequired()])
+    cards = HiddenField()
+    trump = RadioField("Trump", choices=[("none", "No trump")] + SUIT_CHOICES, default="none",
+                       validators=[Optional()])
+    bids = FieldList(IntegerField("Bid", validators=[Optional()], render_kw={"inputmode": "numeric"}),
+                     min_entries=2, max_entries=MAX_SEATS)
+    tricks = FieldList(IntegerField("Tricks", validators=[Optional()], render_kw={"inputmode": "numeric"}),
+                       min_entries=2, max_entries=MAX_SEATS)
+
+    def setup(self, seat_names: Sequence[str]) -> PochaDealForm:
+        """Fill the choices and rows that depend on the table."""
+        self.dealer.choices = list(enumerate(seat_names))
+        for field_list in (self.bids, self.tricks):
+            while len(field_list.entries) < len(seat_names):
+                field_list.append_entry()
+            while len(field_list.entries) > len(seat_names):
+                field_list.pop_entry()
+        return self
+
+    def to_bids(self) -> dict[str, Any]:
+        """Return the deal's bidding (without tricks), as the engine's `check_bids` takes it."""
+        cards = self.cards.data
+        return {
+            "dealer": self.dealer.data,
+            "cards": int(cards) if cards and str(cards).isdigit() else cards,
+            "trump": None if self.trump.data in (None, "none") else self.trump.data,
+            "bids": [entry.data for entry in self.bids.entries],
+        }
+
+    def to_deal(self) -> dict[str, Any]:
+        """Return the whole deal, bids and tricks."""
+        return {**self.to_bids(), "tricks": [entry.data for entry in self.tricks.entries]}
+
+    def load(self, deal: Mapping[str, Any]) -> None:
+        """Show a stored deal (or pending bids) in the form."""
+        self.dealer.data = deal.get("dealer")
+        self.cards.data = deal.get("cards")
+        self.trump.data = deal.get("trump") or "none"
+        for entry, value in zip(self.bids.entries, deal.get("bids") or []):
+            entry.data = value
+        for entry, value in zip(self.tricks.entries, deal.get("tricks") or []):
+            entry.data = value
+
+    def error_fields(self) -> dict[str, str]:
+        """Map the engine's fields to this form's."""
+        fields = {"dealer": "dealer", "trump": "trump", "tricks": "@tricks", "bids": "@bids"}
+        for seat in range(len(self.bids.entries)):
+            fields[f"bids.{seat}"] = f"bids-{seat}"
+            fields[f"tricks.{seat}"] = f"tricks-{seat}"
+        return fields

@@ -1,0 +1,163 @@
+"""Tables that store facts: accounts, their API tokens, players, matches, seats and deals.
+
+Scores are never stored as facts: a match keeps its raw deals, and `Match.result` is a
+cache of what the rules engine derives from them, written in the same transaction and
+rebuilt by `flask --app scorekeeper recompute`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask_login import UserMixin
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+from .extensions import db
+
+PLAYING = "playing"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+STATUSES = (PLAYING, FINISHED, ABANDONED)
+
+
+def utcnow() -> datetime:
+    """Return the current time in UTC."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp kept as naive UTC in every database and handed out aware, in UTC."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("timestamps must carry a time zone")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+def name_key(name: str) -> str:
+    """Return the form of a name used to tell names apart: trimmed, spaces folded, case ignored."""
+    return " ".join(name.split()).casefold()
+
+
+class User(UserMixin, db.Model):
+    """An account: one group of friends, or one person, with its own players and matches."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(40))
+    username_key: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ApiToken(db.Model):
+    """A bearer token for the JSON API; only a hash of it is kept."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    user: Mapped[User] = relationship()
+
+
+class Player(db.Model):
+    """Someone who plays at the account's table; names are unique within the account."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("user_id", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(40))
+    archived: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Match(db.Model):
+    """One match: its game, house rules, seats and deals as the table entered them."""
+
+    __tablename__ = "matches"
+    __table_args__ = (Index("ix_matches_user_id_created_at", "user_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    uid: Mapped[str] = mapped_column(String(32), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game: Mapped[str] = mapped_column(String(10))
+    #: House rules that differ from the game's defaults, as a match document names them.
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    #: The seat that deals first (chosen at the table; in tute4 set by who holds the 2 of oros).
+    first_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(10), default=PLAYING)
+    #: Pocha: the next deal's bids, entered before play and waiting for the tricks.
+    pending: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: Grows with every change, so that a page showing an older state can be told apart.
+    version: Mapped[int] = mapped_column(default=0)
+    #: The rules engine's result for the deals: a cache of derived figures, never a fact.
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="match", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin")
+    deals: Mapped[list[Deal]] = relationship(
+        back_populates="match", order_by="Deal.number", cascade="all, delete-orphan")
+
+    # SQLAlchemy's optimistic lock: an update of a match that changed meanwhile fails
+    # (StaleDataError) instead of silently overwriting the other phone's change.
+    __mapper_args__ = {"version_id_col": version}
+
+    @property
+    def player_names(self) -> list[str]:
+        """Return the players' names in seat order."""
+        return [seat.player.name for seat in self.seats]
+
+
+class Seat(db.Model):
+    """Which player sits in which seat of a match; seat order is the order of play."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("match_id", "seat"), UniqueConstraint("match_id", "player_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column()
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), index=True)
+
+    match: Mapped[Match] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class Deal(db.Model):
+    """One deal of a match, kept exactly as entered (a deal of the match document)."""
+
+    __tablename__ = "deals"
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column()
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    match: Mapped[Match] = relationship(back_populates="deals")

@@ -1,0 +1,231 @@
+"""Reads, always scoped to one account, and the view models that pages and the API show.
+
+Nothing here writes. Scores come from the rules engine: either the result cached on the
+match in the transaction that stored its deals, or a fresh `check_match` of its facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import selectinload
+
+from .extensions import db
+from .models import ABANDONED, FINISHED, PLAYING, STATUSES, ApiToken, Deal, Match, Player, Seat, User
+from .rules import GAMES, Game, bidding_order, cante_value, check_match, check_options, forbidden_bid, get_game
+from .services import NotFound, match_document
+
+RECENT_FINISHED = 5
+
+
+def has_users() -> bool:
+    """Tell whether any account exists yet."""
+    return db.session.scalar(select(User.id).limit(1)) is not None
+
+
+def get_user(user_id: int) -> User | None:
+    """Return the account with this id, or None."""
+    return db.session.get(User, user_id)
+
+
+def match_for(user: User, match_id: int) -> Match:
+    """Return the account's match, or raise NotFound (also for another account's match)."""
+    match = db.session.get(Match, match_id, options=[selectinload(Match.deals)])
+    if match is None or match.user_id != user.id:
+        raise NotFound("There is no such match.")
+    return match
+
+
+def player_for(user: User, player_id: int) -> Player:
+    """Return the account's player, or raise NotFound."""
+    player = db.session.get(Player, player_id)
+    if player is None or player.user_id != user.id:
+        raise NotFound("There is no such player.")
+    return player
+
+
+def players(user: User, *, include_archived: bool = True) -> list[Player]:
+    """Return the account's players by name."""
+    query = select(Player).where(Player.user_id == user.id).order_by(Player.name_key)
+    if not include_archived:
+        query = query.where(Player.archived.is_(False))
+    return list(db.session.scalars(query))
+
+
+def api_tokens(user: User) -> list[ApiToken]:
+    """Return the account's API tokens, newest first."""
+    return list(db.session.scalars(
+        select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.created_at.desc())))
+
+
+def _matches_query(user: User) -> Select[tuple[Match]]:
+    return (select(Match).where(Match.user_id == user.id)
+            .options(selectinload(Match.seats)).order_by(Match.created_at.desc(), Match.id.desc()))
+
+
+def matches(user: User, *, game: str | None = None, player_id: int | None = None, status: str | None = None,
+            limit: int | None = None, with_deals: bool = False) -> list[Match]:
+    """Return the account's matches, newest first, filtered by game, player and status."""
+    query = _matches_query(user)
+    if game in GAMES:
+        query = query.where(Match.game == game)
+    if status in STATUSES:
+        query = query.where(Match.status == status)
+    if player_id is not None:
+        query = query.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id == player_id)))
+    if with_deals:
+        query = query.options(selectinload(Match.deals))
+    if limit is not None:
+        query = query.limit(limit)
+    return list(db.session.scalars(query))
+
+
+def deal_counts(match_ids: Sequence[int]) -> dict[int, int]:
+    """Return how many deals each of these matches has."""
+    if not match_ids:
+        return {}
+    rows = db.session.execute(
+        select(Deal.match_id, func.count()).where(Deal.match_id.in_(match_ids)).group_by(Deal.match_id))
+    return {match_id: count for match_id, count in rows}
+
+
+@dataclass(frozen=True)
+class Home:
+    """What the home page shows."""
+
+    playing: list[Match]
+    recent: list[Match]
+
+
+def home(user: User) -> Home:
+    """Return the matches in progress and the latest finished ones."""
+    return Home(playing=matches(user, status=PLAYING), recent=matches(user, status=FINISHED, limit=RECENT_FINISHED))
+
+
+# ---------------------------------------------------------------- the scoreboard
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One line of the deal-by-deal table."""
+
+    number: int
+    dealer: str
+    summary: str
+    details: list[str]
+    scores: tuple[int, ...]
+    running: tuple[int, ...]
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """Everything the scoreboard and the deal forms show about a match, derived from its facts."""
+
+    match: Match
+    game: Game
+    seat_names: list[str]
+    side_names: list[str]
+    totals: tuple[int, ...]
+    juegos: tuple[int, ...] | None
+    target: int | None
+    mode: str | None
+    rows: list[DealRow]
+    finished: bool
+    abandoned: bool
+    winners: list[str]
+    next_number: int
+    next_dealer: int | None
+    next_cards: int | None
+    bidding_order: list[int]
+    pending: dict[str, Any] | None
+    options: dict[str, object]
+
+    @property
+    def open(self) -> bool:
+        """Tell whether deals can still be entered."""
+        return not self.finished and not self.abandoned
+
+    @property
+    def next_dealer_name(self) -> str | None:
+        """Return who deals next."""
+        return None if self.next_dealer is None else self.seat_names[self.next_dealer]
+
+    @property
+    def first_bidder_name(self) -> str | None:
+        """Return who bids first in the next Pocha deal."""
+        return self.seat_names[self.bidding_order[0]] if self.bidding_order else None
+
+    def forbidden_bid(self, bids: Sequence[int | None]) -> int | None:
+        """Return the pending deal's forbidden dealer bid, once everyone else has bid."""
+        if self.next_cards is None or self.next_dealer is None or not self.options.get("hook", True):
+            return None
+        others = [b for seat, b in enumerate(bids) if seat != self.next_dealer]
+        if any(b is None for b in others):
+            return None
+        return forbidden_bid(self.next_cards, [b for b in others if b is not None])
+
+
+def scoreboard(match: Match) -> Scoreboard:
+    """Score the match's facts with the rules engine and lay them out for the scoreboard."""
+    game = get_game(match.game)
+    result = check_match(match_document(match))
+    names = match.player_names
+    sides = [" & ".join(names[s] for s in side) for side in result.sides]
+    options = check_options(match.game, match.options, len(names))
+    rows = []
+    for deal, scored, running in zip(match.deals, result.deals, result.running_totals()):
+        summary, details = _describe_deal(match.game, deal.data, names, sides)
+        rows.append(DealRow(
+            number=deal.number, dealer=names[deal.data["dealer"]], summary=summary, details=details,
+            scores=scored.scores, running=running,
+            winner=None if scored.winner is None else sides[scored.winner]))
+    if result.deals:
+        next_dealer = result.next_dealer
+    else:
+        next_dealer = match.first_dealer
+    if match.pending is not None:
+        next_dealer = match.pending["dealer"]
+    abandoned = match.status == ABANDONED
+    return Scoreboard(
+        match=match, game=game, seat_names=names, side_names=sides, totals=result.totals, juegos=result.juegos,
+        target=options.get("target") if match.game != "pocha" else None,
+        mode=options.get("mode") if match.game != "pocha" else None,
+        rows=rows, finished=result.finished, abandoned=abandoned,
+        winners=[sides[w] for w in result.winners],
+        next_number=len(result.deals) + 1,
+        next_dealer=None if result.finished or abandoned else next_dealer,
+        next_cards=None if abandoned else result.next_cards,
+        bidding_order=(list(bidding_order(next_dealer, len(names)))
+                       if match.game == "pocha" and next_dealer is not None and not result.finished else []),
+        pending=match.pending, options=options)
+
+
+def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: list[str]) -> tuple[str, list[str]]:
+    """Return a one-line summary of a deal and the per-seat details shown beside its scores."""
+    if game == "pocha":
+        trump = deal.get("trump") or "no trump"
+        details = [f"{bid}/{tricks}" for bid, tricks in zip(deal["bids"], deal["tricks"])]
+        return f"{deal['cards']} cards · {trump}", details
+    trump = deal["trump"]
+    parts = [trump]
+    if "points" in deal:
+        parts.append("–".join(str(p) for p in deal["points"]))
+    if deal.get("last_trick") is not None:
+        parts.append(f"last trick {sides[deal['last_trick']]}")
+    for cante in deal.get("cantes") or []:
+        parts.append(f"{names[cante['seat']]} sang {cante_value(cante['suit'], trump)} in {cante['suit']}")
+    tute = deal.get("tute")
+    if tute:
+        parts.append(f"tute of {tute['kind']} by {names[tute['seat']]}")
+    return " · ".join(parts), []
+
+
+def api_view(match: Match) -> dict[str, Any]:
+    """Return a match as the API shows it: id, status, its document and the engine's result."""
+    result = match.result if match.result is not None else check_match(match_document(match)).to_dict()
+    return {"id": match.id, "status": match.status, "match": match_document(match), "result": result}
+

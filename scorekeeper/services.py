@@ -1,0 +1,447 @@
+"""The only code that changes data. Each public function is one transaction.
+
+Every change to a match goes through the rules engine first: the whole match document,
+with the change applied, is checked and scored, and only then are the facts stored,
+with the engine's result cached beside them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from .extensions import db
+from .models import (
+    ABANDONED, FINISHED, PLAYING, ApiToken, Deal, Match, Player, Seat, User, name_key, utcnow,
+)
+from .rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
+from .rules import next_seat
+
+USERNAME_PATTERN = re.compile(r"^[\w.@+-]{3,40}$")
+MIN_PASSWORD_LENGTH = 8
+MAX_NAME_LENGTH = 40
+TOKEN_PREFIX = "sk_"
+
+T = TypeVar("T")
+
+
+class ServiceError(Exception):
+    """A change that cannot be made; `message` is a sentence for the user, `field` where it belongs."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class InvalidInput(ServiceError):
+    """The input is not acceptable (a name taken, a password too short…)."""
+
+
+class NotFound(ServiceError):
+    """The thing does not exist in this account."""
+
+
+class Conflict(ServiceError):
+    """The match changed meanwhile (another phone entered the deal), or the change no longer applies."""
+
+
+@contextmanager
+def _transaction() -> Iterator[None]:
+    """Commit what the block did, or roll all of it back; turn lost races into `Conflict`."""
+    try:
+        yield
+        db.session.commit()
+    except (IntegrityError, StaleDataError) as error:
+        db.session.rollback()
+        raise Conflict("Someone else changed this at the same moment. Reload the page and try again.") from error
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _atomic(function: Callable[..., T]) -> Callable[..., T]:
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        with _transaction():
+            return function(*args, **kwargs)
+
+    wrapper.__name__ = function.__name__
+    wrapper.__doc__ = function.__doc__
+    return wrapper
+
+
+# ---------------------------------------------------------------- accounts and tokens
+
+
+def clean_name(name: str, field: str = "name") -> str:
+    """Return a player or account name with its spaces tidied; refuse an empty or overlong one."""
+    tidy = " ".join(str(name).split())
+    if not tidy:
+        raise InvalidInput("Type a name.", field)
+    if len(tidy) > MAX_NAME_LENGTH:
+        raise InvalidInput(f"A name has at most {MAX_NAME_LENGTH} characters.", field)
+    if any(ord(ch) < 32 for ch in tidy):
+        raise InvalidInput("A name cannot hold control characters.", field)
+    return tidy
+
+
+@_atomic
+def create_user(username: str, password: str) -> User:
+    """Create an account with a hashed password."""
+    username = str(username).strip()
+    if not USERNAME_PATTERN.match(username):
+        raise InvalidInput("A username has 3 to 40 letters, digits or . _ - @ +, without spaces.", "username")
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise InvalidInput(f"A password has at least {MIN_PASSWORD_LENGTH} characters.", "password")
+    if db.session.scalar(select(User.id).where(User.username_key == username.casefold())) is not None:
+        raise InvalidInput("That username is taken.", "username")
+    user = User(username=username, username_key=username.casefold(), password_hash=generate_password_hash(password))
+    db.session.add(user)
+    return user
+
+
+def authenticate(username: str, password: str) -> User | None:
+    """Return the account with this username and password, or None."""
+    user = db.session.scalar(select(User).where(User.username_key == str(username).strip().casefold()))
+    if user is None or not check_password_hash(user.password_hash, password):
+        return None
+    return user
+
+
+def hash_token(token: str) -> str:
+    """Return the stored form of an API token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@_atomic
+def create_api_token(user: User, name: str) -> str:
+    """Create an API token for `user` and return it; only its hash is kept, so it is shown once."""
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    db.session.add(ApiToken(user_id=user.id, name=clean_name(name or "API token"), token_hash=hash_token(token)))
+    return token
+
+
+@_atomic
+def user_for_token(token: str) -> User | None:
+    """Return the account an API token belongs to (noting when it was used), or None."""
+    row = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(token)))
+    if row is None:
+        return None
+    row.last_used_at = utcnow()
+    return row.user
+
+
+@_atomic
+def revoke_api_token(user: User, token_id: int) -> None:
+    """Delete one of the account's API tokens."""
+    row = db.session.get(ApiToken, token_id)
+    if row is None or row.user_id != user.id:
+        raise NotFound("There is no such token.")
+    db.session.delete(row)
+
+
+# ---------------------------------------------------------------- players
+
+
+def _player_named(user: User, name: str) -> Player | None:
+    return db.session.scalar(select(Player).where(Player.user_id == user.id, Player.name_key == name_key(name)))
+
+
+def _player_of(user: User, player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None or player.user_id != user.id:
+        raise NotFound("There is no such player.")
+    return player
+
+
+@_atomic
+def add_player(user: User, name: str) -> Player:
+    """Add a player to the account; names are unique within it, whatever their case."""
+    name = clean_name(name)
+    if _player_named(user, name) is not None:
+        raise InvalidInput(f"There is already a player called {name}.", "name")
+    player = Player(user_id=user.id, name=name, name_key=name_key(name))
+    db.session.add(player)
+    return player
+
+
+@_atomic
+def rename_player(user: User, player_id: int, name: str) -> Player:
+    """Rename a player; their matches follow."""
+    player = _player_of(user, player_id)
+    name = clean_name(name)
+    other = _player_named(user, name)
+    if other is not None and other.id != player.id:
+        raise InvalidInput(f"There is already a player called {name}.", "name")
+    player.name, player.name_key = name, name_key(name)
+    return player
+
+
+@_atomic
+def set_player_archived(user: User, player_id: int, archived: bool) -> Player:
+    """Archive a player (hidden from new matches, kept in history) or bring them back."""
+    player = _player_of(user, player_id)
+    player.archived = archived
+    return player
+
+
+def _players_for(user: User, names: Sequence[str], unarchive: bool = True) -> list[Player]:
+    """Return the account's players with these names, creating the new ones (inside a transaction).
+
+    A player who sits down again is no longer archived, unless `unarchive` is off (imports).
+    """
+    players = []
+    for name in names:
+        player = _player_named(user, name)
+        if player is None:
+            player = Player(user_id=user.id, name=clean_name(name), name_key=name_key(name))
+            db.session.add(player)
+        elif player.archived and unarchive:
+            player.archived = False
+        players.append(player)
+    db.session.flush()
+    return players
+
+
+# ---------------------------------------------------------------- matches
+
+
+def match_document(match: Match, deals: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Return the match as a match document (DESIGN.md), optionally with other deals."""
+    return {
+        "game": match.game,
+        "players": match.player_names,
+        "options": dict(match.options),
+        "deals": [dict(d.data) for d in match.deals] if deals is None else [dict(d) for d in deals],
+    }
+
+
+def _store_result(match: Match, result: MatchResult) -> None:
+    """Cache the engine's result on the match and move its status with it."""
+    now = utcnow()
+    match.result = result.to_dict()
+    match.updated_at = now
+    if match.status != ABANDONED:
+        match.status = FINISHED if result.finished else PLAYING
+        match.ended_at = now if result.finished else None
+
+
+def _dealer_error(first_dealer: object, players: int) -> RuleViolation:
+    return RuleViolation([RuleError(None, "first_dealer", Code.DEALER_INVALID,
+                                    f"The first dealer must be one of the {players} seats.")])
+
+
+def _new_match(user: User, document: Mapping[str, Any], first_dealer: int | None, *,
+               uid: str | None = None, unarchive: bool = True) -> tuple[Match, MatchResult]:
+    """Check a whole document and build its match, seats and deals (inside a transaction)."""
+    result = check_match(document)
+    names = list(document["players"])
+    options = check_options(document["game"], document.get("options"), len(names))
+    deals = list(document.get("deals") or [])
+    if first_dealer is None:
+        first_dealer = deals[0]["dealer"] if deals else 0
+    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < len(names):
+        raise _dealer_error(first_dealer, len(names))
+    match = Match(uid=uid or uuid.uuid4().hex, user_id=user.id, game=document["game"],
+                  options=get_game(document["game"]).changed_options(options), first_dealer=first_dealer)
+    for seat, player in enumerate(_players_for(user, names, unarchive)):
+        match.seats.append(Seat(seat=seat, player_id=player.id, player=player))
+    for number, deal in enumerate(deals, start=1):
+        match.deals.append(Deal(number=number, data=dict(deal)))
+    _store_result(match, result)
+    db.session.add(match)
+    return match, result
+
+
+@_atomic
+def start_match(user: User, game: str, player_names: Sequence[str], options: Mapping[str, Any] | None,
+                first_dealer: int) -> Match:
+    """Start a match: check the game, players and house rules, then seat the players."""
+    names = [clean_name(n, f"players.{i}") for i, n in enumerate(player_names)]
+    document = {"game": game, "players": names, "options": dict(options or {}), "deals": []}
+    match, _ = _new_match(user, document, first_dealer)
+    return match
+
+
+@_atomic
+def create_match_from_document(user: User, document: Any, first_dealer: int | None = None) -> Match:
+    """Create a match from a match document; with deals, the whole match is imported at once."""
+    if isinstance(document, Mapping) and isinstance(document.get("players"), list):
+        for i, name in enumerate(document["players"]):
+            if isinstance(name, str):
+                clean_name(name, f"players.{i}")
+    match, _ = _new_match(user, document, first_dealer)
+    return match
+
+
+def _check_not_abandoned(match: Match, number: int) -> None:
+    if match.status == ABANDONED:
+        raise RuleViolation([RuleError(number, "deal", Code.MATCH_FINISHED,
+                                       "This match was abandoned; no deal can be added or changed.")])
+
+
+def _expect_next(match: Match, expected_number: int | None) -> int:
+    number = len(match.deals) + 1
+    if expected_number is not None and expected_number != number:
+        if expected_number < number:
+            message = f"Deal {expected_number} was just entered, perhaps on another phone. The next deal is {number}."
+        else:
+            message = f"This match changed meanwhile: the next deal is {number}, not {expected_number}."
+        raise Conflict(message, "number")
+    return number
+
+
+@_atomic
+def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None = None) -> Match:
+    """Add the next deal: the whole match is re-checked and scored first."""
+    number = _expect_next(match, expected_number)
+    _check_not_abandoned(match, number)
+    deals = [d.data for d in match.deals] + [dict(deal)]
+    result = check_match(match_document(match, deals))
+    match.deals.append(Deal(number=number, data=dict(deal)))
+    match.pending = None
+    _store_result(match, result)
+    return match
+
+
+@_atomic
+def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None = None) -> Match:
+    """Keep the next Pocha deal's bids, entered before play, until its tricks come in."""
+    number = _expect_next(match, expected_number)
+    _check_not_abandoned(match, number)
+    check_bids(match_document(match), dict(bids))
+    match.pending = dict(bids)
+    match.updated_at = utcnow()
+    return match
+
+
+def _deal_of(match: Match, number: int) -> Deal:
+    for deal in match.deals:
+        if deal.number == number:
+            return deal
+    raise NotFound(f"This match has no deal {number}.")
+
+
+@_atomic
+def replace_deal(match: Match, number: int, deal: Mapping[str, Any], expected_version: int | None = None) -> Match:
+    """Replace deal `number`; the whole match is re-checked, later deals included."""
+    row = _deal_of(match, number)
+    _check_not_abandoned(match, number)
+    if expected_version is not None and expected_version != match.version:
+        raise Conflict("This match changed since the page was opened. Reload it and check the deal again.")
+    deals = [dict(deal) if d.number == number else d.data for d in match.deals]
+    result = check_match(match_document(match, deals))
+    row.data = dict(deal)
+    row.updated_at = utcnow()
+    if match.status == FINISHED and not result.finished:
+        match.pending = None
+    _store_result(match, result)
+    return match
+
+
+@_atomic
+def delete_last_deal(match: Match, number: int) -> Match:
+    """Delete deal `number`, which must be the last one; a finished match is open again."""
+    if not match.deals or number != match.deals[-1].number:
+        _deal_of(match, number)  # NotFound for a deal that does not exist
+        raise Conflict(f"Only the last deal ({len(match.deals)}) can be deleted.")
+    _check_not_abandoned(match, number)
+    match.deals.pop()
+    match.pending = None
+    _store_result(match, check_match(match_document(match)))
+    return match
+
+
+@_atomic
+def undo(match: Match) -> Match:
+    """Undo the latest entry: pending bids if there are some, else the last deal."""
+    _check_not_abandoned(match, len(match.deals))
+    if match.pending is not None:
+        match.pending = None
+        match.updated_at = utcnow()
+    elif match.deals:
+        match.deals.pop()
+        _store_result(match, check_match(match_document(match)))
+    return match
+
+
+@_atomic
+def abandon_match(match: Match) -> Match:
+    """Stop a match early: it keeps its deals and has no winner."""
+    if match.status == FINISHED:
+        raise Conflict("This match is over already.")
+    match.status = ABANDONED
+    match.pending = None
+    match.ended_at = match.updated_at = utcnow()
+    return match
+
+
+@_atomic
+def rematch(user: User, match: Match) -> Match:
+    """Start a new match with the same seats and house rules; the deal passes to the next seat."""
+    document = {"game": match.game, "players": match.player_names, "options": dict(match.options), "deals": []}
+    new, _ = _new_match(user, document, next_seat(match.first_dealer, len(match.seats)))
+    return new
+
+
+@_atomic
+def recompute_all() -> int:
+    """Rebuild every match's cached result and status from its deals; return how many were done."""
+    count = 0
+    for match in db.session.scalars(select(Match)):
+        _store_result(match, check_match(match_document(match)))
+        count += 1
+    return count
+
+
+def user_named(username: str) -> User | None:
+    """Return the account with this username, whatever its case, or None."""
+    return db.session.scalar(select(User).where(User.username_key == username.strip().casefold()))
+
+
+@_atomic
+def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = None) -> dict[str, int]:
+    """Import checked accounts (see `transfer.read_export`) in one transaction; return what was added.
+
+    Accounts are matched by username and created when missing (with their password hash);
+    with `into`, everything goes to that account. A match already present (same uid) is skipped.
+    """
+    report = {"accounts": 0, "players": 0, "matches": 0, "skipped": 0}
+    for account in accounts:
+        user = into or user_named(account["username"])
+        if user is None:
+            user = User(username=account["username"], username_key=account["username"].casefold(),
+                        password_hash=account["password_hash"], created_at=account["created_at"])
+            db.session.add(user)
+            db.session.flush()
+            report["accounts"] += 1
+        for player in account["players"]:
+            if _player_named(user, player["name"]) is None:
+                db.session.add(Player(user_id=user.id, name=clean_name(player["name"]), name_key=name_key(player["name"]),
+                                      archived=player["archived"], created_at=player["created_at"]))
+                report["players"] += 1
+        db.session.flush()
+        for item in account["matches"]:
+            if db.session.scalar(select(Match.id).where(Match.uid == item["uid"])) is not None:
+                report["skipped"] += 1
+                continue
+            match, _ = _new_match(user, item["document"], item["first_dealer"], uid=item["uid"], unarchive=False)
+            if item["status"] == ABANDONED:
+                match.status = ABANDONED
+            match.pending = item["pending"]
+            match.created_at, match.updated_at, match.ended_at = (
+                item["created_at"], item["updated_at"], item["ended_at"])
+            for deal, (created, updated) in zip(match.deals, item["deal_dates"]):
+                deal.created_at, deal.updated_at = created, updated
+            report["matches"] += 1
+    return report

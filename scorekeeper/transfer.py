@@ -1,0 +1,180 @@
+"""Export and import: every account's players and matches as one JSON file.
+
+The file holds facts only (match documents, statuses, dates), so an import re-checks
+every match with the rules engine and recomputes its scores. A damaged file is refused
+whole, with every problem listed, before anything is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from .extensions import db
+from .models import STATUSES, Match, Player, User
+from .rules import RuleViolation, check_match
+from .services import match_document
+
+FORMAT = "scorekeeper-export"
+VERSION = 1
+
+
+class DamagedFile(Exception):
+    """The file cannot be imported; `problems` says why, each problem a line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+def _stamp(value: datetime | None) -> str | None:
+    return None if value is None else value.astimezone(UTC).isoformat()
+
+
+def export_data(username: str | None = None) -> dict[str, Any]:
+    """Return every account (or only `username`'s) with its players and matches."""
+    query = select(User).order_by(User.id)
+    if username is not None:
+        query = query.where(User.username_key == username.casefold())
+    users = list(db.session.scalars(query))
+    if username is not None and not users:
+        raise DamagedFile([f"There is no account called {username}."])
+    accounts = []
+    for user in users:
+        players = db.session.scalars(select(Player).where(Player.user_id == user.id).order_by(Player.id))
+        matches = db.session.scalars(
+            select(Match).where(Match.user_id == user.id).order_by(Match.id).options(selectinload(Match.deals)))
+        accounts.append({
+            "username": user.username,
+            "password_hash": user.password_hash,
+            "created_at": _stamp(user.created_at),
+            "players": [{"name": p.name, "archived": p.archived, "created_at": _stamp(p.created_at)}
+                        for p in players],
+            "matches": [{
+                "uid": m.uid,
+                "status": m.status,
+                "first_dealer": m.first_dealer,
+                "pending": m.pending,
+                "created_at": _stamp(m.created_at),
+                "updated_at": _stamp(m.updated_at),
+                "ended_at": _stamp(m.ended_at),
+                "deal_dates": [[_stamp(d.created_at), _stamp(d.updated_at)] for d in m.deals],
+                "match": match_document(m),
+            } for m in matches],
+        })
+    return {"format": FORMAT, "version": VERSION, "exported_at": _stamp(datetime.now(UTC)), "accounts": accounts}
+
+
+class _Checker:
+    """Collects the problems of a file being read."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def need(self, condition: bool, where: str, message: str) -> bool:
+        if not condition:
+            self.problems.append(f"{where}: {message}")
+        return condition
+
+    def date(self, value: Any, where: str, optional: bool = False) -> datetime | None:
+        if value is None and optional:
+            return None
+        try:
+            parsed = datetime.fromisoformat(value)
+        except (TypeError, ValueError):
+            self.problems.append(f"{where}: {value!r} is not a date and time.")
+            return None
+        if parsed.tzinfo is None:
+            self.problems.append(f"{where}: the date has no time zone.")
+            return None
+        return parsed
+
+
+def read_export(data: Any) -> list[dict[str, Any]]:
+    """Check an export file's contents; return its accounts ready to import, or raise DamagedFile."""
+    check = _Checker()
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise DamagedFile(["This is not a Scorekeeper export file."])
+    if data.get("version") != VERSION:
+        raise DamagedFile([f"This file has version {data.get('version')!r}; this Scorekeeper reads version {VERSION}."])
+    accounts = data.get("accounts")
+    if not isinstance(accounts, list):
+        raise DamagedFile(["The file has no list of accounts."])
+    parsed = []
+    for a, account in enumerate(accounts):
+        where = f"account {a + 1}"
+        if not check.need(isinstance(account, Mapping), where, "is not an object."):
+            continue
+        parsed.append(_read_account(account, where, check))
+    if check.problems:
+        raise DamagedFile(check.problems)
+    return parsed
+
+
+def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any]:
+    username = account.get("username")
+    check.need(isinstance(username, str) and bool(username), where, "has no username.")
+    check.need(isinstance(account.get("password_hash"), str), where, "has no password hash.")
+    players = account.get("players") if isinstance(account.get("players"), list) else []
+    check.need(isinstance(account.get("players"), list), where, "has no list of players.")
+    read_players = []
+    for p, player in enumerate(players):
+        at = f"{where}, player {p + 1}"
+        if check.need(isinstance(player, Mapping) and isinstance(player.get("name"), str), at, "has no name."):
+            read_players.append({"name": player["name"], "archived": bool(player.get("archived")),
+                                 "created_at": check.date(player.get("created_at"), at)})
+    matches = account.get("matches") if isinstance(account.get("matches"), list) else []
+    check.need(isinstance(account.get("matches"), list), where, "has no list of matches.")
+    read_matches = []
+    for m, match in enumerate(matches):
+        at = f"{where}, match {m + 1}"
+        if check.need(isinstance(match, Mapping), at, "is not an object."):
+            read = _read_match(match, at, check)
+            if read is not None:
+                read_matches.append(read)
+    return {"username": username, "password_hash": account.get("password_hash"),
+            "created_at": check.date(account.get("created_at"), where),
+            "players": read_players, "matches": read_matches}
+
+
+def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any] | None:
+    document = match.get("match")
+    try:
+        result = check_match(document)
+    except RuleViolation as violation:
+        for error in violation.errors:
+            deal = f"deal {error['deal']}, " if error["deal"] else ""
+            check.problems.append(f"{where}: {deal}{error['field']}: {error['message']} [{error['code']}]")
+        return None
+    status = match.get("status")
+    check.need(status in STATUSES, where, f"has an unknown status {status!r}.")
+    if status in STATUSES and status != "abandoned":
+        check.need((status == "finished") == result.finished, where,
+                   f"is marked {status}, but its deals say it is {'over' if result.finished else 'not over'}.")
+    players = len(document["players"])
+    first_dealer = match.get("first_dealer")
+    check.need(isinstance(first_dealer, int) and not isinstance(first_dealer, bool) and 0 <= first_dealer < players,
+               where, "has no valid first dealer.")
+    uid = match.get("uid")
+    check.need(isinstance(uid, str) and 0 < len(uid) <= 32, where, "has no valid uid.")
+    pending = match.get("pending")
+    check.need(pending is None or isinstance(pending, Mapping), where, "has pending bids that are not an object.")
+    dates = match.get("deal_dates")
+    deal_count = len(document.get("deals") or [])
+    deal_dates = []
+    if check.need(isinstance(dates, list) and len(dates) == deal_count, where, "needs one pair of dates per deal."):
+        for d, pair in enumerate(dates):
+            if check.need(isinstance(pair, list) and len(pair) == 2, f"{where}, deal {d + 1}", "needs two dates."):
+                deal_dates.append((check.date(pair[0], f"{where}, deal {d + 1}"),
+                                   check.date(pair[1], f"{where}, deal {d + 1}")))
+    return {
+        "uid": uid, "status": status, "first_dealer": first_dealer, "pending": pending, "document": document,
+        "created_at": check.date(match.get("created_at"), where),
+        "updated_at": check.date(match.get("updated_at"), where),
+        "ended_at": check.date(match.get("ended_at"), where, optional=True),
+        "deal_dates": deal_dates,
+    }

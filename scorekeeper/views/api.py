@@ -1,0 +1,154 @@
+"""The JSON API under /api/v1/, for scripts and other clients, with bearer tokens.
+
+Answers: 201/200 with `{"id", "status", "match", "result"}`; 422 `{"errors": [...]}` with
+the rules engine's codes; 401 without a valid token; 404 for what is not the account's;
+409 when the deal number is not the match's next one (or a deal other than the last is
+deleted); 400 for a body that is not JSON. A token-authenticated request carries no
+cookie, so CSRF does not apply here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, g, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from .. import queries, services
+from ..extensions import csrf
+from ..models import User
+from ..rules import Code, RuleError, RuleViolation
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)
+
+Reply = tuple[Response, int]
+
+
+class ApiError(Exception):
+    """An answer other than success, with its HTTP status and message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@bp.before_request
+def _authenticate() -> Reply | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    user = services.user_for_token(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
+    if user is None:
+        response = jsonify({"message": "A valid API token is needed: Authorization: Bearer <token>."})
+        response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
+        return response, 401
+    g.api_user = user
+    return None
+
+
+@bp.errorhandler(ApiError)
+def _api_error(error: ApiError) -> Reply:
+    return jsonify({"message": error.message}), error.status
+
+
+@bp.errorhandler(services.NotFound)
+def _not_found(error: services.NotFound) -> Reply:
+    return jsonify({"message": error.message}), 404
+
+
+@bp.errorhandler(services.Conflict)
+def _conflict(error: services.Conflict) -> Reply:
+    return jsonify({"message": error.message}), 409
+
+
+@bp.errorhandler(services.InvalidInput)
+def _invalid(error: services.InvalidInput) -> Reply:
+    return jsonify({"errors": [{"deal": None, "field": error.field, "code": "malformed",
+                                "message": error.message}]}), 422
+
+
+@bp.errorhandler(RuleViolation)
+def _violation(error: RuleViolation) -> Reply:
+    return jsonify({"errors": error.errors}), 422
+
+
+@bp.errorhandler(HTTPException)
+def _http_error(error: HTTPException) -> Reply:
+    return jsonify({"message": error.description}), error.code or 500
+
+
+def _user() -> User:
+    user: User = g.api_user
+    return user
+
+
+def _json_body() -> Any:
+    body = request.get_json(silent=True)
+    if body is None:
+        raise ApiError(400, "The body must be JSON (Content-Type: application/json).")
+    return body
+
+
+def _deal_body() -> tuple[dict[str, Any], int | None]:
+    """Return the posted deal without its `number`, and that number."""
+    body = _json_body()
+    if not isinstance(body, Mapping):
+        raise RuleViolation([RuleError(None, "deal", Code.MALFORMED, "A deal is a JSON object of its fields.")])
+    deal = dict(body)
+    number = deal.pop("number", None)
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        raise ApiError(400, "`number` is the deal number the client means to enter, a whole number.")
+    return deal, number
+
+
+def _one(match_id: int) -> Any:
+    return queries.match_for(_user(), match_id)
+
+
+@bp.get("/matches")
+def list_matches() -> Reply:
+    """List the account's matches, newest first."""
+    return jsonify([queries.api_view(m) for m in queries.matches(_user(), with_deals=True)]), 200
+
+
+@bp.post("/matches")
+def create_match() -> Reply:
+    """Create a match from a match document; with deals, the whole match is imported."""
+    body = _json_body()
+    first_dealer = None
+    if isinstance(body, Mapping) and "first_dealer" in body:
+        body = dict(body)
+        first_dealer = body.pop("first_dealer")
+    match = services.create_match_from_document(_user(), body, first_dealer)
+    return jsonify(queries.api_view(match)), 201
+
+
+@bp.get("/matches/<int:match_id>")
+def get_match(match_id: int) -> Reply:
+    """Read a match with the engine's result."""
+    return jsonify(queries.api_view(_one(match_id))), 200
+
+
+@bp.post("/matches/<int:match_id>/deals")
+def add_deal(match_id: int) -> Reply:
+    """Add the next deal."""
+    match = _one(match_id)
+    deal, number = _deal_body()
+    return jsonify(queries.api_view(services.add_deal(match, deal, number))), 201
+
+
+@bp.put("/matches/<int:match_id>/deals/<int:number>")
+def replace_deal(match_id: int, number: int) -> Reply:
+    """Replace deal `number`; the whole match is checked again."""
+    match = _one(match_id)
+    deal, _ = _deal_body()
+    return jsonify(queries.api_view(services.replace_deal(match, number, deal))), 200
+
+
+@bp.delete("/matches/<int:match_id>/deals/<int:number>")
+def delete_deal(match_id: int, number: int) -> Reply:
+    """Delete the last deal (only the last one can be deleted)."""
+    match = _one(match_id)
+    return jsonify(queries.api_view(services.delete_last_deal(match, number))), 200

@@ -1,0 +1,254 @@
+"""Matches: start one, the scoreboard, deal entry and editing, undo, abandon, rematch, history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_login import current_user
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from .. import queries, services
+from ..forms import (
+    PochaDealForm, TuteDealForm, add_form_error, attach_errors, new_match_form_class, option_fields,
+    options_from_form, players_from_form,
+)
+from ..models import STATUSES
+from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
+
+bp = Blueprint("matches", __name__)
+
+Page = Response | tuple[str, int]
+
+
+def _int_or_none(value: Any) -> int | None:
+    text = str(value or "").strip()
+    return int(text) if text.isdigit() else None
+
+
+def _has_errors(form: FlaskForm) -> bool:
+    return bool(form.errors or form.form_errors or getattr(form, "_group_errors", None))
+
+
+# ---------------------------------------------------------------- new match
+
+
+@bp.get("/matches/new")
+def choose_game() -> str:
+    """Ask which game the table is about to play."""
+    return render_template("matches/choose_game.html", games=GAMES.values())
+
+
+@bp.route("/matches/new/<game_name>", methods=["GET", "POST"])
+def new(game_name: str) -> Page:
+    """Seat the players, choose the first dealer and the house rules, and start the match."""
+    if game_name not in GAMES:
+        raise services.NotFound("There is no such game.")
+    game = get_game(game_name)
+    form = new_match_form_class(game)()
+    known = queries.players(current_user, include_archived=False)
+    if form.validate_on_submit():
+        names, entries = players_from_form(form)
+        first_dealer = (first_dealer_for_leader(form.leader.data, 4) if game.name == "tute4"
+                        else form.first_dealer.data)
+        try:
+            match = services.start_match(current_user, game.name, names, options_from_form(form, game), first_dealer)
+        except RuleViolation as violation:
+            fields = {f"players.{i}": f"players-{entry}" for i, entry in enumerate(entries)}
+            fields.update({f"options.{spec.name}": f"opt_{spec.name}" for spec in game.option_specs})
+            fields.update({"players": "@players", "first_dealer": "leader" if game.name == "tute4" else "first_dealer"})
+            attach_errors(form, violation.errors, fields)
+        except services.InvalidInput as error:
+            field = error.field or ""
+            if field.startswith("players."):
+                field = f"players-{entries[int(field.split('.')[1])]}"
+            add_form_error(form, error.message, field)
+        else:
+            return redirect(url_for("matches.scoreboard", match_id=match.id))
+    status = 422 if _has_errors(form) else 200
+    return render_template("matches/new.html", form=form, game=game, known=known,
+                           options=option_fields(form, game)), status
+
+
+# ---------------------------------------------------------------- the scoreboard and its actions
+
+
+@bp.get("/matches/<int:match_id>")
+def scoreboard(match_id: int) -> str:
+    """Show the scoreboard that stays open on the table."""
+    board = queries.scoreboard(queries.match_for(current_user, match_id))
+    return render_template("matches/scoreboard.html", board=board)
+
+
+@bp.post("/matches/<int:match_id>/undo")
+def undo(match_id: int) -> Response:
+    """Undo the last entry (pending bids, else the last deal)."""
+    match = queries.match_for(current_user, match_id)
+    try:
+        services.undo(match)
+    except (RuleViolation, services.ServiceError) as error:
+        flash(_message(error))
+    else:
+        flash("The last entry was undone.")
+    return redirect(url_for("matches.scoreboard", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/abandon")
+def abandon(match_id: int) -> Response:
+    """Stop the match early; it keeps its deals and has no winner."""
+    match = queries.match_for(current_user, match_id)
+    try:
+        services.abandon_match(match)
+    except services.ServiceError as error:
+        flash(error.message)
+    return redirect(url_for("matches.scoreboard", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/rematch")
+def rematch(match_id: int) -> Response:
+    """Start a new match with the same seats and house rules."""
+    new_match = services.rematch(current_user, queries.match_for(current_user, match_id))
+    return redirect(url_for("matches.scoreboard", match_id=new_match.id))
+
+
+def _message(error: Exception) -> str:
+    if isinstance(error, RuleViolation):
+        return " ".join(str(e["message"]) for e in error.errors)
+    return error.message if isinstance(error, services.ServiceError) else str(error)
+
+
+# ---------------------------------------------------------------- entering deals
+
+
+def _deal_form(board: queries.Scoreboard) -> TuteDealForm | PochaDealForm:
+    if board.game.name == "pocha":
+        return PochaDealForm().setup(board.seat_names)
+    return TuteDealForm().setup(board.seat_names, board.side_names)
+
+
+def _render_entry(board: queries.Scoreboard, form: FlaskForm, step: str, status: int = 200) -> tuple[str, int]:
+    return render_template("matches/deal.html", board=board, form=form, step=step, editing=None), status
+
+
+@bp.get("/matches/<int:match_id>/deal")
+def enter_deal(match_id: int) -> Page:
+    """Show the form for the next deal: Tute's deal, or Pocha's bids, then its tricks."""
+    board = queries.scoreboard(queries.match_for(current_user, match_id))
+    if not board.open:
+        return redirect(url_for("matches.scoreboard", match_id=match_id))
+    form = _deal_form(board)
+    form.number.data = board.next_number
+    form.dealer.data = board.next_dealer
+    step = "deal"
+    if isinstance(form, PochaDealForm):
+        form.cards.data = board.next_cards
+        step = "bids"
+        if board.pending is not None:
+            form.load(board.pending)
+            step = "tricks"
+    return _render_entry(board, form, step)
+
+
+def _store_deal(match_id: int, step: str) -> Page:
+    match = queries.match_for(current_user, match_id)
+    board = queries.scoreboard(match)
+    form = _deal_form(board)
+    status = 422
+    if form.validate_on_submit():
+        number = _int_or_none(form.number.data)
+        try:
+            if step == "bids":
+                assert isinstance(form, PochaDealForm)
+                services.save_bids(match, form.to_bids(), number)
+                return redirect(url_for("matches.enter_deal", match_id=match_id))
+            if step == "tricks":
+                assert isinstance(form, PochaDealForm) and board.pending is not None
+                services.add_deal(match, {**board.pending, "tricks": form.to_deal()["tricks"]}, number)
+            else:
+                services.add_deal(match, form.to_deal(), number)
+        except RuleViolation as violation:
+            attach_errors(form, violation.errors, form.error_fields())
+        except services.Conflict as error:
+            add_form_error(form, error.message)
+            status = 409
+        else:
+            return redirect(url_for("matches.scoreboard", match_id=match_id))
+    return _render_entry(queries.scoreboard(match), form, step, status)
+
+
+@bp.post("/matches/<int:match_id>/deal")
+def save_deal(match_id: int) -> Page:
+    """Store the next deal (Tute), or the tricks of the deal whose bids are in (Pocha)."""
+    match = queries.match_for(current_user, match_id)
+    step = "tricks" if match.game == "pocha" else "deal"
+    if match.game == "pocha" and match.pending is None:
+        flash("Enter the bids of this deal first.")
+        return redirect(url_for("matches.enter_deal", match_id=match_id))
+    return _store_deal(match_id, step)
+
+
+@bp.post("/matches/<int:match_id>/bids")
+def save_bids(match_id: int) -> Page:
+    """Store the bids of the next Pocha deal, before play."""
+    match = queries.match_for(current_user, match_id)
+    if match.game != "pocha":
+        raise services.NotFound("Only Pocha has bids.")
+    return _store_deal(match_id, "bids")
+
+
+@bp.route("/matches/<int:match_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+def edit_deal(match_id: int, number: int) -> Page:
+    """Correct any deal; the whole match is checked again before it is stored."""
+    match = queries.match_for(current_user, match_id)
+    board = queries.scoreboard(match)
+    stored = next((deal for deal in match.deals if deal.number == number), None)
+    if stored is None:
+        raise services.NotFound(f"This match has no deal {number}.")
+    form = _deal_form(board)
+    status = 200
+    if request.method == "GET":
+        form.load(stored.data)
+        form.number.data, form.version.data = number, match.version
+    elif form.validate_on_submit():
+        try:
+            services.replace_deal(match, number, form.to_deal(), _int_or_none(form.version.data))
+        except RuleViolation as violation:
+            own = [e for e in violation.errors if e["deal"] == number]
+            attach_errors(form, own, form.error_fields())
+            for error in violation.errors:
+                if error["deal"] != number:
+                    form.form_errors.append(f"Deal {error['deal']}: {error['message']}")
+            status = 422
+        except services.Conflict as error:
+            add_form_error(form, error.message)
+            status = 409
+        else:
+            flash(f"Deal {number} was corrected.")
+            return redirect(url_for("matches.scoreboard", match_id=match_id))
+    else:
+        status = 422
+    return render_template("matches/deal.html", board=board, form=form, step="edit", editing=number), status
+
+
+# ---------------------------------------------------------------- history
+
+
+@bp.get("/history")
+def history() -> str:
+    """List every match, newest first, filtered by game, player and status."""
+    game = request.args.get("game") or None
+    status = request.args.get("status") or None
+    player_id = _int_or_none(request.args.get("player"))
+    found = queries.matches(current_user, game=game if game in GAMES else None,
+                            status=status if status in STATUSES else None, player_id=player_id)
+    return render_template("matches/history.html", matches=found, games=GAMES.values(), statuses=STATUSES,
+                           players=queries.players(current_user), deal_counts=queries.deal_counts([m.id for m in found]),
+                           selected={"game": game, "status": status, "player": player_id})
+
+
+@bp.get("/history/<int:match_id>")
+def detail(match_id: int) -> str:
+    """Show a match read-only, with its deal table."""
+    board = queries.scoreboard(queries.match_for(current_user, match_id))
+    return render_template("matches/detail.html", board=board)

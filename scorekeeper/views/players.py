@@ -1,0 +1,58 @@
+"""Players: list, add, rename, archive."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_login import current_user
+from werkzeug.wrappers import Response
+
+from .. import queries, services
+from ..forms import PlayerForm, add_form_error
+
+bp = Blueprint("players", __name__, url_prefix="/players")
+
+
+def _page(form: PlayerForm, status: int = 200, editing: int | None = None,
+          rename_form: PlayerForm | None = None) -> tuple[str, int]:
+    return render_template("players/list.html", form=form, players=queries.players(current_user),
+                           editing=editing, rename_form=rename_form), status
+
+
+@bp.route("/", methods=["GET", "POST"])
+def index() -> Response | tuple[str, int]:
+    """List the account's players and add a new one."""
+    form = PlayerForm()
+    if form.validate_on_submit():
+        try:
+            player = services.add_player(current_user, form.name.data)
+        except services.InvalidInput as error:
+            add_form_error(form, error.message, error.field)
+        else:
+            flash(f"{player.name} joined the table.")
+            return redirect(url_for("players.index"))
+    return _page(form, 422 if form.errors or form.form_errors else 200)
+
+
+@bp.route("/<int:player_id>/rename", methods=["GET", "POST"])
+def rename(player_id: int) -> Response | tuple[str, int]:
+    """Rename a player."""
+    player = queries.player_for(current_user, player_id)
+    form = PlayerForm(prefix="rename", data={"name": player.name})
+    if form.validate_on_submit():
+        try:
+            services.rename_player(current_user, player.id, form.name.data)
+        except services.InvalidInput as error:
+            add_form_error(form, error.message, error.field)
+        else:
+            flash(f"Renamed to {form.name.data.strip()}.")
+            return redirect(url_for("players.index"))
+    status = 422 if form.errors or form.form_errors else 200
+    return _page(PlayerForm(formdata=None), status, editing=player.id, rename_form=form)
+
+
+@bp.post("/<int:player_id>/archive")
+def archive(player_id: int) -> Response:
+    """Archive a player, or bring them back."""
+    player = queries.player_for(current_user, player_id)
+    services.set_player_archived(current_user, player.id, not player.archived)
+    return redirect(url_for("players.index"))
