@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """Create the web app: configuration, extensions, blueprints, and an up-to-date database."""
+    """Create the web app: configuration, extensions, blueprints, and an up-to-date database.
+
+    The instance folder (database, secret key, config.py) is instance/ at the top of the
+    project, or the folder named by SCOREKEEPER_INSTANCE_PATH (or INSTANCE_PATH in `test_config`).
+    """
+    instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("SCOREKEEPER_INSTANCE_PATH")
     app = Flask(
         __name__,
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(Path(instance).resolve() if instance else ROOT / "instance"),
         instance_relative_config=True,
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),

@@ -13,15 +13,23 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import (
-    BooleanField, Field, FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectField, StringField,
+    BooleanField, Field, FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectChoice, SelectField,
+    StringField,
 )
 from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, Optional
 
-from .rules import SUITS, Game, OptionSpec, other_side_points, possible_card_points
+from .rules import DECK_POINTS, SUITS, Game, OptionSpec, other_side_points, possible_card_points
 
 MAX_SEATS = 8
-SUIT_CHOICES = [(suit, suit.capitalize()) for suit in SUITS]
 NOBODY = ""
+
+
+def choices(pairs: Iterable[tuple[Any, str]]) -> list[SelectChoice]:
+    """Return (value, label) pairs as WTForms choices."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+SUIT_CHOICES = choices((suit, suit.capitalize()) for suit in SUITS)
 
 
 class LoginForm(FlaskForm):
@@ -107,8 +115,8 @@ def group_errors(form: FlaskForm) -> dict[str, list[str]]:
 # ---------------------------------------------------------------- new match
 
 
-def _seat_choices(count: int) -> list[tuple[int, str]]:
-    return [(seat, f"Seat {seat + 1}") for seat in range(count)]
+def _seat_choices(count: int) -> list[SelectChoice]:
+    return choices((seat, f"Seat {seat + 1}") for seat in range(count))
 
 
 def _option_field(spec: OptionSpec) -> Field:
@@ -118,10 +126,9 @@ def _option_field(spec: OptionSpec) -> Field:
     if spec.kind == "int":
         return IntegerField(label, default=spec.default, validators=[Optional()], description=spec.description,
                             render_kw={"min": spec.minimum, "max": spec.maximum, "inputmode": "numeric"})
-    choices = [(str(c), str(c)) for c in spec.choices]
-    if spec.kind == "schedule":
-        choices.append(("custom", "custom"))
-    return SelectField(label, choices=choices, default=str(spec.default), description=spec.description)
+    values = [str(c) for c in spec.choices] + (["custom"] if spec.kind == "schedule" else [])
+    return SelectField(label, choices=choices((v, v) for v in values), default=str(spec.default),
+                       description=spec.description)
 
 
 @cache
@@ -194,18 +201,17 @@ class TuteDealForm(FlaskForm):
     cante_espadas = SelectField("Espadas")
     cante_bastos = SelectField("Bastos")
     tute_seat = SelectField("Tute declared by")
-    tute_kind = RadioField("Tute of", choices=[("reyes", "four Reyes"), ("caballos", "four Caballos")],
+    tute_kind = RadioField("Tute of", choices=choices([("reyes", "four Reyes"), ("caballos", "four Caballos")]),
                            validators=[Optional()])
 
     def setup(self, seat_names: Sequence[str], side_names: Sequence[str]) -> TuteDealForm:
         """Fill the choices that depend on the table."""
-        seats = [(seat, name) for seat, name in enumerate(seat_names)]
-        self.dealer.choices = seats
-        self.last_trick.choices = list(enumerate(side_names))
-        nobody = [(NOBODY, "nobody")] + [(str(seat), name) for seat, name in seats]
+        seats = list(enumerate(seat_names))
+        self.dealer.choices = choices(seats)
+        self.last_trick.choices = choices(enumerate(side_names))
         for suit in SUITS:
-            getattr(self, f"cante_{suit}").choices = nobody
-        self.tute_seat.choices = [(NOBODY, "no tute")] + [(str(seat), name) for seat, name in seats]
+            getattr(self, f"cante_{suit}").choices = choices([(NOBODY, "nobody")] + [(str(s), n) for s, n in seats])
+        self.tute_seat.choices = choices([(NOBODY, "no tute")] + [(str(s), n) for s, n in seats])
         return self
 
     def cante_fields(self) -> list[Field]:
@@ -217,14 +223,15 @@ class TuteDealForm(FlaskForm):
         deal: dict[str, Any] = {"dealer": self.dealer.data, "trump": self.trump.data}
         declared = self.tute_seat.data not in (None, NOBODY)
         first, second = self.points0.data, self.points1.data
+        self.filled_side = None
         if declared:
             if first is not None or second is not None:
                 deal["points"] = [first or 0, second or 0]
         else:
-            if second is None and first is not None and possible_card_points(first):
-                second = other_side_points(first)
-            elif first is None and second is not None and possible_card_points(second):
-                first = other_side_points(second)
+            if second is None and first is not None:
+                second, self.filled_side = _other_side(first), 1
+            elif first is None and second is not None:
+                first, self.filled_side = _other_side(second), 0
             deal["points"] = [first, second]
             deal["last_trick"] = self.last_trick.data
         deal["cantes"] = [{"seat": int(field.data), "suit": suit}
@@ -251,10 +258,20 @@ class TuteDealForm(FlaskForm):
         fields = {"dealer": "dealer", "trump": "trump", "points": "points0", "points.0": "points0",
                   "points.1": "points1", "last_trick": "last_trick", "tute": "tute_seat", "tute.seat": "tute_seat",
                   "tute.kind": "tute_kind"}
+        filled = getattr(self, "filled_side", None)
+        if filled is not None:
+            # The side the form filled in as 120 minus the typed one is wrong only because the
+            # typed one is: its message would repeat the other's at a field the user did not touch.
+            fields[f"points.{filled}"] = "@filled_points"
         sung = [suit for suit, field in zip(SUITS, self.cante_fields()) if field.data not in (None, NOBODY)]
         for index, suit in enumerate(sung):
             fields[f"cantes.{index}"] = f"cante_{suit}"
         return fields
+
+
+def _other_side(points: int) -> int:
+    """Return the other side's card points; for impossible ones still 120 minus them, for the engine to refuse."""
+    return other_side_points(points) if possible_card_points(points) else DECK_POINTS - points
 
 
 class PochaDealForm(FlaskForm):
@@ -264,7 +281,7 @@ class PochaDealForm(FlaskForm):
     version = HiddenField()
     dealer = SelectField("Dealer", coerce=int, validators=[InputRequired()])
     cards = HiddenField()
-    trump = RadioField("Trump", choices=[("none", "No trump")] + SUIT_CHOICES, default="none",
+    trump = RadioField("Trump", choices=choices([("none", "No trump")]) + SUIT_CHOICES, default="none",
                        validators=[Optional()])
     bids = FieldList(IntegerField("Bid", validators=[Optional()], render_kw={"inputmode": "numeric"}),
                      min_entries=2, max_entries=MAX_SEATS)
@@ -273,7 +290,7 @@ class PochaDealForm(FlaskForm):
 
     def setup(self, seat_names: Sequence[str]) -> PochaDealForm:
         """Fill the choices and rows that depend on the table."""
-        self.dealer.choices = list(enumerate(seat_names))
+        self.dealer.choices = choices(enumerate(seat_names))
         for field_list in (self.bids, self.tricks):
             while len(field_list.entries) < len(seat_names):
                 field_list.append_entry()

@@ -1,0 +1,366 @@
+"""Matches through the HTML pages: starting, the scoreboard, deal entry, edits, undo, abandon, history."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from flask import Flask
+
+from ..conftest import Browser
+from .matchhelpers import bids_form, start, tricks_form, tute_form
+
+
+def text(response: object) -> str:
+    """Return a page's text with tags and repeated spaces removed."""
+    page = response.get_data(as_text=True)  # type: ignore[attr-defined]
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def field_value(page: str, name: str) -> str | None:
+    found = re.search(rf'<input[^>]*name="{re.escape(name)}"[^>]*value="([^"]*)"', page)
+    return found.group(1) if found else None
+
+
+# ---------------------------------------------------------------- starting a match
+
+
+@pytest.mark.parametrize("game", ["tute2", "tute4", "pocha"])
+def test_the_new_match_form_lists_every_house_rule_with_its_explanation(ana: Browser, game: str) -> None:
+    page = ana.get(f"/matches/new/{game}").get_data(as_text=True)
+    from scorekeeper.rules import get_game
+    for spec in get_game(game).option_specs:
+        assert f'name="opt_{spec.name}"' in page
+        assert spec.description.replace("'", "&#39;") in page
+    assert "<details" in page  # folded away under their defaults
+
+
+def test_choose_game_offers_the_three_games(ana: Browser) -> None:
+    page = text(ana.get("/matches/new"))
+    assert "Tute (two players)" in page and "Tute in pairs" in page and "Pocha" in page
+
+
+def test_start_a_tute2_match_with_new_players_and_see_who_deals(ana: Browser) -> None:
+    response = start(ana, "tute2", ["Ana", "Luis"], first_dealer="1")
+    assert response.status_code == 302 and response.location == "/matches/1"
+    page = text(ana.get("/matches/1"))
+    assert "Deal 1: Luis deals." in page
+    assert "Ana" in text(ana.get("/players/")) and "Luis" in text(ana.get("/players/"))
+
+
+def test_known_players_are_picked_by_name_whatever_the_case(ana: Browser, app: Flask) -> None:
+    ana.post("/players/", data={"name": "Luis"})
+    start(ana, "tute2", ["Ana", "luis"])
+    players = text(ana.get("/players/"))
+    assert players.count("Rename") == 2 and "luis" not in players
+
+
+def test_tute4_first_dealer_follows_the_holder_of_the_2_of_oros(ana: Browser) -> None:
+    start(ana, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], leader="2")
+    page = text(ana.get("/matches/1"))
+    assert "Deal 1: Luis deals." in page  # Carmen (seat 3) leads, so the seat before her deals
+    assert "Ana & Carmen" in page and "Luis & Pedro" in page
+
+
+def test_pocha_scoreboard_shows_cards_and_who_bids_first(ana: Browser) -> None:
+    start(ana, "pocha", ["Ana", "Luis", "Carmen"], first_dealer="2")
+    page = text(ana.get("/matches/1"))
+    assert "Deal 1: Carmen deals." in page
+    assert "1 card each; Ana bids first." in page
+
+
+def test_a_rejected_new_match_keeps_every_value_and_marks_the_fields(ana: Browser) -> None:
+    response = start(ana, "pocha", ["Ana", "Luis", "ana"], opt_last_trick_bonus=None, opt_exact_base="500",
+                     opt_schedule="custom", schedule_list="3 30")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "ana is already seated at this table." in page
+    assert "House rule &#39;exact_base&#39; must be a whole number from 0 to 100." in page
+    assert field_value(page, "players-2") == "ana"
+    assert field_value(page, "opt_exact_base") == "500"
+    assert field_value(page, "schedule_list") == "3 30"
+    assert "<details open" in page
+
+
+def test_too_few_players_is_refused(ana: Browser) -> None:
+    response = start(ana, "tute4", ["Ana", "Luis", "Carmen"])
+    assert response.status_code == 422
+    assert "is played by 4 players, not 3" in text(response)
+
+
+def test_a_custom_pocha_schedule_and_house_rules_are_kept(ana: Browser, app: Flask) -> None:
+    start(ana, "pocha", ["Ana", "Luis"], opt_schedule="custom", schedule_list="5, 5 5", opt_oros_double="y")
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Match
+    with app.app_context():
+        match = db.session.get(Match, 1)
+        assert match.options == {"schedule": [5, 5, 5], "oros_double": True}
+    assert "5 cards each" in text(ana.get("/matches/1"))
+
+
+# ---------------------------------------------------------------- Tute deals
+
+
+def test_enter_a_tute_deal_with_cantes_and_see_the_scores(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    response = ana.post("/matches/1/deal", data=tute_form(78, 0, trump="copas", cantes={"oros": 0, "copas": 1}))
+    assert response.status_code == 302
+    page = text(ana.get("/matches/1"))
+    assert "108" in page and "82" in page
+    assert "Ana sang 20 in oros" in page and "Luis sang 40 in copas" in page
+    assert "Deal 2: Luis deals." in page
+
+
+def test_the_other_side_gets_120_minus_the_typed_points(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form("", 1, points1="45"))
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Deal
+    with app.app_context():
+        assert db.session.scalars(db.select(Deal)).one().data["points"] == [75, 45]
+
+
+def test_a_wrong_tute_deal_comes_back_with_every_value_and_a_message_at_the_field(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    response = ana.post("/matches/1/deal", data=tute_form(70, 0, points1="60", trump="bastos",
+                                                          cantes={"espadas": 1}))
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "The card points must add up to 120; these add up to 130." in page
+    assert field_value(page, "points0") == "70" and field_value(page, "points1") == "60"
+    assert re.search(r'value="bastos"[^>]*checked|checked[^>]*value="bastos"', page)
+    assert re.search(r'<option selected value="1">Luis</option>|<option value="1" selected>Luis</option>', page)
+    assert "No deals yet." in text(ana.get("/matches/1"))
+
+
+def test_missing_trump_and_last_trick_are_named_at_their_fields(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    data = tute_form(70, "")
+    del data["trump"]
+    page = text(ana.post("/matches/1/deal", data=data))
+    assert "Choose the trump suit" in page and "Say which side took the last trick." in page
+
+
+def test_text_in_a_number_field_is_refused_and_kept(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    response = ana.post("/matches/1/deal", data=tute_form("seventy", 0))
+    assert response.status_code == 422
+    assert field_value(response.get_data(as_text=True), "points0") == "seventy"
+
+
+def test_a_tute_declaration_wins_the_deal(ana: Browser) -> None:
+    start(ana, "tute4", ["Ana", "Luis", "Carmen", "Pedro"])
+    response = ana.post("/matches/1/deal", data=tute_form("", "", tute=(3, "reyes")))
+    assert response.status_code == 302
+    page = text(ana.get("/matches/1"))
+    assert "tute of reyes by Pedro" in page and "won by Luis & Pedro" in page
+
+
+def test_a_deal_posted_twice_from_two_phones_is_stored_once(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    assert ana.post("/matches/1/deal", data=tute_form(70, 0, number=1)).status_code == 302
+    second = ana.post("/matches/1/deal", data=tute_form(60, 1, number=1))
+    assert second.status_code == 409
+    assert "Deal 1 was just entered" in text(second)
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Deal
+    with app.app_context():
+        assert len(db.session.scalars(db.select(Deal)).all()) == 1
+
+
+def test_a_whole_tute2_match_ends_with_the_winner_and_a_rematch(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    for number in (1, 2, 3):
+        ana.post("/matches/1/deal", data=tute_form(80, 0, number=number, dealer=(number - 1) % 2))
+    page = text(ana.get("/matches/1"))
+    assert "Winner: Ana" in page
+    assert "Enter deal" not in page
+    assert ana.get("/matches/1/deal").location == "/matches/1"
+    late = ana.post("/matches/1/deal", data=tute_form(80, 0, number=4))
+    assert late.status_code == 422 and "no deal can be added" in text(late)
+    rematch = ana.post("/matches/1/rematch")
+    assert rematch.location == "/matches/2"
+    assert "Deal 1: Luis deals." in text(ana.get("/matches/2"))
+
+
+# ---------------------------------------------------------------- Pocha deals
+
+
+def test_pocha_bids_then_tricks(ana: Browser) -> None:
+    start(ana, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], opt_schedule="custom", schedule_list="5",
+          first_dealer="3")
+    page = text(ana.get("/matches/1/deal"))
+    assert "Deal 1: bids" in page and "may not make the bids add up to 5" in page
+    saved = ana.post("/matches/1/bids", data=bids_form([2, 0, 1, 1], number=1, dealer=3, cards=5))
+    assert saved.status_code == 302 and saved.location == "/matches/1/deal"
+    page = text(ana.get("/matches/1/deal"))
+    assert "Deal 1: tricks" in page and "bid 2" in page
+    done = ana.post("/matches/1/deal", data=tricks_form([2, 0, 1, 1], [2, 1, 1, 1], number=1, dealer=3, cards=5))
+    assert done.status_code == 302
+    board = text(ana.get("/matches/1"))
+    assert "+20" in board and "-5" in board and "+15" in board
+    assert "Winner: Ana" in board
+
+
+def test_the_dealer_s_forbidden_bid_is_refused_at_the_dealer_s_bid(ana: Browser) -> None:
+    start(ana, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], opt_schedule="custom", schedule_list="5",
+          first_dealer="3")
+    response = ana.post("/matches/1/bids", data=bids_form([2, 0, 1, 2], number=1, dealer=3, cards=5))
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "Pedro deals and bids last, and may not bid 2" in page
+    assert field_value(page, "bids-3") == "2" and field_value(page, "bids-0") == "2"
+    assert 'id="bids-3-error"' in page
+
+
+def test_tricks_that_do_not_add_up_are_refused_and_the_bids_stay(ana: Browser) -> None:
+    start(ana, "pocha", ["Ana", "Luis"], opt_schedule="custom", schedule_list="3")
+    ana.post("/matches/1/bids", data=bids_form([1, 1], number=1, dealer=0, cards=3))
+    response = ana.post("/matches/1/deal", data=tricks_form([1, 1], [1, 1], number=1, dealer=0, cards=3))
+    assert response.status_code == 422
+    assert "The tricks must add up to the 3 cards in hand; these add up to 2." in text(response)
+    assert "Deal 1: tricks" in text(ana.get("/matches/1/deal"))
+
+
+def test_tricks_cannot_come_before_bids(ana: Browser) -> None:
+    start(ana, "pocha", ["Ana", "Luis"])
+    response = ana.post("/matches/1/deal", data=tricks_form([0, 0], [1, 0], number=1, dealer=0, cards=1))
+    assert response.status_code == 302 and response.location == "/matches/1/deal"
+
+
+def test_undo_removes_pending_bids_first_then_the_last_deal(ana: Browser) -> None:
+    start(ana, "pocha", ["Ana", "Luis"])
+    ana.post("/matches/1/bids", data=bids_form([1, 1], number=1, dealer=0, cards=1))
+    ana.post("/matches/1/deal", data=tricks_form([1, 1], [1, 0], number=1, dealer=0, cards=1))
+    ana.post("/matches/1/bids", data=bids_form([0, 0], number=2, dealer=1, cards=1))
+    ana.post("/matches/1/undo")
+    page = text(ana.get("/matches/1"))
+    assert "Enter the bids" in page and "+15" in page
+    ana.post("/matches/1/undo")
+    assert "No deals yet." in text(ana.get("/matches/1"))
+
+
+# ---------------------------------------------------------------- editing, abandoning, history
+
+
+def test_edit_an_old_deal_and_the_totals_follow(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"], opt_mode="points", opt_target="500")
+    ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
+    ana.post("/matches/1/deal", data=tute_form(70, 0, number=2, dealer=1))
+    form = ana.get("/matches/1/deals/1/edit").get_data(as_text=True)
+    assert field_value(form, "points0") == "70"
+    version = field_value(form, "version")
+    data = tute_form(20, 1, number=1, points1="100")
+    response = ana.post("/matches/1/deals/1/edit", data={**data, "version": version})
+    assert response.status_code == 302
+    page = text(ana.get("/matches/1"))
+    assert "100 points of 500" in page and "160 points of 500" in page
+
+
+def test_a_wrong_edit_is_refused_at_its_field_and_nothing_changes(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(80, 0, number=1))
+    response = ana.post("/matches/1/deals/1/edit", data=tute_form(200, 0, number=1))
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert page.count("cannot capture") == 1 and "A side cannot capture 200 card points" in page
+    assert field_value(page, "points0") == "200"
+    assert "80–40" in text(ana.get("/matches/1"))
+
+
+def test_editing_an_early_deal_refused_because_of_a_later_one_names_that_deal(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"], opt_target="2")
+    ana.post("/matches/1/deal", data=tute_form(80, 0, number=1))
+    ana.post("/matches/1/deal", data=tute_form(20, 1, number=2, dealer=1))
+    ana.post("/matches/1/deal", data=tute_form(80, 0, number=3))
+    assert "Winner: Ana" in text(ana.get("/matches/1"))
+    # If deal 2 had been Ana's too, the match would have ended there and deal 3 could not exist.
+    response = ana.post("/matches/1/deals/2/edit", data=tute_form(80, 0, number=2, dealer=1))
+    assert response.status_code == 422
+    assert "Deal 3: The match ended with deal 2; no deal can be added." in text(response)
+    page = text(ana.get("/matches/1"))
+    assert "20–100" in page
+
+
+def test_an_edit_from_a_stale_page_is_refused(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
+    version = field_value(ana.get("/matches/1/deals/1/edit").get_data(as_text=True), "version")
+    ana.post("/matches/1/deal", data=tute_form(70, 0, number=2, dealer=1))
+    response = ana.post("/matches/1/deals/1/edit", data={**tute_form(60, 0, number=1), "version": version})
+    assert response.status_code == 409
+    assert "changed since the page was opened" in text(response)
+
+
+def test_edit_a_pocha_deal(ana: Browser) -> None:
+    start(ana, "pocha", ["Ana", "Luis"], opt_schedule="custom", schedule_list="3 3")
+    ana.post("/matches/1/bids", data=bids_form([1, 1], number=1, dealer=0, cards=3))
+    ana.post("/matches/1/deal", data=tricks_form([1, 1], [1, 2], number=1, dealer=0, cards=3))
+    form = ana.get("/matches/1/deals/1/edit").get_data(as_text=True)
+    assert field_value(form, "tricks-1") == "2"
+    response = ana.post("/matches/1/deals/1/edit", data=tricks_form([2, 2], [1, 2], number=1, dealer=0, cards=3))
+    assert response.status_code == 302
+    page = text(ana.get("/matches/1"))
+    assert "2/1 -5" in page and "2/2 +20" in page
+
+
+def test_abandon_keeps_the_deals_and_has_no_winner(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
+    ana.post("/matches/1/abandon")
+    page = text(ana.get("/matches/1"))
+    assert "abandoned after 1 deals" in page and "Winner" not in page
+    assert ana.post("/matches/1/deal", data=tute_form(70, 0, number=2)).status_code == 422
+
+
+def test_history_lists_newest_first_and_filters(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    start(ana, "pocha", ["Ana", "Carmen"])
+    start(ana, "tute2", ["Pedro", "Luis"])
+    ana.post("/matches/3/abandon")
+    page = text(ana.get("/history"))
+    assert page.index("Pedro, Luis") < page.index("Ana, Carmen") < page.index("Ana, Luis")
+    assert "Ana, Carmen" not in text(ana.get("/history?game=tute2"))
+    carmen = text(ana.get("/history?player=3"))
+    assert "Ana, Carmen" in carmen and "Ana, Luis" not in carmen
+    abandoned = text(ana.get("/history?status=abandoned"))
+    assert "Pedro, Luis" in abandoned and "Ana, Luis" not in abandoned
+
+
+def test_the_detail_page_is_read_only(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
+    page = ana.get("/history/1").get_data(as_text=True)
+    assert "Deal by deal" in page and "/edit" not in page and 'method="post"' not in page
+
+
+def test_home_shows_matches_in_progress_and_finished_ones(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"], opt_target="1")
+    start(ana, "pocha", ["Ana", "Carmen"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
+    page = text(ana.get("/"))
+    assert page.index("Playing now") < page.index("Ana, Carmen") < page.index("Finished lately")
+    assert "Ana won" in page
+
+
+# ---------------------------------------------------------------- isolation
+
+
+def test_another_account_s_match_answers_404_everywhere(ana: Browser, bea: Browser, app: Flask) -> None:
+    start(ana, "pocha", ["Ana", "Luis"])
+    for path in ("/matches/1", "/matches/1/deal", "/history/1"):
+        assert bea.get(path).status_code == 404, path
+    for path, data in (("/matches/1/bids", bids_form([0, 0], number=1, dealer=0, cards=1)),
+                       ("/matches/1/deal", {}), ("/matches/1/undo", {}), ("/matches/1/abandon", {}),
+                       ("/matches/1/rematch", {}), ("/matches/1/deals/1/edit", {})):
+        assert bea.post(path, data=data).status_code == 404, path
+    assert "Ana, Luis" not in text(bea.get("/history"))
+    assert "Ana, Luis" not in text(bea.get("/"))
+    assert "Enter the bids" in text(ana.get("/matches/1"))
+
+
+def test_unknown_pages_answer_404(ana: Browser) -> None:
+    assert ana.get("/matches/99").status_code == 404
+    assert ana.get("/matches/new/mus").status_code == 404
+    assert ana.get("/nowhere").status_code == 404

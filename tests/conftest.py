@@ -1,0 +1,131 @@
+"""Fixtures shared by the app tests: an app on a fresh database per test, and signed-in clients.
+
+Each test gets a new SQLite file in its own temporary folder; when
+SCOREKEEPER_TEST_POSTGRES_URL is set, every app test runs a second time on a fresh
+PostgreSQL schema of that server.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "")
+DATABASES = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
+PASSWORD = "correct horse"
+
+
+def _postgres_url(url: str) -> str:
+    return re.sub(r"^postgres(ql)?(\+\w+)?://", "postgresql+psycopg://", url)
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
+    """Yield the URL of an empty database: a SQLite file, or a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+        return
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(_postgres_url(POSTGRES_URL))
+    with admin.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    separator = "&" if "?" in POSTGRES_URL else "?"
+    try:
+        yield f"{_postgres_url(POSTGRES_URL)}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture
+def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
+    """Yield an app on a fresh, migrated database."""
+    application = create_app({
+        "TESTING": True,
+        "SECRET_KEY": "test secret",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+    })
+    yield application
+    with application.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def csrf_token(client: FlaskClient) -> str:
+    """Return the CSRF token of the client's session (as every page's meta tag carries it)."""
+    page = client.get("/login").get_data(as_text=True)
+    if 'name="csrf-token"' not in page:
+        page = client.get("/setup").get_data(as_text=True)
+    found = re.search(r'name="csrf-token" content="([^"]+)"', page)
+    assert found, "no CSRF token on the page"
+    return found.group(1)
+
+
+class Browser:
+    """A test client that signs its forms with the session's CSRF token, like a browser would."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self._token: str | None = None
+
+    @property
+    def token(self) -> str:
+        if self._token is None:
+            page = self.client.get("/account").get_data(as_text=True)
+            found = re.search(r'name="csrf-token" content="([^"]+)"', page)
+            self._token = found.group(1) if found else csrf_token(self.client)
+        return self._token
+
+    def get(self, url: str, **kwargs: Any) -> Any:
+        return self.client.get(url, **kwargs)
+
+    def post(self, url: str, data: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+        return self.client.post(url, data={**(data or {}), "csrf_token": self.token}, **kwargs)
+
+
+def make_user(app: Flask, username: str) -> Any:
+    """Create an account directly through the service layer."""
+    from scorekeeper import services
+
+    with app.app_context():
+        user = services.create_user(username, PASSWORD)
+        return user.id
+
+
+def signed_in(app: Flask, username: str) -> Browser:
+    """Return a browser signed in as `username` (created if needed)."""
+    from scorekeeper import services
+
+    with app.app_context():
+        if services.user_named(username) is None:
+            services.create_user(username, PASSWORD)
+    client = app.test_client()
+    token = csrf_token(client)
+    response = client.post("/login", data={"username": username, "password": PASSWORD, "csrf_token": token})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return Browser(client)
+
+
+@pytest.fixture
+def ana(app: Flask) -> Browser:
+    """A browser signed in as the account 'ana'."""
+    return signed_in(app, "ana")
+
+
+@pytest.fixture
+def bea(app: Flask, ana: Browser) -> Browser:
+    """A browser signed in as a second account, 'bea'."""
+    return signed_in(app, "bea")
