@@ -7,6 +7,7 @@ import sys
 
 import click
 from flask import Flask
+from flask.cli import AppGroup, with_appcontext
 
 from . import services, transfer
 
@@ -20,9 +21,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(recompute)
 
 
-@click.group()
-def user() -> None:
-    """Manage accounts."""
+user = AppGroup("user", help="Manage accounts.")
 
 
 @user.command("create")
@@ -41,9 +40,7 @@ def user_create(name: str, password_stdin: bool) -> None:
     click.echo(f"Created the account {account.username}.")
 
 
-@click.group()
-def token() -> None:
-    """Manage API tokens."""
+token = AppGroup("token", help="Manage API tokens.")
 
 
 @token.command("create")
@@ -60,6 +57,7 @@ def token_create(name: str, label: str) -> None:
 
 
 @click.command("export")
+@with_appcontext
 @click.option("--user", "username", help="Export only this account.")
 def export_command(username: str | None) -> None:
     """Write every account's players and matches to standard output as JSON."""
@@ -71,6 +69,7 @@ def export_command(username: str | None) -> None:
 
 
 @click.command("import")
+@with_appcontext
 @click.argument("path", type=click.File("r", encoding="utf-8"))
 @click.option("--user", "username", help="Import every match into this existing account.")
 def import_command(path: click.utils.LazyFile, username: str | None) -> None:
@@ -97,6 +96,7 @@ def import_command(path: click.utils.LazyFile, username: str | None) -> None:
 
 
 @click.command()
+@with_appcontext
 def recompute() -> None:
     """Rebuild every match's scores, status and cached figures from its deals."""
     click.echo(f"Recomputed {services.recompute_all()} matches.")

@@ -1,0 +1,161 @@
+"""The operator's commands: accounts, tokens, export and import, recompute."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from scorekeeper import create_app, services
+from scorekeeper.extensions import db
+from scorekeeper.models import ApiToken, Match, Player, User
+
+from ..conftest import Browser, signed_in
+from .matchhelpers import bids_form, start, tricks_form, tute_form
+
+
+def run(app: Flask, *args: str, input: str | None = None) -> Any:
+    return app.test_cli_runner().invoke(args=list(args), input=input)
+
+
+def fresh_app(tmp_path: Path, name: str) -> Flask:
+    folder = tmp_path / name
+    folder.mkdir()
+    return create_app({"TESTING": True, "SECRET_KEY": "x", "INSTANCE_PATH": str(folder),
+                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'db.sqlite'}"})
+
+
+def test_user_create_reads_the_password_from_standard_input(app: Flask) -> None:
+    result = run(app, "user", "create", "ana", "--password-stdin", input="a long secret\n")
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        assert services.authenticate("ana", "a long secret") is not None
+    again = run(app, "user", "create", "ANA", "--password-stdin", input="a long secret\n")
+    assert again.exit_code == 1 and "That username is taken." in again.output
+    short = run(app, "user", "create", "bea", "--password-stdin", input="short\n")
+    assert short.exit_code == 1 and "at least 8 characters" in short.output
+
+
+def test_token_create_prints_the_token_last_and_keeps_only_its_hash(app: Flask) -> None:
+    run(app, "user", "create", "ana", "--password-stdin", input="a long secret\n")
+    result = run(app, "token", "create", "ana")
+    assert result.exit_code == 0
+    token = result.output.strip().splitlines()[-1]
+    assert token.startswith("sk_") and len(token) > 40
+    with app.app_context():
+        stored = db.session.scalars(db.select(ApiToken)).one()
+        assert stored.token_hash == services.hash_token(token)
+    response = app.test_client().get("/api/v1/matches", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200
+    assert run(app, "token", "create", "nobody").exit_code == 1
+
+
+def play_an_evening(browser: Browser) -> None:
+    """Leave matches in every state: finished, abandoned, playing with bids pending, and an archived player."""
+    start(browser, "tute2", ["Ana", "Luis"], opt_target="1", opt_double_over_100="y")
+    browser.post("/matches/1/deal", data=tute_form(80, 0, trump="copas", cantes={"oros": 0}))
+    start(browser, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], leader="3")
+    browser.post("/matches/2/deal", data=tute_form("", "", tute=(2, "caballos"), dealer=2))
+    browser.post("/matches/2/abandon")
+    start(browser, "pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="2 2")
+    browser.post("/matches/3/bids", data=bids_form([1, 0, 0], number=1, dealer=0, cards=2))
+    browser.post("/matches/3/deal", data=tricks_form([1, 0, 0], [1, 1, 0], number=1, dealer=0, cards=2))
+    browser.post("/matches/3/bids", data=bids_form([2, 1, 0], number=2, dealer=1, cards=2, trump="oros"))
+    browser.post("/players/", data={"name": "Zoe"})
+    browser.post("/players/5/archive")
+
+
+def without_stamp(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in data.items() if key != "exported_at"}
+
+
+def test_export_then_import_round_trips_every_match_exactly(app: Flask, tmp_path: Path) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    exported = run(app, "export")
+    assert exported.exit_code == 0
+    data = json.loads(exported.output)
+    statuses = [m["status"] for m in data["accounts"][0]["matches"]]
+    assert statuses == ["finished", "abandoned", "playing"]
+    backup = tmp_path / "backup.json"
+    backup.write_text(exported.output)
+
+    other = fresh_app(tmp_path, "restored")
+    imported = run(other, "import", str(backup))
+    assert imported.exit_code == 0, imported.output
+    assert "Imported 3 matches, 5 players and 1 accounts" in imported.output
+    assert without_stamp(json.loads(run(other, "export").output)) == without_stamp(data)
+    with other.app_context():
+        assert services.authenticate("ana", "correct horse") is not None
+    again = run(other, "import", str(backup))
+    assert "0 matches" in again.output and "3 matches were there already" in again.output
+
+
+def test_export_of_one_account_and_import_into_another(app: Flask, tmp_path: Path) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    signed_in(app, "bea")
+    only_ana = json.loads(run(app, "export", "--user", "ana").output)
+    assert [a["username"] for a in only_ana["accounts"]] == ["ana"]
+    assert run(app, "export", "--user", "nobody").exit_code == 1
+    backup = tmp_path / "ana.json"
+    backup.write_text(json.dumps(only_ana))
+    other = fresh_app(tmp_path, "other")
+    run(other, "user", "create", "carla", "--password-stdin", input="a long secret\n")
+    assert run(other, "import", str(backup), "--user", "carla").exit_code == 0
+    with other.app_context():
+        carla = services.user_named("carla")
+        assert db.session.scalar(db.select(db.func.count()).select_from(Match).where(Match.user_id == carla.id)) == 3
+        assert services.user_named("ana") is None
+
+
+def test_a_damaged_file_is_refused_whole_with_a_clear_message(app: Flask, tmp_path: Path) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    data = json.loads(run(app, "export").output)
+    data["accounts"][0]["matches"][2]["match"]["deals"][0]["tricks"] = [2, 2, 0]
+    data["accounts"][0]["matches"][1]["created_at"] = "yesterday"
+    backup = tmp_path / "damaged.json"
+    backup.write_text(json.dumps(data))
+    other = fresh_app(tmp_path, "other")
+    result = run(other, "import", str(backup))
+    assert result.exit_code == 1
+    assert "nothing was imported" in result.output
+    assert "account 1, match 3: deal 1, tricks: The tricks must add up to the 2 cards in hand" in result.output
+    assert "account 1, match 2: 'yesterday' is not a date and time." in result.output
+    with other.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(User)) == 0
+        assert db.session.scalar(db.select(db.func.count()).select_from(Player)) == 0
+
+
+def test_a_file_that_is_not_an_export_is_refused(app: Flask, tmp_path: Path) -> None:
+    not_json = tmp_path / "notes.txt"
+    not_json.write_text("Ana 3, Luis 1")
+    assert "is not JSON" in run(app, "import", str(not_json)).output
+    other_json = tmp_path / "other.json"
+    other_json.write_text('{"matches": []}')
+    assert "not a Scorekeeper export file" in run(app, "import", str(other_json)).output
+
+
+def test_a_match_whose_status_contradicts_its_deals_is_refused(app: Flask, tmp_path: Path) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    data = json.loads(run(app, "export").output)
+    data["accounts"][0]["matches"][0]["status"] = "playing"
+    backup = tmp_path / "wrong.json"
+    backup.write_text(json.dumps(data))
+    result = run(fresh_app(tmp_path, "other"), "import", str(backup))
+    assert result.exit_code == 1 and "is marked playing, but its deals say it is over" in result.output
+
+
+def test_recompute_rebuilds_the_cached_results_from_the_deals(app: Flask) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    with app.app_context():
+        before = {m.id: (m.result, m.status) for m in db.session.scalars(db.select(Match))}
+        for match in db.session.scalars(db.select(Match)):
+            match.result = None
+            match.status = "playing" if match.status != "abandoned" else match.status
+        db.session.commit()
+    result = run(app, "recompute")
+    assert result.exit_code == 0 and "Recomputed 3 matches." in result.output
+    with app.app_context():
+        db.session.expire_all()
+        assert {m.id: (m.result, m.status) for m in db.session.scalars(db.select(Match))} == before
