@@ -35,6 +35,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.update(test_config)
     _finish_config(app)
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep match documents in their own order
 
     from . import cli, extensions, models, views  # noqa: F401  (models registers the tables)
 

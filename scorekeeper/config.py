@@ -27,7 +27,6 @@ class Defaults:
     REMEMBER_COOKIE_SAMESITE = "Lax"
     WTF_CSRF_TIME_LIMIT = None  # a scoreboard stays open all evening; the token lives as long as the session
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024
-    JSON_SORT_KEYS = False
 
 
 def sqlite_url(instance_path: str) -> str:
