@@ -343,8 +343,6 @@ def replace_deal(match: Match, number: int, deal: Mapping[str, Any], expected_ve
     result = check_match(match_document(match, deals))
     row.data = dict(deal)
     row.updated_at = utcnow()
-    if match.status == FINISHED and not result.finished:
-        match.pending = None
     _store_result(match, result)
     return match
 
