@@ -51,7 +51,10 @@ def token_create(name: str, label: str) -> None:
     account = services.user_named(name)
     if account is None:
         raise click.ClickException(f"There is no account called {name}.")
-    secret = services.create_api_token(account, label)
+    try:
+        secret = services.create_api_token(account, label)
+    except services.InvalidInput as error:
+        raise click.ClickException(error.message) from error
     click.echo(f"A new API token for {account.username}; it is shown only once:", err=True)
     click.echo(secret)
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import secrets
+import time
 from pathlib import Path
 
 #: Where a generated secret key is kept, inside the instance folder.
@@ -35,12 +37,23 @@ def sqlite_url(instance_path: str) -> str:
 
 
 def load_or_create_secret_key(instance_path: str) -> str:
-    """Return the secret key kept in the instance folder, generating it on first use."""
+    """Return the secret key kept in the instance folder, generating it on first use.
+
+    The file is created exclusively and readable by its owner only, so that several
+    processes starting at once end up with the one key that was written first.
+    """
     path = Path(instance_path) / SECRET_KEY_FILE
-    if path.exists():
-        return path.read_text().strip()
-    key = secrets.token_hex(32)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(key)
-    path.chmod(0o600)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _ in range(50):  # another process may be writing it right now
+            key = path.read_text().strip()
+            if key:
+                return key
+            time.sleep(0.02)
+        raise RuntimeError(f"{path} is empty; delete it to have a new secret key generated") from None
+    key = secrets.token_hex(32)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(key)
     return key

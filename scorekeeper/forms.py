@@ -22,6 +22,13 @@ from .rules import DECK_POINTS, SUITS, Game, OptionSpec, other_side_points, poss
 
 MAX_SEATS = 8
 NOBODY = ""
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def whole_number(value: Any) -> int | None:
+    """Return posted text as a whole number when it is one (ASCII digits, at most 9), else None."""
+    text = str(value if value is not None else "").strip()
+    return int(text) if _WHOLE_NUMBER.fullmatch(text) else None
 
 
 def choices(pairs: Iterable[tuple[Any, str]]) -> list[SelectChoice]:
@@ -56,7 +63,7 @@ class PlayerForm(FlaskForm):
 class TokenForm(FlaskForm):
     """Create an API token."""
 
-    name = StringField("What it is for", validators=[Optional(), Length(max=60)])
+    name = StringField("What it is for", validators=[Optional(), Length(max=40)])
 
 
 def attach_errors(form: FlaskForm, errors: Iterable[Mapping[str, Any]], fields: Mapping[str, str]) -> None:
@@ -166,11 +173,20 @@ def options_from_form(form: FlaskForm, game: Game) -> dict[str, Any]:
         if spec.kind == "int" and value is None:
             continue
         if spec.kind == "choice" and all(isinstance(c, int) for c in spec.choices):
-            value = int(value) if str(value).isdigit() else value
+            value = whole_number(value) if whole_number(value) is not None else value
         if spec.kind == "schedule" and value == "custom":
             value = [int(n) for n in re.findall(r"-?\d+", form.schedule_list.data or "")]
         options[spec.name] = value
     return options
+
+
+def has_errors(form: FlaskForm) -> bool:
+    """Tell whether any field, list entry, group or the form itself carries a message."""
+    def field_has(field: Field) -> bool:
+        if isinstance(field, FieldList):
+            return any(field_has(entry) for entry in field.entries)
+        return bool(field.errors)
+    return bool(form.form_errors or group_errors(form) or any(field_has(field) for field in form))
 
 
 def players_from_form(form: FlaskForm) -> tuple[list[str], list[int]]:
@@ -303,7 +319,7 @@ class PochaDealForm(FlaskForm):
         cards = self.cards.data
         return {
             "dealer": self.dealer.data,
-            "cards": int(cards) if cards and str(cards).isdigit() else cards,
+            "cards": whole_number(cards) if whole_number(cards) is not None else cards,
             "trump": None if self.trump.data in (None, "none") else self.trump.data,
             "bids": [entry.data for entry in self.bids.entries],
         }

@@ -7,6 +7,7 @@ rebuilt by `flask --app scorekeeper recompute`.
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,6 +23,10 @@ PLAYING = "playing"
 FINISHED = "finished"
 ABANDONED = "abandoned"
 STATUSES = (PLAYING, FINISHED, ABANDONED)
+#: The largest id an integer column holds on every database; a larger id names nothing.
+MAX_ID = 2**31 - 1
+#: Room for a name of 40 characters once case-folded (which can make it up to three times longer).
+NAME_KEY_LENGTH = 160
 
 
 def utcnow() -> datetime:
@@ -47,8 +52,9 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 
 def name_key(name: str) -> str:
-    """Return the form of a name used to tell names apart: trimmed, spaces folded, case ignored."""
-    return " ".join(name.split()).casefold()
+    """Return the form of a name used to tell names apart: trimmed, spaces folded, case and
+    Unicode composition ignored."""
+    return unicodedata.normalize("NFC", " ".join(name.split()).casefold())
 
 
 class User(UserMixin, db.Model):
@@ -58,7 +64,7 @@ class User(UserMixin, db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(40))
-    username_key: Mapped[str] = mapped_column(String(40), unique=True)
+    username_key: Mapped[str] = mapped_column(String(NAME_KEY_LENGTH), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
@@ -87,7 +93,7 @@ class Player(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(40))
-    name_key: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY_LENGTH))
     archived: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 

@@ -14,7 +14,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
-from .models import ABANDONED, FINISHED, PLAYING, STATUSES, ApiToken, Deal, Match, Player, Seat, User
+from .models import ABANDONED, FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Deal, Match, Player, Seat, User
 from .rules import GAMES, Game, bidding_order, cante_value, check_match, check_options, forbidden_bid, get_game
 from .services import NotFound, match_document
 
@@ -33,7 +33,7 @@ def get_user(user_id: int) -> User | None:
 
 def match_for(user: User, match_id: int) -> Match:
     """Return the account's match, or raise NotFound (also for another account's match)."""
-    match = db.session.get(Match, match_id, options=[selectinload(Match.deals)])
+    match = db.session.get(Match, match_id, options=[selectinload(Match.deals)]) if 0 < match_id <= MAX_ID else None
     if match is None or match.user_id != user.id:
         raise NotFound("There is no such match.")
     return match
@@ -41,7 +41,7 @@ def match_for(user: User, match_id: int) -> Match:
 
 def player_for(user: User, player_id: int) -> Player:
     """Return the account's player, or raise NotFound."""
-    player = db.session.get(Player, player_id)
+    player = db.session.get(Player, player_id) if 0 < player_id <= MAX_ID else None
     if player is None or player.user_id != user.id:
         raise NotFound("There is no such player.")
     return player
@@ -74,7 +74,7 @@ def matches(user: User, *, game: str | None = None, player_id: int | None = None
         query = query.where(Match.game == game)
     if status in STATUSES:
         query = query.where(Match.status == status)
-    if player_id is not None:
+    if player_id is not None and 0 < player_id <= MAX_ID:
         query = query.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id == player_id)))
     if with_deals:
         query = query.options(selectinload(Match.deals))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import unicodedata
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -22,7 +23,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from .extensions import db
 from .models import (
-    ABANDONED, FINISHED, PLAYING, ApiToken, Deal, Match, Player, Seat, User, name_key, utcnow,
+    ABANDONED, FINISHED, MAX_ID, PLAYING, ApiToken, Deal, Match, Player, Seat, User, name_key, utcnow,
 )
 from .rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from .rules import next_seat
@@ -84,14 +85,15 @@ def _atomic(function: Callable[..., T]) -> Callable[..., T]:
 
 
 def clean_name(name: str, field: str = "name") -> str:
-    """Return a player or account name with its spaces tidied; refuse an empty or overlong one."""
-    tidy = " ".join(str(name).split())
+    """Return a player or token name with its spaces tidied and its Unicode composed;
+    refuse an empty or overlong one, or one with invisible control characters."""
+    tidy = unicodedata.normalize("NFC", " ".join(str(name).split()))
     if not tidy:
         raise InvalidInput("Type a name.", field)
     if len(tidy) > MAX_NAME_LENGTH:
         raise InvalidInput(f"A name has at most {MAX_NAME_LENGTH} characters.", field)
-    if any(ord(ch) < 32 for ch in tidy):
-        raise InvalidInput("A name cannot hold control characters.", field)
+    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in tidy):
+        raise InvalidInput("A name cannot hold invisible or control characters.", field)
     return tidy
 
 
@@ -144,7 +146,7 @@ def user_for_token(token: str) -> User | None:
 @_atomic
 def revoke_api_token(user: User, token_id: int) -> None:
     """Delete one of the account's API tokens."""
-    row = db.session.get(ApiToken, token_id)
+    row = db.session.get(ApiToken, token_id) if 0 < token_id <= MAX_ID else None
     if row is None or row.user_id != user.id:
         raise NotFound("There is no such token.")
     db.session.delete(row)
@@ -158,7 +160,7 @@ def _player_named(user: User, name: str) -> Player | None:
 
 
 def _player_of(user: User, player_id: int) -> Player:
-    player = db.session.get(Player, player_id)
+    player = db.session.get(Player, player_id) if 0 < player_id <= MAX_ID else None
     if player is None or player.user_id != user.id:
         raise NotFound("There is no such player.")
     return player
@@ -277,9 +279,10 @@ def start_match(user: User, game: str, player_names: Sequence[str], options: Map
 def create_match_from_document(user: User, document: Any, first_dealer: int | None = None) -> Match:
     """Create a match from a match document; with deals, the whole match is imported at once."""
     if isinstance(document, Mapping) and isinstance(document.get("players"), list):
-        for i, name in enumerate(document["players"]):
-            if isinstance(name, str):
-                clean_name(name, f"players.{i}")
+        # Tidy the names first, so that two spellings of one player are refused as a duplicate.
+        names = [clean_name(n, f"players.{i}") if isinstance(n, str) and n.strip() else n
+                 for i, n in enumerate(document["players"])]
+        document = {**document, "players": names}
     match, _ = _new_match(user, document, first_dealer)
     return match
 
@@ -301,9 +304,8 @@ def _expect_next(match: Match, expected_number: int | None) -> int:
     return number
 
 
-@_atomic
-def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None = None) -> Match:
-    """Add the next deal: the whole match is re-checked and scored first."""
+def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None) -> Match:
+    """Check the match with `deal` added and store it (inside a transaction)."""
     number = _expect_next(match, expected_number)
     _check_not_abandoned(match, number)
     deals = [d.data for d in match.deals] + [dict(deal)]
@@ -315,6 +317,12 @@ def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None 
 
 
 @_atomic
+def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None = None) -> Match:
+    """Add the next deal: the whole match is re-checked and scored first."""
+    return _append_deal(match, deal, expected_number)
+
+
+@_atomic
 def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None = None) -> Match:
     """Keep the next Pocha deal's bids, entered before play, until its tricks come in."""
     number = _expect_next(match, expected_number)
@@ -323,6 +331,17 @@ def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None
     match.pending = dict(bids)
     match.updated_at = utcnow()
     return match
+
+
+@_atomic
+def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expected_number: int | None) -> Match:
+    """Add the tricks to the Pocha deal whose bids are in; refuse if the bids changed meanwhile."""
+    number = _expect_next(match, expected_number)
+    if match.pending is None:
+        raise Conflict(f"The bids of deal {number} are not in: they were undone, perhaps on another phone.")
+    if dict(bids_seen) != dict(match.pending):
+        raise Conflict(f"The bids of deal {number} were changed on another phone. Check them and enter the tricks again.")
+    return _append_deal(match, {**match.pending, "tricks": tricks}, expected_number)
 
 
 def _deal_of(match: Match, number: int) -> Deal:
@@ -361,16 +380,18 @@ def delete_last_deal(match: Match, number: int) -> Match:
 
 
 @_atomic
-def undo(match: Match) -> Match:
-    """Undo the latest entry: pending bids if there are some, else the last deal."""
+def undo(match: Match) -> str | None:
+    """Undo the latest entry: pending bids if there are some, else the last deal; say which."""
     _check_not_abandoned(match, len(match.deals))
     if match.pending is not None:
         match.pending = None
         match.updated_at = utcnow()
-    elif match.deals:
+        return "bids"
+    if match.deals:
         match.deals.pop()
         _store_result(match, check_match(match_document(match)))
-    return match
+        return "deal"
+    return None
 
 
 @_atomic
@@ -385,10 +406,18 @@ def abandon_match(match: Match) -> Match:
 
 
 @_atomic
-def rematch(user: User, match: Match) -> Match:
-    """Start a new match with the same seats and house rules; the deal passes to the next seat."""
+def rematch(user: User, match: Match, first_dealer: int | None = None) -> Match:
+    """Start a new match with the same seats and house rules once this one is over.
+
+    The first deal passes to the seat after this match's first dealer, unless the table
+    says otherwise (in tute4 the holder of the 2 of oros decides it again).
+    """
+    if match.status == PLAYING:
+        raise Conflict("This match is still being played: finish or abandon it first.")
     document = {"game": match.game, "players": match.player_names, "options": dict(match.options), "deals": []}
-    new, _ = _new_match(user, document, next_seat(match.first_dealer, len(match.seats)))
+    if first_dealer is None:
+        first_dealer = next_seat(match.first_dealer, len(match.seats))
+    new, _ = _new_match(user, document, first_dealer)
     return new
 
 

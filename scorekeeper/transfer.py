@@ -16,8 +16,8 @@ from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .models import STATUSES, Match, Player, User
-from .rules import RuleViolation, check_match
-from .services import match_document
+from .rules import RuleViolation, check_bids, check_match
+from .services import USERNAME_PATTERN, InvalidInput, clean_name, match_document
 
 FORMAT = "scorekeeper-export"
 VERSION = 1
@@ -117,16 +117,24 @@ def read_export(data: Any) -> list[dict[str, Any]]:
 
 def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any]:
     username = account.get("username")
-    check.need(isinstance(username, str) and bool(username), where, "has no username.")
+    check.need(isinstance(username, str) and bool(USERNAME_PATTERN.match(username)), where,
+               "has no valid username (3 to 40 letters, digits or . _ - @ +).")
     check.need(isinstance(account.get("password_hash"), str), where, "has no password hash.")
     players = account.get("players") if isinstance(account.get("players"), list) else []
     check.need(isinstance(account.get("players"), list), where, "has no list of players.")
     read_players = []
     for p, player in enumerate(players):
         at = f"{where}, player {p + 1}"
-        if check.need(isinstance(player, Mapping) and isinstance(player.get("name"), str), at, "has no name."):
-            read_players.append({"name": player["name"], "archived": bool(player.get("archived")),
-                                 "created_at": check.date(player.get("created_at"), at)})
+        if not check.need(isinstance(player, Mapping) and isinstance(player.get("name"), str), at, "has no name."):
+            continue
+        try:
+            name = clean_name(player["name"])
+        except InvalidInput as error:
+            check.problems.append(f"{at}: {error.message}")
+            continue
+        check.need(isinstance(player.get("archived"), bool), at, "says neither true nor false for archived.")
+        read_players.append({"name": name, "archived": player.get("archived") is True,
+                             "created_at": check.date(player.get("created_at"), at)})
     matches = account.get("matches") if isinstance(account.get("matches"), list) else []
     check.need(isinstance(account.get("matches"), list), where, "has no list of matches.")
     read_matches = []
@@ -162,7 +170,13 @@ def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[s
     uid = match.get("uid")
     check.need(isinstance(uid, str) and 0 < len(uid) <= 32, where, "has no valid uid.")
     pending = match.get("pending")
-    check.need(pending is None or isinstance(pending, Mapping), where, "has pending bids that are not an object.")
+    if pending is not None:
+        try:
+            check_bids(document, pending)
+        except RuleViolation as violation:
+            for error in violation.errors:
+                check.problems.append(f"{where}: pending bids, {error['field']}: {error['message']} [{error['code']}]")
+        check.need(status == "playing", where, "has pending bids but is not being played.")
     dates = match.get("deal_dates")
     deal_count = len(document.get("deals") or [])
     deal_dates = []

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, redirect, render_template, request, url_for
+from flask import Flask, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from .. import queries
 from ..extensions import login_manager
-from ..forms import group_errors
+from ..forms import group_errors, whole_number
 from ..models import Match
 from ..rules import GAMES
 from ..services import NotFound
@@ -32,6 +33,7 @@ def register(app: Flask) -> None:
     app.before_request(_require_sign_in)
     app.register_error_handler(NotFound, _not_found)
     app.register_error_handler(404, _not_found)
+    app.register_error_handler(405, _not_allowed)
     app.add_template_filter(_game_title, "game_title")
     app.add_template_filter(_winner_names, "winner_names")
     app.add_template_filter(_group_errors, "group_errors")
@@ -54,7 +56,8 @@ def _group_errors(form: Any, group: str) -> list[str]:
 
 
 def _load_user(user_id: str) -> Any:
-    return queries.get_user(int(user_id)) if user_id.isdigit() else None
+    number = whole_number(user_id)
+    return None if number is None else queries.get_user(number)
 
 
 def _require_sign_in() -> Response | None:
@@ -71,6 +74,14 @@ def _require_sign_in() -> Response | None:
     return redirect(url_for("auth.login", next=request.full_path if request.args else request.path))
 
 
-def _not_found(error: Exception) -> tuple[str, int]:
+def _not_found(error: Exception) -> tuple[str, int] | tuple[Response, int]:
     message = error.message if isinstance(error, NotFound) else "There is nothing at this address."
+    if request.path.startswith("/api/"):
+        return jsonify({"message": message}), 404
     return render_template("not_found.html", message=message), 404
+
+
+def _not_allowed(error: HTTPException) -> tuple[Response, int] | HTTPException:
+    if request.path.startswith("/api/"):
+        return jsonify({"message": error.description}), 405
+    return error

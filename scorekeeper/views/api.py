@@ -85,7 +85,10 @@ def _user() -> User:
 
 
 def _json_body() -> Any:
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # nested deeper than the JSON parser goes
+        body = None
     if body is None:
         raise ApiError(400, "The body must be JSON (Content-Type: application/json).")
     return body

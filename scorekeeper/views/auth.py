@@ -82,8 +82,12 @@ def account() -> tuple[str, int] | str:
     form = TokenForm()
     new_token = None
     if form.validate_on_submit():
-        new_token = services.create_api_token(current_user, form.name.data or "API token")
-        form = TokenForm(formdata=None)
+        try:
+            new_token = services.create_api_token(current_user, form.name.data or "API token")
+        except services.InvalidInput as error:
+            add_form_error(form, error.message, "name")
+        else:
+            form = TokenForm(formdata=None)
     return render_template("auth/account.html", form=form, tokens=queries.api_tokens(current_user),
                            new_token=new_token)
 

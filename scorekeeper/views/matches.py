@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
@@ -11,8 +10,8 @@ from werkzeug.wrappers import Response
 
 from .. import queries, services
 from ..forms import (
-    PochaDealForm, TuteDealForm, add_form_error, attach_errors, new_match_form_class, option_fields,
-    options_from_form, players_from_form,
+    PochaDealForm, TuteDealForm, add_form_error, attach_errors, has_errors, new_match_form_class, option_fields,
+    options_from_form, players_from_form, whole_number,
 )
 from ..models import STATUSES
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
@@ -20,15 +19,6 @@ from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
 bp = Blueprint("matches", __name__)
 
 Page = Response | tuple[str, int]
-
-
-def _int_or_none(value: Any) -> int | None:
-    text = str(value or "").strip()
-    return int(text) if text.isdigit() else None
-
-
-def _has_errors(form: FlaskForm) -> bool:
-    return bool(form.errors or form.form_errors or getattr(form, "_group_errors", None))
 
 
 # ---------------------------------------------------------------- new match
@@ -50,8 +40,10 @@ def new(game_name: str) -> Page:
     known = queries.players(current_user, include_archived=False)
     if form.validate_on_submit():
         names, entries = players_from_form(form)
-        first_dealer = (first_dealer_for_leader(form.leader.data, 4) if game.name == "tute4"
-                        else form.first_dealer.data)
+        chosen = form.leader if game.name == "tute4" else form.first_dealer
+        # The choice names a row of the form; rows left empty are not seats.
+        seat = entries.index(chosen.data) if chosen.data in entries else -1
+        first_dealer = first_dealer_for_leader(seat, len(names)) if game.name == "tute4" and seat >= 0 else seat
         try:
             match = services.start_match(current_user, game.name, names, options_from_form(form, game), first_dealer)
         except RuleViolation as violation:
@@ -66,7 +58,7 @@ def new(game_name: str) -> Page:
             add_form_error(form, error.message, field)
         else:
             return redirect(url_for("matches.scoreboard", match_id=match.id))
-    status = 422 if _has_errors(form) else 200
+    status = 422 if has_errors(form) else 200
     return render_template("matches/new.html", form=form, game=game, known=known,
                            options=option_fields(form, game)), status
 
@@ -81,16 +73,17 @@ def scoreboard(match_id: int) -> str:
     return render_template("matches/scoreboard.html", board=board)
 
 
+UNDONE = {"bids": "The bids were undone.", "deal": "The last deal was undone.", None: "There was nothing to undo."}
+
+
 @bp.post("/matches/<int:match_id>/undo")
 def undo(match_id: int) -> Response:
     """Undo the last entry (pending bids, else the last deal)."""
     match = queries.match_for(current_user, match_id)
     try:
-        services.undo(match)
+        flash(UNDONE[services.undo(match)])
     except (RuleViolation, services.ServiceError) as error:
         flash(_message(error))
-    else:
-        flash("The last entry was undone.")
     return redirect(url_for("matches.scoreboard", match_id=match_id))
 
 
@@ -107,8 +100,17 @@ def abandon(match_id: int) -> Response:
 
 @bp.post("/matches/<int:match_id>/rematch")
 def rematch(match_id: int) -> Response:
-    """Start a new match with the same seats and house rules."""
-    new_match = services.rematch(current_user, queries.match_for(current_user, match_id))
+    """Start a new match with the same seats and house rules (tute4: who holds the 2 of oros now)."""
+    match = queries.match_for(current_user, match_id)
+    leader = whole_number(request.form.get("leader"))
+    first_dealer = None
+    if match.game == "tute4" and leader is not None and leader < len(match.seats):
+        first_dealer = first_dealer_for_leader(leader, len(match.seats))
+    try:
+        new_match = services.rematch(current_user, match, first_dealer)
+    except services.ServiceError as error:
+        flash(error.message)
+        return redirect(url_for("matches.scoreboard", match_id=match_id))
     return redirect(url_for("matches.scoreboard", match_id=new_match.id))
 
 
@@ -156,17 +158,16 @@ def _store_deal(match_id: int, step: str) -> Page:
     form = _deal_form(board)
     status = 422
     if form.validate_on_submit():
-        number = _int_or_none(form.number.data)
+        # A form always carries the number it was opened for; one without is out of date.
+        number = whole_number(form.number.data) or 0
         try:
-            if step == "bids":
-                assert isinstance(form, PochaDealForm)
+            if isinstance(form, TuteDealForm):
+                services.add_deal(match, form.to_deal(), number)
+            elif step == "bids":
                 services.save_bids(match, form.to_bids(), number)
                 return redirect(url_for("matches.enter_deal", match_id=match_id))
-            if step == "tricks":
-                assert isinstance(form, PochaDealForm) and board.pending is not None
-                services.add_deal(match, {**board.pending, "tricks": form.to_deal()["tricks"]}, number)
             else:
-                services.add_deal(match, form.to_deal(), number)
+                services.complete_deal(match, form.to_bids(), form.to_deal()["tricks"], number)
         except RuleViolation as violation:
             attach_errors(form, violation.errors, form.error_fields())
         except services.Conflict as error:
@@ -174,18 +175,21 @@ def _store_deal(match_id: int, step: str) -> Page:
             status = 409
         else:
             return redirect(url_for("matches.scoreboard", match_id=match_id))
+    elif step == "tricks" and _hidden_fields_wrong(form):
+        add_form_error(form, "This page is out of date. Go back to the scoreboard and enter the tricks again.")
     return _render_entry(queries.scoreboard(match), form, step, status)
+
+
+def _hidden_fields_wrong(form: FlaskForm) -> bool:
+    """Tell whether the bids carried along by the tricks form were refused (the user cannot see them)."""
+    return bool(form.dealer.errors or form.trump.errors or any(entry.errors for entry in form.bids.entries))
 
 
 @bp.post("/matches/<int:match_id>/deal")
 def save_deal(match_id: int) -> Page:
     """Store the next deal (Tute), or the tricks of the deal whose bids are in (Pocha)."""
     match = queries.match_for(current_user, match_id)
-    step = "tricks" if match.game == "pocha" else "deal"
-    if match.game == "pocha" and match.pending is None:
-        flash("Enter the bids of this deal first.")
-        return redirect(url_for("matches.enter_deal", match_id=match_id))
-    return _store_deal(match_id, step)
+    return _store_deal(match_id, "tricks" if match.game == "pocha" else "deal")
 
 
 @bp.post("/matches/<int:match_id>/bids")
@@ -212,7 +216,8 @@ def edit_deal(match_id: int, number: int) -> Page:
         form.number.data, form.version.data = number, match.version
     elif form.validate_on_submit():
         try:
-            services.replace_deal(match, number, form.to_deal(), _int_or_none(form.version.data))
+            version = whole_number(form.version.data)
+            services.replace_deal(match, number, form.to_deal(), -1 if version is None else version)
         except RuleViolation as violation:
             own = [e for e in violation.errors if e["deal"] == number]
             attach_errors(form, own, form.error_fields())
@@ -239,7 +244,7 @@ def history() -> str:
     """List every match, newest first, filtered by game, player and status."""
     game = request.args.get("game") or None
     status = request.args.get("status") or None
-    player_id = _int_or_none(request.args.get("player"))
+    player_id = whole_number(request.args.get("player"))
     found = queries.matches(current_user, game=game if game in GAMES else None,
                             status=status if status in STATUSES else None, player_id=player_id)
     return render_template("matches/history.html", matches=found, games=GAMES.values(), statuses=STATUSES,

@@ -226,7 +226,7 @@ def test_tricks_that_do_not_add_up_are_refused_and_the_bids_stay(ana: Browser) -
 def test_tricks_cannot_come_before_bids(ana: Browser) -> None:
     start(ana, "pocha", ["Ana", "Luis"])
     response = ana.post("/matches/1/deal", data=tricks_form([0, 0], [1, 0], number=1, dealer=0, cards=1))
-    assert response.status_code == 302 and response.location == "/matches/1/deal"
+    assert response.status_code == 409 and "The bids of deal 1 are not in" in text(response)
 
 
 def test_undo_removes_pending_bids_first_then_the_last_deal(ana: Browser) -> None:
@@ -242,6 +242,12 @@ def test_undo_removes_pending_bids_first_then_the_last_deal(ana: Browser) -> Non
 
 
 # ---------------------------------------------------------------- editing, abandoning, history
+
+
+def edit(browser: Browser, match_id: int, number: int, data: dict[str, object]) -> object:
+    """Open deal `number`'s edit form, as a player would, and post `data` with its version."""
+    version = field_value(browser.get(f"/matches/{match_id}/deals/{number}/edit").get_data(as_text=True), "version")
+    return browser.post(f"/matches/{match_id}/deals/{number}/edit", data={**data, "version": version})
 
 
 def test_edit_an_old_deal_and_the_totals_follow(ana: Browser) -> None:
@@ -261,7 +267,7 @@ def test_edit_an_old_deal_and_the_totals_follow(ana: Browser) -> None:
 def test_a_wrong_edit_is_refused_at_its_field_and_nothing_changes(ana: Browser) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(80, 0, number=1))
-    response = ana.post("/matches/1/deals/1/edit", data=tute_form(200, 0, number=1))
+    response = edit(ana, 1, 1, tute_form(200, 0, number=1))
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert page.count("cannot capture") == 1 and "A side cannot capture 200 card points" in page
@@ -276,7 +282,7 @@ def test_editing_an_early_deal_refused_because_of_a_later_one_names_that_deal(an
     ana.post("/matches/1/deal", data=tute_form(80, 0, number=3))
     assert "Winner: Ana" in text(ana.get("/matches/1"))
     # If deal 2 had been Ana's too, the match would have ended there and deal 3 could not exist.
-    response = ana.post("/matches/1/deals/2/edit", data=tute_form(80, 0, number=2, dealer=1))
+    response = edit(ana, 1, 2, tute_form(80, 0, number=2, dealer=1))
     assert response.status_code == 422
     assert "Deal 3: The match ended with deal 2; no deal can be added." in text(response)
     page = text(ana.get("/matches/1"))
@@ -299,7 +305,7 @@ def test_edit_a_pocha_deal(ana: Browser) -> None:
     ana.post("/matches/1/deal", data=tricks_form([1, 1], [1, 2], number=1, dealer=0, cards=3))
     form = ana.get("/matches/1/deals/1/edit").get_data(as_text=True)
     assert field_value(form, "tricks-1") == "2"
-    response = ana.post("/matches/1/deals/1/edit", data=tricks_form([2, 2], [1, 2], number=1, dealer=0, cards=3))
+    response = edit(ana, 1, 1, tricks_form([2, 2], [1, 2], number=1, dealer=0, cards=3))
     assert response.status_code == 302
     page = text(ana.get("/matches/1"))
     assert "2/1 -5" in page and "2/2 +20" in page

@@ -1,0 +1,156 @@
+"""Odd and hostile input answers with a message, never a server error, and never loses or mixes data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from flask import Flask
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import Deal, Match
+
+from ..conftest import Browser, signed_in
+from .matchhelpers import bids_form, start, tricks_form, tute_form
+from .test_api import TUTE, Api, token_for
+from .test_cli import fresh_app, play_an_evening, run
+from .test_matches import text
+
+
+def test_odd_numbers_in_forms_and_urls_are_answered_without_a_server_error(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    assert ana.post("/matches/1/deal", data=tute_form(70, 0, number="²")).status_code == 409  # type: ignore[arg-type]
+    assert ana.post("/matches/1/deal", data=tute_form(70, 0, number="9" * 5000)).status_code == 409  # type: ignore[arg-type]
+    assert ana.get("/history?player=%C2%B2").status_code == 200
+    assert ana.get("/history?player=99999999999999999999").status_code == 200
+    for path in ("/matches/99999999999999999999999", "/history/99999999999999999999",
+                 "/players/99999999999999999999/rename"):
+        assert ana.get(path).status_code == 404, path
+    assert ana.post("/account/tokens/99999999999999999999/revoke").status_code == 404
+    assert "No deals yet." in text(ana.get("/matches/1"))
+
+
+def test_an_edit_without_a_readable_version_is_treated_as_out_of_date(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    response = ana.post("/matches/1/deals/1/edit", data={**tute_form(60, 0), "version": "x"})
+    assert response.status_code == 409
+
+
+def test_a_long_token_name_gets_a_message(ana: Browser) -> None:
+    response = ana.post("/account", data={"name": "x" * 50})
+    assert response.status_code == 200 and "Field cannot be longer than 40 characters." in text(response)
+
+
+def test_a_json_body_nested_too_deep_answers_400(app: Flask) -> None:
+    api = Api(app.test_client(), token_for(app, "ana"))
+    response = api.client.post("/api/v1/matches", data="[" * 100000 + "]" * 100000,
+                               headers={**api.headers, "Content-Type": "application/json"})
+    assert response.status_code == 400
+
+
+def test_unknown_api_paths_answer_json(app: Flask) -> None:
+    api = Api(app.test_client(), token_for(app, "ana"))
+    response = api.get("/api/v1/nothing")
+    assert response.status_code == 404 and response.get_json() == {"message": "There is nothing at this address."}
+    assert api.client.patch("/api/v1/matches", headers=api.headers).status_code == 405
+
+
+def test_names_that_grow_when_case_folded_fit(ana: Browser) -> None:
+    assert ana.post("/players/", data={"name": "ß" * 40}).status_code == 302
+    assert ana.post("/players/", data={"name": "ß" * 20}).status_code == 302
+    assert ana.post("/players/", data={"name": "SS" * 20}).status_code == 422  # the same name, folded
+
+
+def test_names_are_compared_composed_and_invisible_characters_are_refused(ana: Browser) -> None:
+    ana.post("/players/", data={"name": "Jos\u00e9"})
+    assert ana.post("/players/", data={"name": "Jose\u0301"}).status_code == 422
+    assert ana.post("/players/", data={"name": "Ana\u200b"}).status_code == 422
+
+
+def test_two_spellings_of_one_name_through_the_api_are_a_duplicate(app: Flask) -> None:
+    api = Api(app.test_client(), token_for(app, "ana"))
+    response = api.post("/api/v1/matches", {"game": "tute2", "players": ["Ana  María", "ana\u00a0maría"]})
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["code"] == "players_duplicate"
+
+
+def test_an_empty_seat_row_does_not_shift_the_first_dealer(ana: Browser) -> None:
+    start(ana, "pocha", ["Ana", "", "Carmen", "Pedro"], first_dealer="2")
+    assert "Deal 1: Carmen deals." in text(ana.get("/matches/1"))
+    refused = start(ana, "pocha", ["Ana", "", "Carmen"], first_dealer="1")
+    assert refused.status_code == 422 and "The first dealer must be one of the 2 seats." in text(refused)
+
+
+def test_a_new_match_refused_at_a_player_row_answers_422(ana: Browser) -> None:
+    response = start(ana, "tute2", ["Ana", "x" * 41])
+    assert response.status_code == 422
+
+
+def test_tricks_for_bids_changed_on_another_phone_are_refused(ana: Browser, app: Flask) -> None:
+    start(ana, "pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="2")
+    ana.post("/matches/1/bids", data=bids_form([0, 0, 0], number=1, dealer=0, cards=2))
+    other_phone = signed_in(app, "ana")
+    other_phone.post("/matches/1/bids", data=bids_form([0, 1, 0], number=1, dealer=0, cards=2))
+    response = ana.post("/matches/1/deal", data=tricks_form([0, 0, 0], [1, 1, 0], number=1, dealer=0, cards=2))
+    assert response.status_code == 409 and "were changed on another phone" in text(response)
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Deal)) == 0
+
+
+def test_tricks_for_a_deal_entered_on_another_phone_are_refused_with_the_values_kept(ana: Browser) -> None:
+    start(ana, "pocha", ["Ana", "Luis"], opt_schedule="custom", schedule_list="2 2")
+    ana.post("/matches/1/bids", data=bids_form([1, 0], number=1, dealer=0, cards=2))
+    ana.post("/matches/1/deal", data=tricks_form([1, 0], [1, 1], number=1, dealer=0, cards=2))
+    late = ana.post("/matches/1/deal", data=tricks_form([1, 0], [2, 0], number=1, dealer=0, cards=2))
+    assert late.status_code == 409 and "Deal 1 was just entered" in text(late)
+    assert 'name="tricks-0"' in late.get_data(as_text=True) and 'value="2"' in late.get_data(as_text=True)
+
+
+def test_rematch_waits_for_the_end_and_tute4_asks_who_holds_the_2_of_oros(ana: Browser) -> None:
+    start(ana, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], opt_target="1")
+    assert ana.post("/matches/1/rematch").location == "/matches/1"
+    assert "still being played" in text(ana.get("/matches/1"))
+    ana.post("/matches/1/deal", data=tute_form(80, 0, dealer=3))
+    assert "Who holds the 2 of oros now?" in text(ana.get("/matches/1"))
+    assert ana.post("/matches/1/rematch", data={"leader": "1"}).location == "/matches/2"
+    assert "Deal 1: Ana deals." in text(ana.get("/matches/2"))
+
+
+def test_undo_with_nothing_to_undo_says_so(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/undo")
+    assert "There was nothing to undo." in text(ana.get("/matches/1"))
+
+
+def test_an_export_with_impossible_pending_bids_is_refused(app: Flask, tmp_path: Path) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    data = json.loads(run(app, "export").output)
+    data["accounts"][0]["matches"][2]["pending"] = {"dealer": "zz", "cards": 2, "bids": [0, 0, 0]}
+    data["accounts"][0]["players"][0]["archived"] = "yes"
+    backup = tmp_path / "pending.json"
+    backup.write_text(json.dumps(data))
+    other = fresh_app(tmp_path, "other")
+    result = run(other, "import", str(backup))
+    assert result.exit_code == 1
+    assert "account 1, match 3: pending bids, dealer: The dealer must be given as a seat number." in result.output
+    assert "account 1, player 1: says neither true nor false for archived." in result.output
+    with other.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Match)) == 0
+
+
+def test_a_token_label_too_long_for_the_cli_gets_a_message(app: Flask) -> None:
+    with app.app_context():
+        services.create_user("ana", "a long secret")
+    result = run(app, "token", "create", "ana", "--label", "x" * 50)
+    assert result.exit_code == 1 and "at most 40 characters" in result.output
+
+
+def test_tute_match_api_body_junk_is_refused_cleanly(app: Flask) -> None:
+    api = Api(app.test_client(), token_for(app, "ana"))
+    for body in ([1, 2], "tute2", {"game": "tute2", "players": [{"x": 1}, None]}, {**TUTE, "first_dealer": "x"},
+                 {**TUTE, "first_dealer": 7}, {**TUTE, "deals": {"a": 1}}):
+        response = api.post("/api/v1/matches", body)
+        assert response.status_code == 422, body
+        assert all(error["message"] for error in response.get_json()["errors"])
