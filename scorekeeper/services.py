@@ -238,9 +238,9 @@ def _store_result(match: Match, result: MatchResult) -> None:
         match.ended_at = now if result.finished else None
 
 
-def _dealer_error(first_dealer: object, players: int) -> RuleViolation:
-    return RuleViolation([RuleError(None, "first_dealer", Code.DEALER_INVALID,
-                                    f"The first dealer must be one of the {players} seats.")])
+def _dealer_error(players: int) -> RuleViolation:
+    return RuleViolation([RuleError(None, "first_dealer", Code.DEALER_INVALID, "dealer_out_of_range",
+                                    {"players": players})])
 
 
 def _new_match(user: User, document: Mapping[str, Any], first_dealer: int | None, *,
@@ -253,7 +253,7 @@ def _new_match(user: User, document: Mapping[str, Any], first_dealer: int | None
     if first_dealer is None:
         first_dealer = deals[0]["dealer"] if deals else 0
     if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < len(names):
-        raise _dealer_error(first_dealer, len(names))
+        raise _dealer_error(len(names))
     match = Match(uid=uid or uuid.uuid4().hex, user_id=user.id, game=document["game"],
                   options=get_game(document["game"]).changed_options(options), first_dealer=first_dealer)
     for seat, player in enumerate(_players_for(user, names, unarchive)):
@@ -289,8 +289,7 @@ def create_match_from_document(user: User, document: Any, first_dealer: int | No
 
 def _check_not_abandoned(match: Match, number: int) -> None:
     if match.status == ABANDONED:
-        raise RuleViolation([RuleError(number, "deal", Code.MATCH_FINISHED,
-                                       "This match was abandoned; no deal can be added or changed.")])
+        raise RuleViolation([RuleError(number, "deal", Code.MATCH_FINISHED, "match_abandoned")])
 
 
 def _expect_next(match: Match, expected_number: int | None) -> int:

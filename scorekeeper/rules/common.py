@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from enum import StrEnum
 from typing import Final, Literal, TypeGuard
+
+from .messages import MESSAGES
 
 Suit = Literal["oros", "copas", "espadas", "bastos"]
 
@@ -79,12 +82,22 @@ class Code(StrEnum):
 
 @dataclass(frozen=True)
 class RuleError:
-    """One problem found in a match document: where it is, its code and a sentence for players."""
+    """One problem found in a match document: where it is, its code and a sentence for players.
+
+    `message_id` names the sentence's template in `MESSAGES` and `params` fill it, so that an
+    app can say the same sentence in another language.
+    """
 
     deal: int | None
     field: str
     code: Code
-    message: str
+    message_id: str
+    params: Mapping[str, object] = dataclass_field(default_factory=dict, compare=False)
+
+    @property
+    def message(self) -> str:
+        """Return the sentence in English."""
+        return MESSAGES[self.message_id].format(**self.params)
 
     def to_dict(self) -> dict[str, object]:
         """Return the JSON-shaped form used by `RuleViolation.errors` and the API."""
@@ -116,9 +129,11 @@ class ErrorLog:
     def __init__(self) -> None:
         self.problems: list[RuleError] = []
 
-    def add(self, code: Code, field: str, message: str, *, deal: int | None = None) -> None:
-        """Record one problem."""
-        self.problems.append(RuleError(deal, field, code, message))
+    def add(self, code: Code, field: str, message_id: str, *, deal: int | None = None, **params: object) -> None:
+        """Record one problem, its sentence named by `message_id` and filled by `params`."""
+        if message_id not in MESSAGES:
+            raise KeyError(f"no message {message_id!r}")
+        self.problems.append(RuleError(deal, field, code, message_id, params))
 
     def count(self) -> int:
         """Return how many problems have been recorded so far."""
@@ -168,24 +183,24 @@ class DealReader:
         self.log = log
         self.start = log.count()
         for key in sorted(set(raw) - allowed, key=str):
-            self.problem(Code.MALFORMED, str(key), f"Deal {number} has an unknown field {key!r}.")
+            self.problem(Code.MALFORMED, str(key), "deal_unknown_field", number=number, key=key)
 
-    def problem(self, code: Code, field: str, message: str) -> None:
+    def problem(self, code: Code, field: str, message_id: str, **params: object) -> None:
         """Record a problem of this deal."""
-        self.log.add(code, field, message, deal=self.number)
+        self.log.add(code, field, message_id, deal=self.number, **params)
 
     @property
     def ok(self) -> bool:
         """Tell whether no problem has been recorded for this deal."""
         return self.log.count() == self.start
 
-    def seat(self, field: str, players: int, code: Code, what: str) -> int | None:
-        """Read a required seat number; log `malformed` or `code` when it is not a seat."""
-        value = self.raw.get(field)
+    def dealer(self, players: int) -> int | None:
+        """Read the dealer's seat; log `malformed` or `dealer_invalid` when it is not a seat."""
+        value = self.raw.get("dealer")
         if not is_int(value):
-            self.problem(Code.MALFORMED, field, f"The {what} must be given as a seat number.")
+            self.problem(Code.MALFORMED, "dealer", "dealer_not_seat")
             return None
         if not 0 <= value < players:
-            self.problem(code, field, f"The {what} must be one of the {players} players at this table.")
+            self.problem(Code.DEALER_INVALID, "dealer", "dealer_out_of_range", players=players)
             return None
         return value

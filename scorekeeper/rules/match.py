@@ -14,13 +14,15 @@ from .tute import TUTE2, TUTE4
 GAMES: Final[Mapping[str, Game]] = {game.name: game for game in (TUTE2, TUTE4, POCHA)}
 
 _DOCUMENT_FIELDS: Final = frozenset({"game", "players", "options", "deals"})
+_GAME_NAMES: Final = ", ".join(GAMES)
 
 
 def get_game(name: str) -> Game:
     """Return the game registered under `name`; raise `RuleViolation` (`game_unknown`) for any other."""
     game = GAMES.get(name)
     if game is None:
-        raise RuleViolation([RuleError(None, "game", Code.GAME_UNKNOWN, _unknown_game(name))])
+        raise RuleViolation([RuleError(None, "game", Code.GAME_UNKNOWN, "game_unknown",
+                                       {"name": name, "games": _GAME_NAMES})])
     return game
 
 
@@ -59,16 +61,12 @@ def check_bids(document: object, bids: object) -> PochaDeal:
     if parts is not None:
         game, players, options, deals = parts
         if game is not POCHA:
-            log.add(Code.MALFORMED, "game", "Only Pocha has bids.")
+            log.add(Code.MALFORMED, "game", "bids_not_pocha")
         else:
             deal = POCHA.check_bids(players, options, deals, bids, log)
     log.raise_if_any()
     assert deal is not None
     return deal
-
-
-def _unknown_game(name: object) -> str:
-    return f"There is no game {name!r} here: choose one of " + ", ".join(GAMES) + "."
 
 
 def _check(document: object, log: ErrorLog) -> MatchResult | None:
@@ -84,17 +82,17 @@ def _read(
 ) -> tuple[Game, tuple[str, ...], dict[str, object], list[object]] | None:
     """Check the parts of a document that come before its deals; return them, or None."""
     if not isinstance(document, Mapping):
-        log.add(Code.MALFORMED, "match", "A match is an object with its game, players, house rules and deals.")
+        log.add(Code.MALFORMED, "match", "match_not_object")
         return None
     for key in sorted(set(document) - _DOCUMENT_FIELDS, key=str):
-        log.add(Code.MALFORMED, str(key), f"A match has no field {key!r}.")
+        log.add(Code.MALFORMED, str(key), "match_unknown_field", key=key)
     game = _game(document.get("game"), log)
     players = _players(document.get("players"), game, log)
     deals = document.get("deals")
     if deals is None:
         deals = []
     elif not isinstance(deals, list):
-        log.add(Code.MALFORMED, "deals", "The deals must be a list.")
+        log.add(Code.MALFORMED, "deals", "deals_not_list")
     if game is None:
         return None
     options = game.check_options(document.get("options"), None if players is None else len(players), log)
@@ -106,10 +104,10 @@ def _read(
 
 def _game(name: object, log: ErrorLog) -> Game | None:
     if not isinstance(name, str):
-        log.add(Code.MALFORMED, "game", "Say which game is played: " + ", ".join(GAMES) + ".")
+        log.add(Code.MALFORMED, "game", "game_missing", games=_GAME_NAMES)
         return None
     if name not in GAMES:
-        log.add(Code.GAME_UNKNOWN, "game", _unknown_game(name))
+        log.add(Code.GAME_UNKNOWN, "game", "game_unknown", name=name, games=_GAME_NAMES)
         return None
     return GAMES[name]
 
@@ -117,22 +115,22 @@ def _game(name: object, log: ErrorLog) -> Game | None:
 def _players(value: object, game: Game | None, log: ErrorLog) -> tuple[str, ...] | None:
     """Check the player names in seat order; return them, or None when the seats are unusable."""
     if not isinstance(value, list):
-        log.add(Code.MALFORMED, "players", "The players must be a list of names in seat order.")
+        log.add(Code.MALFORMED, "players", "players_not_list")
         return None
     start = log.count()
     seen: set[str] = set()
     for seat, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
-            log.add(Code.MALFORMED, f"players.{seat}", f"Seat {seat} needs a player's name.")
+            log.add(Code.MALFORMED, f"players.{seat}", "player_name_missing", seat=seat + 1)
             continue
         key = name.strip().casefold()
         if key in seen:
-            log.add(Code.PLAYERS_DUPLICATE, f"players.{seat}", f"{name.strip()} is already seated at this table.")
+            log.add(Code.PLAYERS_DUPLICATE, f"players.{seat}", "player_duplicate", name=name.strip())
         seen.add(key)
     if game is not None and not game.min_players <= len(value) <= game.max_players:
         wanted = (str(game.min_players) if game.min_players == game.max_players
                   else f"{game.min_players} to {game.max_players}")
-        log.add(Code.PLAYERS_COUNT, "players", f"{game.title} is played by {wanted} players, not {len(value)}.")
+        log.add(Code.PLAYERS_COUNT, "players", "players_count", game=game.title, wanted=wanted, count=len(value))
     if log.count() != start:
         return None
     return tuple(value)

@@ -76,7 +76,7 @@ def read_options(specs: tuple[OptionSpec, ...], raw: object, log: ErrorLog) -> d
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        log.add(Code.MALFORMED, "options", "House rules must be given as an object of names and values.")
+        log.add(Code.MALFORMED, "options", "options_not_object")
         return None
     by_name = {spec.name: spec for spec in specs}
     start = log.count()
@@ -85,11 +85,11 @@ def read_options(specs: tuple[OptionSpec, ...], raw: object, log: ErrorLog) -> d
         spec = by_name.get(name) if isinstance(name, str) else None
         if spec is None:
             known = ", ".join(by_name)
-            log.add(Code.OPTIONS_INVALID, f"options.{name}", f"{name!r} is not a house rule of this game (known: {known}).")
+            log.add(Code.OPTIONS_INVALID, f"options.{name}", "option_unknown", name=name, known=known)
             continue
         code = spec.problem(value)
         if code is not None:
-            log.add(code, f"options.{name}", f"House rule {name!r} must be {spec.allowed}.")
+            log.add(code, f"options.{name}", "option_value", name=name, allowed=spec.allowed)
             continue
         values[name] = tuple(value) if isinstance(value, list) else value
     return values if log.count() == start else None

@@ -140,21 +140,19 @@ class _PochaDealReader(DealReader):
         self.most = max_cards(len(players), options.deck, options.remove_twos)
 
     def read(self, scheduled: int) -> PochaDeal | None:
-        dealer = self.seat("dealer", len(self.players), Code.DEALER_INVALID, "dealer")
+        dealer = self.dealer(len(self.players))
         cards = self.cards(scheduled)
         trump = self.raw.get("trump")
         if trump is not None and not is_suit(trump):
-            self.problem(Code.TRUMP_INVALID, "trump", "The trump is one of " + ", ".join(SUITS) + ", or none.")
-        bids = self.counts("bids", cards, Code.BID_RANGE, "bid")
+            self.problem(Code.TRUMP_INVALID, "trump", "pocha_trump")
+        bids = self.counts("bids", cards)
         if bids is not None and cards is not None and dealer is not None and self.options.hook:
             if sum(bids) == cards:
-                self.problem(Code.BID_HOOK, f"bids.{dealer}",
-                             f"{self.players[dealer]} deals and bids last, and may not bid {bids[dealer]}: "
-                             f"the bids would add up to the {cards} cards in hand, so nobody would have to fail.")
-        tricks = self.counts("tricks", cards, Code.TRICKS_RANGE, "tricks") if self.with_tricks else ()
+                self.problem(Code.BID_HOOK, f"bids.{dealer}", "bid_hook",
+                             name=self.players[dealer], bid=bids[dealer], cards=cards)
+        tricks = self.counts("tricks", cards) if self.with_tricks else ()
         if tricks and cards is not None and sum(tricks) != cards:
-            self.problem(Code.TRICKS_TOTAL, "tricks",
-                         f"The tricks must add up to the {cards} cards in hand; these add up to {sum(tricks)}.")
+            self.problem(Code.TRICKS_TOTAL, "tricks", "tricks_total", cards=cards, total=sum(tricks))
         if not self.ok:
             return None
         assert dealer is not None and cards is not None and bids is not None and tricks is not None
@@ -164,31 +162,35 @@ class _PochaDealReader(DealReader):
         """Read the cards per player; return them when they can be used to check bids and tricks."""
         value = self.raw.get("cards")
         if not is_int(value):
-            self.problem(Code.MALFORMED, "cards", "Say how many cards each player was dealt.")
+            self.problem(Code.MALFORMED, "cards", "cards_missing")
             return None
         if not 1 <= value <= self.most:
-            self.problem(Code.CARDS_RANGE, "cards",
-                         f"With {len(self.players)} players each can be dealt 1 to {self.most} cards, "
-                         f"not {number_text(value)}.")
+            self.problem(Code.CARDS_RANGE, "cards", "cards_range",
+                         players=len(self.players), most=self.most, cards=number_text(value))
             return None
         if value != scheduled:
-            self.problem(Code.CARDS_SCHEDULE, "cards",
-                         f"Deal {self.number} is played with {scheduled} cards each, not {value}.")
+            self.problem(Code.CARDS_SCHEDULE, "cards", "cards_schedule",
+                         number=self.number, scheduled=scheduled, cards=value)
         return value
 
-    def counts(self, field: str, cards: int | None, code: Code, what: str) -> tuple[int, ...] | None:
-        """Read one whole number per seat (bids or tricks), each from 0 to the cards in hand."""
+    def counts(self, field: str, cards: int | None) -> tuple[int, ...] | None:
+        """Read one whole number per seat (`bids` or `tricks`), each from 0 to the cards in hand."""
+        bids = field == "bids"
         values = int_list(self.raw.get(field), len(self.players))
         if values is None:
-            self.problem(Code.MALFORMED, field, f"Give the {what} of each of the {len(self.players)} players.")
+            self.problem(Code.MALFORMED, field, "bids_not_list" if bids else "tricks_not_list",
+                         players=len(self.players))
             return None
         if cards is None:
             return values
         wrong = [(seat, v) for seat, v in enumerate(values) if not 0 <= v <= cards]
         for seat, v in wrong:
-            self.problem(code, f"{field}.{seat}",
-                         f"{self.players[seat]}: {number_text(v)} {what} is not possible with {cards} cards "
-                         f"in hand (0 to {cards}).")
+            if bids:
+                self.problem(Code.BID_RANGE, f"bids.{seat}", "bid_range",
+                             name=self.players[seat], bid=number_text(v), cards=cards)
+            else:
+                self.problem(Code.TRICKS_RANGE, f"tricks.{seat}", "tricks_range",
+                             name=self.players[seat], tricks=number_text(v), cards=cards)
         return None if wrong else values
 
 
@@ -201,7 +203,7 @@ def read_pocha_deal(
     Without `with_tricks` only the bidding is checked (dealer, cards, trump, bids): the deal before play.
     """
     if not isinstance(raw, Mapping):
-        log.add(Code.MALFORMED, "deal", f"Deal {number} must be an object of fields.", deal=number)
+        log.add(Code.MALFORMED, "deal", "deal_not_object", deal=number, number=number)
         return None
     return _PochaDealReader(raw, number, players, options, log, with_tricks).read(scheduled)
 
@@ -229,8 +231,7 @@ class PochaGame(Game):
         if isinstance(schedule, tuple):
             most = max_cards(players, as_int(values, "deck"), as_bool(values, "remove_twos"))
             if any(not 1 <= cards <= most for cards in schedule):
-                log.add(Code.SCHEDULE_INVALID, "options.schedule",
-                        f"With {players} players each deal has 1 to {most} cards per player.")
+                log.add(Code.SCHEDULE_INVALID, "options.schedule", "schedule_range", players=players, most=most)
                 return None
         return values
 
@@ -245,8 +246,7 @@ class PochaGame(Game):
         last_dealer: int | None = None
         for number, raw in enumerate(deals, start=1):
             if number > len(schedule):
-                log.add(Code.MATCH_FINISHED, "deal",
-                        f"The schedule of {len(schedule)} deals is complete; no deal can be added.", deal=number)
+                log.add(Code.MATCH_FINISHED, "deal", "schedule_complete", deal=number, deals=len(schedule))
                 continue
             deal = read_pocha_deal(raw, number, schedule[number - 1], players, rules, log)
             if deal is None or log.count() != start:
@@ -282,7 +282,7 @@ class PochaGame(Game):
             return None
         number = len(result.deals) + 1
         if result.finished:
-            log.add(Code.MATCH_FINISHED, "deal", "The schedule is complete; no deal can be added.", deal=number)
+            log.add(Code.MATCH_FINISHED, "deal", "schedule_complete", deal=number, deals=len(result.deals))
             return None
         rules = PochaOptions.from_values(options)
         scheduled = pocha_schedule(len(players), rules)[number - 1]

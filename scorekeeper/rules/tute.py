@@ -114,7 +114,7 @@ def possible_card_points(points: int) -> bool:
 def other_side_points(points: int) -> int:
     """Return the other side's card points in a played-out deal, given one side's."""
     if not possible_card_points(points):
-        raise ValueError(f"a side cannot capture {points} card points")
+        raise ValueError(f"a side cannot capture {number_text(points)} card points")
     return DECK_POINTS - points
 
 
@@ -171,10 +171,10 @@ class _TuteDealReader(DealReader):
         self.options = options
 
     def read(self) -> TuteDeal | None:
-        dealer = self.seat("dealer", self.players, Code.DEALER_INVALID, "dealer")
+        dealer = self.dealer(self.players)
         trump = self.raw.get("trump")
         if not is_suit(trump):
-            self.problem(Code.TRUMP_INVALID, "trump", "Choose the trump suit: " + ", ".join(SUITS) + ".")
+            self.problem(Code.TRUMP_INVALID, "trump", "trump_missing")
         tute = self.declaration()
         declared = self.raw.get("tute") is not None and self.options.tute != "off"
         points = self.points(declared)
@@ -190,18 +190,18 @@ class _TuteDealReader(DealReader):
         if value is None:
             return None
         if not isinstance(value, Mapping) or set(value) - {"seat", "kind"}:
-            self.problem(Code.MALFORMED, "tute", "A tute names the seat that holds it and its kind (reyes or caballos).")
+            self.problem(Code.MALFORMED, "tute", "tute_not_object")
             return None
         start = self.log.count()
         seat, kind = value.get("seat"), value.get("kind")
         if not is_int(seat):
-            self.problem(Code.MALFORMED, "tute.seat", "A tute names the seat that holds it.")
+            self.problem(Code.MALFORMED, "tute.seat", "tute_seat_missing")
         elif not 0 <= seat < self.players:
-            self.problem(Code.SEAT_INVALID, "tute.seat", f"There is no seat {number_text(seat + 1)} at this table.")
+            self.problem(Code.SEAT_INVALID, "tute.seat", "seat_missing", seat=number_text(seat + 1))
         if kind not in TUTE_KINDS:
-            self.problem(Code.MALFORMED, "tute.kind", "A tute is of all four Reyes (reyes) or all four Caballos (caballos).")
+            self.problem(Code.MALFORMED, "tute.kind", "tute_kind")
         if self.options.tute == "off":
-            self.problem(Code.TUTE_DISABLED, "tute", "This table does not play the tute (house rule 'tute' is off).")
+            self.problem(Code.TUTE_DISABLED, "tute", "tute_off")
         if self.log.count() != start:
             return None
         assert is_int(seat)
@@ -213,22 +213,19 @@ class _TuteDealReader(DealReader):
             return (0, 0)
         pair = int_list(value, 2)
         if pair is None:
-            self.problem(Code.MALFORMED, "points", "Card points must be two whole numbers, one for each side.")
+            self.problem(Code.MALFORMED, "points", "points_not_pair")
             return None
         impossible = [(side, p) for side, p in enumerate(pair) if not possible_card_points(p)]
         for side, p in impossible:
-            self.problem(Code.POINTS_IMPOSSIBLE, f"points.{side}",
-                         f"A side cannot capture {number_text(p)} card points: any total from 0 to 120 "
-                         "except 1 and 119.")
+            self.problem(Code.POINTS_IMPOSSIBLE, f"points.{side}", "points_impossible", points=number_text(p))
         if impossible:
             return None
         total = pair[0] + pair[1]
         if not declared and total != DECK_POINTS:
-            self.problem(Code.POINTS_TOTAL, "points", f"The card points must add up to 120; these add up to {total}.")
+            self.problem(Code.POINTS_TOTAL, "points", "points_total", total=total)
             return None
         if declared and total > DECK_POINTS:
-            self.problem(Code.POINTS_TOTAL, "points",
-                         f"After a tute the card points add up to at most 120; these add up to {total}.")
+            self.problem(Code.POINTS_TOTAL, "points", "points_total_tute", total=total)
             return None
         return (pair[0], pair[1])
 
@@ -236,16 +233,15 @@ class _TuteDealReader(DealReader):
         value = self.raw.get("last_trick")
         if declared:
             if value is not None:
-                self.problem(Code.LAST_TRICK_INVALID, "last_trick",
-                             "No side takes the last trick in a deal stopped by a tute.")
+                self.problem(Code.LAST_TRICK_INVALID, "last_trick", "last_trick_after_tute")
             return None
         if value is None:
-            self.problem(Code.LAST_TRICK_INVALID, "last_trick", "Say which side took the last trick.")
+            self.problem(Code.LAST_TRICK_INVALID, "last_trick", "last_trick_missing")
         elif not is_int(value):
-            self.problem(Code.MALFORMED, "last_trick", "The last trick must be given as a side number (0 or 1).")
+            self.problem(Code.MALFORMED, "last_trick", "last_trick_not_side")
         elif not 0 <= value <= 1:
-            self.problem(Code.LAST_TRICK_INVALID, "last_trick",
-                         f"The last trick goes to {self.side_names[0]} or to {self.side_names[1]}.")
+            self.problem(Code.LAST_TRICK_INVALID, "last_trick", "last_trick_out_of_range",
+                         first=self.side_names[0], second=self.side_names[1])
         else:
             return value
         return None
@@ -255,30 +251,28 @@ class _TuteDealReader(DealReader):
         if value is None:
             return ()
         if not isinstance(value, list):
-            self.problem(Code.MALFORMED, "cantes", "Cantes must be a list, each with a seat and a suit.")
+            self.problem(Code.MALFORMED, "cantes", "cantes_not_list")
             return None
         start = self.log.count()
         cantes: list[Cante] = []
         for index, item in enumerate(value):
             where = f"cantes.{index}"
             if not isinstance(item, Mapping) or set(item) - {"seat", "suit"}:
-                self.problem(Code.MALFORMED, where, "Each cante names the seat that sang it and the suit.")
+                self.problem(Code.MALFORMED, where, "cante_not_object")
                 continue
             seat, suit = item.get("seat"), item.get("suit")
             if not is_int(seat):
-                self.problem(Code.MALFORMED, f"{where}.seat", "Each cante names the seat that sang it.")
+                self.problem(Code.MALFORMED, f"{where}.seat", "cante_seat_missing")
             elif not 0 <= seat < self.players:
-                self.problem(Code.SEAT_INVALID, f"{where}.seat",
-                             f"There is no seat {number_text(seat + 1)} at this table.")
+                self.problem(Code.SEAT_INVALID, f"{where}.seat", "seat_missing", seat=number_text(seat + 1))
             elif tute is not None and seat != tute.seat:
                 holder = self.names[tute.seat]
-                self.problem(Code.SEAT_INVALID, f"{where}.seat",
-                             f"{self.names[seat]} cannot have sung: {holder} holds all four {tute.kind.capitalize()}.")
+                self.problem(Code.SEAT_INVALID, f"{where}.seat", "cante_after_tute",
+                             singer=self.names[seat], holder=holder, kind=tute.kind.capitalize())
             if not is_suit(suit):
-                self.problem(Code.MALFORMED, f"{where}.suit", "A cante is sung in one suit: " + ", ".join(SUITS) + ".")
+                self.problem(Code.MALFORMED, f"{where}.suit", "cante_suit")
             elif any(c.suit == suit for c in cantes):
-                self.problem(Code.CANTE_SUIT_TWICE, f"{where}.suit",
-                             f"{suit.capitalize()} can be sung only once a deal: there is one Rey and one Caballo of it.")
+                self.problem(Code.CANTE_SUIT_TWICE, f"{where}.suit", "cante_suit_twice", suit=suit.capitalize())
             if seat_in_range(seat, self.players) and is_suit(suit):
                 cantes.append(Cante(seat, suit))
         return tuple(cantes) if self.log.count() == start else None
@@ -289,7 +283,7 @@ def read_tute_deal(
 ) -> TuteDeal | None:
     """Check one raw Tute deal; log every problem against deal `number` and return it, or None."""
     if not isinstance(raw, Mapping):
-        log.add(Code.MALFORMED, "deal", f"Deal {number} must be an object of fields.", deal=number)
+        log.add(Code.MALFORMED, "deal", "deal_not_object", deal=number, number=number)
         return None
     return _TuteDealReader(raw, number, players, options, log).read()
 
@@ -322,8 +316,7 @@ class TuteGame(Game):
         if values["target"] is None:
             values["target"] = self.default_for("target", values)
         elif mode == "juegos" and as_int(values, "target") > MAX_JUEGOS_TARGET:
-            log.add(Code.OPTIONS_INVALID, "options.target",
-                    f"In juegos mode the target is a whole number of juegos from 1 to {MAX_JUEGOS_TARGET}.")
+            log.add(Code.OPTIONS_INVALID, "options.target", "target_juegos", most=MAX_JUEGOS_TARGET)
             return None
         return values
 
@@ -340,8 +333,7 @@ class TuteGame(Game):
         last_dealer: int | None = None
         for number, raw in enumerate(deals, start=1):
             if finished:
-                log.add(Code.MATCH_FINISHED, "deal",
-                        f"The match ended with deal {len(results)}; no deal can be added.", deal=number)
+                log.add(Code.MATCH_FINISHED, "deal", "tute_match_over", deal=number, last=len(results))
                 continue
             deal = read_tute_deal(raw, number, players, rules, log)
             if deal is None or log.count() != start:

@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from .. import queries, services
 from ..extensions import csrf
 from ..models import User
-from ..rules import Code, RuleError, RuleViolation
+from ..rules import RuleViolation
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -27,12 +27,14 @@ Reply = tuple[Response, int]
 
 
 class ApiError(Exception):
-    """An answer other than success, with its HTTP status and message."""
+    """An answer other than success, with its HTTP status and message (and, for 422, its code and field)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, code: str | None = None, field: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.code = code
+        self.field = field
 
 
 @bp.before_request
@@ -50,6 +52,9 @@ def _authenticate() -> Reply | None:
 
 @bp.errorhandler(ApiError)
 def _api_error(error: ApiError) -> Reply:
+    if error.code is not None:
+        problem = {"deal": None, "field": error.field, "code": error.code, "message": error.message}
+        return jsonify({"errors": [problem]}), error.status
     return jsonify({"message": error.message}), error.status
 
 
@@ -98,7 +103,7 @@ def _deal_body() -> tuple[dict[str, Any], int | None]:
     """Return the posted deal without its `number`, and that number."""
     body = _json_body()
     if not isinstance(body, Mapping):
-        raise RuleViolation([RuleError(None, "deal", Code.MALFORMED, "A deal is a JSON object of its fields.")])
+        raise ApiError(422, "A deal is a JSON object of its fields.", code="malformed", field="deal")
     deal = dict(body)
     number = deal.pop("number", None)
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):

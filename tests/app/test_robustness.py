@@ -80,7 +80,7 @@ def test_an_empty_seat_row_does_not_shift_the_first_dealer(ana: Browser) -> None
     start(ana, "pocha", ["Ana", "", "Carmen", "Pedro"], first_dealer="2")
     assert "Deal 1: Carmen deals." in text(ana.get("/matches/1"))
     refused = start(ana, "pocha", ["Ana", "", "Carmen"], first_dealer="1")
-    assert refused.status_code == 422 and "The first dealer must be one of the 2 seats." in text(refused)
+    assert refused.status_code == 422 and "The dealer must be one of the 2 players at this table." in text(refused)
 
 
 def test_a_new_match_refused_at_a_player_row_answers_422(ana: Browser) -> None:

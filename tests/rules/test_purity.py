@@ -77,3 +77,21 @@ def test_every_public_function_and_class_has_a_docstring() -> None:
 def test_the_package_example_runs() -> None:
     outcome = doctest.testmod(scorekeeper.rules)
     assert outcome.attempted > 0 and outcome.failed == 0
+
+
+def test_every_message_the_engine_says_is_in_the_catalogue_and_every_one_is_said() -> None:
+    from scorekeeper.rules.messages import MESSAGES
+    said: set[str] = set()
+    ids: set[str] = set()
+    for path in rules_sources():
+        if path.name == "messages.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+                    "add", "problem") and len(node.args) >= 3 and isinstance(node.args[2], ast.Constant):
+                said.add(node.args[2].value)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                ids.add(node.value)
+    assert said - set(MESSAGES) == set()
+    # match_abandoned is said by the app, which knows when a table stopped a match
+    assert set(MESSAGES) - ids == {"match_abandoned"}
