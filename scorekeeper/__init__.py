@@ -43,6 +43,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     extensions.migrate.init_app(app, extensions.db, directory=str(ROOT / "migrations"))
     extensions.csrf.init_app(app)
     extensions.login_manager.init_app(app)
+    extensions.babel.init_app(app, locale_selector=views.select_language,
+                              default_translation_directories=str(ROOT / "translations"))
     views.register(app)
     cli.register(app)
     with app.app_context():

@@ -29,6 +29,9 @@ class Defaults:
     REMEMBER_COOKIE_SAMESITE = "Lax"
     WTF_CSRF_TIME_LIMIT = None  # a scoreboard stays open all evening; the token lives as long as the session
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024
+    #: The languages the pages speak, by their codes; English is the default.
+    LANGUAGES = {"en": "English", "es": "Español", "it": "Italiano", "nb": "Norsk bokmål"}
+    BABEL_DEFAULT_LOCALE = "en"
 
 
 def sqlite_url(instance_path: str) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField, Field, FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectChoice, SelectField,
@@ -18,7 +19,8 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, Optional
 
-from .rules import DECK_POINTS, SUITS, Game, OptionSpec, other_side_points, possible_card_points
+from .i18n import say
+from .rules import DECK_POINTS, SUITS, Game, OptionSpec, RuleError, other_side_points, possible_card_points
 
 MAX_SEATS = 8
 NOBODY = ""
@@ -36,37 +38,38 @@ def choices(pairs: Iterable[tuple[Any, str]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-SUIT_CHOICES = choices((suit, suit.capitalize()) for suit in SUITS)
+SUIT_CHOICES = choices((suit, suit) for suit in SUITS)
 
 
 class LoginForm(FlaskForm):
     """Sign in."""
 
-    username = StringField("Username", validators=[DataRequired()])
-    password = PasswordField("Password", validators=[DataRequired()])
+    username = StringField(_l("Username"), validators=[DataRequired()])
+    password = PasswordField(_l("Password"), validators=[DataRequired()])
 
 
 class AccountForm(FlaskForm):
     """Create an account (the first one, or a sign-up)."""
 
-    username = StringField("Username", validators=[DataRequired(), Length(max=40)])
-    password = PasswordField("Password", validators=[DataRequired()])
-    confirm = PasswordField("Password again", validators=[DataRequired(), EqualTo("password", "The passwords differ.")])
+    username = StringField(_l("Username"), validators=[DataRequired(), Length(max=40)])
+    password = PasswordField(_l("Password"), validators=[DataRequired()])
+    confirm = PasswordField(_l("Password again"),
+                            validators=[DataRequired(), EqualTo("password", _l("The passwords differ."))])
 
 
 class PlayerForm(FlaskForm):
     """Add or rename a player."""
 
-    name = StringField("Name", validators=[DataRequired(), Length(max=40)])
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=40)])
 
 
 class TokenForm(FlaskForm):
     """Create an API token."""
 
-    name = StringField("What it is for", validators=[Optional(), Length(max=40)])
+    name = StringField(_l("What it is for"), validators=[Optional(), Length(max=40)])
 
 
-def attach_errors(form: FlaskForm, errors: Iterable[Mapping[str, Any]], fields: Mapping[str, str]) -> None:
+def attach_errors(form: FlaskForm, errors: Iterable[RuleError], fields: Mapping[str, str]) -> None:
     """Attach rules-engine errors to the form fields they belong to.
 
     `fields` maps an engine field ("points.0", "bids.3", "options.deck") or its prefix
@@ -75,7 +78,7 @@ def attach_errors(form: FlaskForm, errors: Iterable[Mapping[str, Any]], fields: 
     kept in `form.form_errors`, shown at the top of the form.
     """
     for error in errors:
-        add_form_error(form, str(error["message"]), _form_field_for(str(error.get("field", "")), fields))
+        add_form_error(form, say(error), _form_field_for(error.field, fields))
 
 
 def _form_field_for(engine_field: str, fields: Mapping[str, str]) -> str | None:
@@ -123,19 +126,32 @@ def group_errors(form: FlaskForm) -> dict[str, list[str]]:
 
 
 def _seat_choices(count: int) -> list[SelectChoice]:
-    return choices((seat, f"Seat {seat + 1}") for seat in range(count))
+    return choices((seat, _l("Seat %(number)s", number=seat + 1)) for seat in range(count))
+
+
+OPTION_LABELS = {
+    "deck": _l("Deck"), "last_trick_bonus": _l("Last trick bonus"), "mode": _l("Mode"), "target": _l("Target"),
+    "double_over_100": _l("Two juegos over 100"), "tute": _l("Tute"), "remove_twos": _l("Take the 2s out"),
+    "schedule": _l("Schedule"), "hook": _l("Dealer's hook"), "exact_base": _l("Exact bid"),
+    "per_trick": _l("Per trick"), "miss_per_trick": _l("Per trick missed"), "oros_double": _l("Oros double"),
+}
+OPTION_VALUE_LABELS = {
+    "juegos": _l("juegos"), "points": _l("points"), "deal": _l("wins the deal"), "match": _l("wins the match"),
+    "off": _l("off"), "classic": _l("classic"), "ladder": _l("ladder"), "custom": _l("custom"),
+}
 
 
 def _option_field(spec: OptionSpec) -> Field:
-    label = spec.name.replace("_", " ").capitalize()
+    label = OPTION_LABELS.get(spec.name, spec.name)
+    description = _l(spec.description)
     if spec.kind == "bool":
-        return BooleanField(label, default=spec.default, description=spec.description)
+        return BooleanField(label, default=spec.default, description=description)
     if spec.kind == "int":
-        return IntegerField(label, default=spec.default, validators=[Optional()], description=spec.description,
+        return IntegerField(label, default=spec.default, validators=[Optional()], description=description,
                             render_kw={"min": spec.minimum, "max": spec.maximum, "inputmode": "numeric"})
     values = [str(c) for c in spec.choices] + (["custom"] if spec.kind == "schedule" else [])
-    return SelectField(label, choices=choices((v, v) for v in values), default=str(spec.default),
-                       description=spec.description)
+    return SelectField(label, choices=choices((v, OPTION_VALUE_LABELS.get(v, v)) for v in values),
+                       default=str(spec.default), description=description)
 
 
 @cache
@@ -144,14 +160,14 @@ def new_match_form_class(game: Game) -> type[FlaskForm]:
     seats = game.max_players
 
     class NewMatchForm(FlaskForm):
-        players = FieldList(StringField("Player", validators=[Optional(), Length(max=40)]),
+        players = FieldList(StringField(_l("Player"), validators=[Optional(), Length(max=40)]),
                             min_entries=seats, max_entries=seats)
-        first_dealer = SelectField("Who deals first", coerce=int, choices=_seat_choices(seats), default=0)
-        leader = SelectField("Who holds the 2 of oros (leads the first trick)", coerce=int,
+        first_dealer = SelectField(_l("Who deals first"), coerce=int, choices=_seat_choices(seats), default=0)
+        leader = SelectField(_l("Who holds the 2 of oros (leads the first trick)"), coerce=int,
                              choices=_seat_choices(seats), default=0)
-        schedule_list = StringField("Custom schedule: cards per player for each deal",
+        schedule_list = StringField(_l("Custom schedule: cards per player for each deal"),
                                     validators=[Optional(), Length(max=1000)],
-                                    description="Numbers separated by spaces, for example: 5 5 5 5")
+                                    description=_l("Numbers separated by spaces, for example: 5 5 5 5"))
 
     for spec in game.option_specs:
         setattr(NewMatchForm, f"opt_{spec.name}", _option_field(spec))
@@ -207,17 +223,17 @@ class TuteDealForm(FlaskForm):
 
     number = HiddenField()
     version = HiddenField()
-    dealer = SelectField("Dealer", coerce=int, validators=[InputRequired()])
-    trump = RadioField("Trump", choices=SUIT_CHOICES, validators=[Optional()])
-    points0 = IntegerField("Card points", validators=[Optional()], render_kw={"inputmode": "numeric"})
-    points1 = IntegerField("Card points", validators=[Optional()], render_kw={"inputmode": "numeric"})
-    last_trick = RadioField("Last trick (las diez de últimas)", coerce=int, validators=[Optional()])
-    cante_oros = SelectField("Oros")
-    cante_copas = SelectField("Copas")
-    cante_espadas = SelectField("Espadas")
-    cante_bastos = SelectField("Bastos")
-    tute_seat = SelectField("Tute declared by")
-    tute_kind = RadioField("Tute of", choices=choices([("reyes", "four Reyes"), ("caballos", "four Caballos")]),
+    dealer = SelectField(_l("Dealer"), coerce=int, validators=[InputRequired()])
+    trump = RadioField(_l("Trump"), choices=SUIT_CHOICES, validators=[Optional()])
+    points0 = IntegerField(_l("Card points"), validators=[Optional()])
+    points1 = IntegerField(_l("Card points"), validators=[Optional()])
+    last_trick = RadioField(_l("Last trick"), coerce=int, validators=[Optional()])
+    cante_oros = SelectField("oros")
+    cante_copas = SelectField("copas")
+    cante_espadas = SelectField("espadas")
+    cante_bastos = SelectField("bastos")
+    tute_seat = SelectField(_l("Tute declared by"))
+    tute_kind = RadioField(_l("Tute of"), choices=choices([("reyes", "reyes"), ("caballos", "caballos")]),
                            validators=[Optional()])
 
     def setup(self, seat_names: Sequence[str], side_names: Sequence[str]) -> TuteDealForm:
@@ -226,8 +242,8 @@ class TuteDealForm(FlaskForm):
         self.dealer.choices = choices(seats)
         self.last_trick.choices = choices(enumerate(side_names))
         for suit in SUITS:
-            getattr(self, f"cante_{suit}").choices = choices([(NOBODY, "nobody")] + [(str(s), n) for s, n in seats])
-        self.tute_seat.choices = choices([(NOBODY, "no tute")] + [(str(s), n) for s, n in seats])
+            getattr(self, f"cante_{suit}").choices = choices([(NOBODY, "")] + [(str(s), n) for s, n in seats])
+        self.tute_seat.choices = choices([(NOBODY, "")] + [(str(s), n) for s, n in seats])
         return self
 
     def cante_fields(self) -> list[Field]:
@@ -271,7 +287,7 @@ class TuteDealForm(FlaskForm):
 
     def error_fields(self) -> dict[str, str]:
         """Map the engine's fields to this form's."""
-        fields = {"dealer": "dealer", "trump": "trump", "points": "points0", "points.0": "points0",
+        fields = {"dealer": "dealer", "trump": "trump", "points": "@points", "points.0": "points0",
                   "points.1": "points1", "last_trick": "last_trick", "tute": "tute_seat", "tute.seat": "tute_seat",
                   "tute.kind": "tute_kind"}
         filled = getattr(self, "filled_side", None)
@@ -295,14 +311,12 @@ class PochaDealForm(FlaskForm):
 
     number = HiddenField()
     version = HiddenField()
-    dealer = SelectField("Dealer", coerce=int, validators=[InputRequired()])
+    dealer = SelectField(_l("Dealer"), coerce=int, validators=[InputRequired()])
     cards = HiddenField()
-    trump = RadioField("Trump", choices=choices([("none", "No trump")]) + SUIT_CHOICES, default="none",
+    trump = RadioField(_l("Trump"), choices=choices([("none", "none")]) + SUIT_CHOICES, default="none",
                        validators=[Optional()])
-    bids = FieldList(IntegerField("Bid", validators=[Optional()], render_kw={"inputmode": "numeric"}),
-                     min_entries=2, max_entries=MAX_SEATS)
-    tricks = FieldList(IntegerField("Tricks", validators=[Optional()], render_kw={"inputmode": "numeric"}),
-                       min_entries=2, max_entries=MAX_SEATS)
+    bids = FieldList(IntegerField(_l("Bid"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
+    tricks = FieldList(IntegerField(_l("Tricks"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
 
     def setup(self, seat_names: Sequence[str]) -> PochaDealForm:
         """Fill the choices and rows that depend on the table."""

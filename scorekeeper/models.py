@@ -66,6 +66,8 @@ class User(UserMixin, db.Model):
     username: Mapped[str] = mapped_column(String(40))
     username_key: Mapped[str] = mapped_column(String(NAME_KEY_LENGTH), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
+    #: The language chosen for the pages (a code of LANGUAGES), or None to follow the browser.
+    language: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
@@ -119,6 +121,8 @@ class Match(db.Model):
     version: Mapped[int] = mapped_column(default=0)
     #: The rules engine's result for the deals: a cache of derived figures, never a fact.
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: The secret of the read-only live view shared with the other phones, while it is shared.
+    share_token: Mapped[str | None] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
@@ -167,3 +171,22 @@ class Deal(db.Model):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     match: Mapped[Match] = relationship(back_populates="deals")
+
+
+class IdempotencyKey(db.Model):
+    """A request already answered: a retried request with the same key gets the same answer.
+
+    A phone that lost its connection sends a deal again with the key it chose the first time;
+    the key is stored in the same transaction as the deal, so the deal is never stored twice.
+    """
+
+    __tablename__ = "idempotency_keys"
+    __table_args__ = (UniqueConstraint("user_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(100))
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    #: The API's answer to the first request (the pages answer with the scoreboard).
+    body: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

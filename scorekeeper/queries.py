@@ -10,13 +10,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext, ngettext
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .models import ABANDONED, FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Deal, Match, Player, Seat, User
 from .rules import GAMES, Game, bidding_order, cante_value, check_match, check_options, forbidden_bid, get_game
-from .services import NotFound, match_document
+from .i18n import suit_name
+from .documents import match_document
+from .services import NotFound
 
 RECENT_FINISHED = 5
 
@@ -35,7 +38,7 @@ def match_for(user: User, match_id: int) -> Match:
     """Return the account's match, or raise NotFound (also for another account's match)."""
     match = db.session.get(Match, match_id, options=[selectinload(Match.deals)]) if 0 < match_id <= MAX_ID else None
     if match is None or match.user_id != user.id:
-        raise NotFound("There is no such match.")
+        raise NotFound(gettext("There is no such match."))
     return match
 
 
@@ -43,7 +46,7 @@ def player_for(user: User, player_id: int) -> Player:
     """Return the account's player, or raise NotFound."""
     player = db.session.get(Player, player_id) if 0 < player_id <= MAX_ID else None
     if player is None or player.user_id != user.id:
-        raise NotFound("There is no such player.")
+        raise NotFound(gettext("There is no such player."))
     return player
 
 
@@ -207,25 +210,29 @@ def scoreboard(match: Match) -> Scoreboard:
 def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: list[str]) -> tuple[str, list[str]]:
     """Return a one-line summary of a deal and the per-seat details shown beside its scores."""
     if game == "pocha":
-        trump = deal.get("trump") or "no trump"
+        trump = suit_name(deal["trump"]) if deal.get("trump") else gettext("no trump")
         details = [f"{bid}/{tricks}" for bid, tricks in zip(deal["bids"], deal["tricks"])]
-        return f"{deal['cards']} cards · {trump}", details
+        cards = ngettext("%(num)s card", "%(num)s cards", deal["cards"])
+        return f"{cards} · {trump}", details
     trump = deal["trump"]
-    parts = [trump]
+    parts = [suit_name(trump)]
     if "points" in deal:
         parts.append("–".join(str(p) for p in deal["points"]))
     if deal.get("last_trick") is not None:
-        parts.append(f"last trick {sides[deal['last_trick']]}")
+        parts.append(gettext("last trick %(names)s", names=sides[deal["last_trick"]]))
     for cante in deal.get("cantes") or []:
-        parts.append(f"{names[cante['seat']]} sang {cante_value(cante['suit'], trump)} in {cante['suit']}")
+        parts.append(gettext("%(name)s sang %(points)s in %(suit)s", name=names[cante["seat"]],
+                             points=cante_value(cante["suit"], trump), suit=suit_name(cante["suit"])))
     tute = deal.get("tute")
     if tute:
-        parts.append(f"tute of {tute['kind']} by {names[tute['seat']]}")
+        kind = gettext("Reyes") if tute["kind"] == "reyes" else gettext("Caballos")
+        parts.append(gettext("tute of %(kind)s by %(name)s", kind=kind, name=names[tute["seat"]]))
     return " · ".join(parts), []
 
 
-def api_view(match: Match) -> dict[str, Any]:
-    """Return a match as the API shows it: id, status, its document and the engine's result."""
-    result = match.result if match.result is not None else check_match(match_document(match)).to_dict()
-    return {"id": match.id, "status": match.status, "match": match_document(match), "result": result}
-
+def match_for_share(token: str) -> Match:
+    """Return the match shared under this live-view token, or raise NotFound."""
+    match = db.session.scalar(select(Match).where(Match.share_token == token)) if 0 < len(token) <= 64 else None
+    if match is None:
+        raise NotFound(gettext("This live view is not shared (any more)."))
+    return match

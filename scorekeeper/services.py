@@ -16,14 +16,17 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from .documents import api_view, match_document
 from .extensions import db
 from .models import (
-    ABANDONED, FINISHED, MAX_ID, PLAYING, ApiToken, Deal, Match, Player, Seat, User, name_key, utcnow,
+    ABANDONED, FINISHED, MAX_ID, PLAYING, ApiToken, Deal, IdempotencyKey, Match, Player, Seat, User, name_key,
+    utcnow,
 )
 from .rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from .rules import next_seat
@@ -65,7 +68,7 @@ def _transaction() -> Iterator[None]:
         db.session.commit()
     except (IntegrityError, StaleDataError) as error:
         db.session.rollback()
-        raise Conflict("Someone else changed this at the same moment. Reload the page and try again.") from error
+        raise Conflict(_("Someone else changed this at the same moment. Reload the page and try again.")) from error
     except BaseException:
         db.session.rollback()
         raise
@@ -89,11 +92,11 @@ def clean_name(name: str, field: str = "name") -> str:
     refuse an empty or overlong one, or one with invisible control characters."""
     tidy = unicodedata.normalize("NFC", " ".join(str(name).split()))
     if not tidy:
-        raise InvalidInput("Type a name.", field)
+        raise InvalidInput(_("Type a name."), field)
     if len(tidy) > MAX_NAME_LENGTH:
-        raise InvalidInput(f"A name has at most {MAX_NAME_LENGTH} characters.", field)
+        raise InvalidInput(_("A name has at most %(count)s characters.", count=MAX_NAME_LENGTH), field)
     if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in tidy):
-        raise InvalidInput("A name cannot hold invisible or control characters.", field)
+        raise InvalidInput(_("A name cannot hold invisible or control characters."), field)
     return tidy
 
 
@@ -102,11 +105,11 @@ def create_user(username: str, password: str) -> User:
     """Create an account with a hashed password."""
     username = str(username).strip()
     if not USERNAME_PATTERN.match(username):
-        raise InvalidInput("A username has 3 to 40 letters, digits or . _ - @ +, without spaces.", "username")
+        raise InvalidInput(_("A username has 3 to 40 letters, digits or . _ - @ +, without spaces."), "username")
     if len(password) < MIN_PASSWORD_LENGTH:
-        raise InvalidInput(f"A password has at least {MIN_PASSWORD_LENGTH} characters.", "password")
+        raise InvalidInput(_("A password has at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), "password")
     if db.session.scalar(select(User.id).where(User.username_key == username.casefold())) is not None:
-        raise InvalidInput("That username is taken.", "username")
+        raise InvalidInput(_("That username is taken."), "username")
     user = User(username=username, username_key=username.casefold(), password_hash=generate_password_hash(password))
     db.session.add(user)
     return user
@@ -118,6 +121,12 @@ def authenticate(username: str, password: str) -> User | None:
     if user is None or not check_password_hash(user.password_hash, password):
         return None
     return user
+
+
+@_atomic
+def set_language(user: User, language: str | None) -> None:
+    """Remember the account's language (None: follow the browser)."""
+    user.language = language
 
 
 def hash_token(token: str) -> str:
@@ -148,7 +157,7 @@ def revoke_api_token(user: User, token_id: int) -> None:
     """Delete one of the account's API tokens."""
     row = db.session.get(ApiToken, token_id) if 0 < token_id <= MAX_ID else None
     if row is None or row.user_id != user.id:
-        raise NotFound("There is no such token.")
+        raise NotFound(_("There is no such token."))
     db.session.delete(row)
 
 
@@ -162,7 +171,7 @@ def _player_named(user: User, name: str) -> Player | None:
 def _player_of(user: User, player_id: int) -> Player:
     player = db.session.get(Player, player_id) if 0 < player_id <= MAX_ID else None
     if player is None or player.user_id != user.id:
-        raise NotFound("There is no such player.")
+        raise NotFound(_("There is no such player."))
     return player
 
 
@@ -171,7 +180,7 @@ def add_player(user: User, name: str) -> Player:
     """Add a player to the account; names are unique within it, whatever their case."""
     name = clean_name(name)
     if _player_named(user, name) is not None:
-        raise InvalidInput(f"There is already a player called {name}.", "name")
+        raise InvalidInput(_("There is already a player called %(name)s.", name=name), "name")
     player = Player(user_id=user.id, name=name, name_key=name_key(name))
     db.session.add(player)
     return player
@@ -184,7 +193,7 @@ def rename_player(user: User, player_id: int, name: str) -> Player:
     name = clean_name(name)
     other = _player_named(user, name)
     if other is not None and other.id != player.id:
-        raise InvalidInput(f"There is already a player called {name}.", "name")
+        raise InvalidInput(_("There is already a player called %(name)s.", name=name), "name")
     player.name, player.name_key = name, name_key(name)
     return player
 
@@ -216,16 +225,6 @@ def _players_for(user: User, names: Sequence[str], unarchive: bool = True) -> li
 
 
 # ---------------------------------------------------------------- matches
-
-
-def match_document(match: Match, deals: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
-    """Return the match as a match document (DESIGN.md), optionally with other deals."""
-    return {
-        "game": match.game,
-        "players": match.player_names,
-        "options": dict(match.options),
-        "deals": [dict(d.data) for d in match.deals] if deals is None else [dict(d) for d in deals],
-    }
 
 
 def _store_result(match: Match, result: MatchResult) -> None:
@@ -271,7 +270,7 @@ def start_match(user: User, game: str, player_names: Sequence[str], options: Map
     """Start a match: check the game, players and house rules, then seat the players."""
     names = [clean_name(n, f"players.{i}") for i, n in enumerate(player_names)]
     document = {"game": game, "players": names, "options": dict(options or {}), "deals": []}
-    match, _ = _new_match(user, document, first_dealer)
+    match, _result = _new_match(user, document, first_dealer)
     return match
 
 
@@ -283,7 +282,7 @@ def create_match_from_document(user: User, document: Any, first_dealer: int | No
         names = [clean_name(n, f"players.{i}") if isinstance(n, str) and n.strip() else n
                  for i, n in enumerate(document["players"])]
         document = {**document, "players": names}
-    match, _ = _new_match(user, document, first_dealer)
+    match, _result = _new_match(user, document, first_dealer)
     return match
 
 
@@ -296,11 +295,31 @@ def _expect_next(match: Match, expected_number: int | None) -> int:
     number = len(match.deals) + 1
     if expected_number is not None and expected_number != number:
         if expected_number < number:
-            message = f"Deal {expected_number} was just entered, perhaps on another phone. The next deal is {number}."
+            message = _("Deal %(entered)s was just entered, perhaps on another phone. The next deal is %(number)s.",
+                        entered=expected_number, number=number)
         else:
-            message = f"This match changed meanwhile: the next deal is {number}, not {expected_number}."
+            message = _("This match changed meanwhile: the next deal is %(number)s, not %(expected)s.",
+                        number=number, expected=expected_number)
         raise Conflict(message, "number")
     return number
+
+
+MAX_IDEMPOTENCY_KEY = 100
+
+
+def answered(user: User, key: str | None) -> IdempotencyKey | None:
+    """Return the stored answer to an earlier request with this idempotency key, if there was one."""
+    if not key or len(key) > MAX_IDEMPOTENCY_KEY:
+        return None
+    return db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.user_id == user.id,
+                                                          IdempotencyKey.key == key))
+
+
+def _remember(match: Match, key: str | None) -> None:
+    """Keep the idempotency key with the change it made (inside the change's transaction)."""
+    if key and len(key) <= MAX_IDEMPOTENCY_KEY:
+        db.session.flush()
+        db.session.add(IdempotencyKey(user_id=match.user_id, key=key, match_id=match.id, body=api_view(match)))
 
 
 def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None) -> Match:
@@ -316,38 +335,48 @@ def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | N
 
 
 @_atomic
-def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None = None) -> Match:
+def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None = None,
+             idempotency_key: str | None = None) -> Match:
     """Add the next deal: the whole match is re-checked and scored first."""
-    return _append_deal(match, deal, expected_number)
+    _append_deal(match, deal, expected_number)
+    _remember(match, idempotency_key)
+    return match
 
 
 @_atomic
-def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None = None) -> Match:
+def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None = None,
+              idempotency_key: str | None = None) -> Match:
     """Keep the next Pocha deal's bids, entered before play, until its tricks come in."""
     number = _expect_next(match, expected_number)
     _check_not_abandoned(match, number)
     check_bids(match_document(match), dict(bids))
     match.pending = dict(bids)
     match.updated_at = utcnow()
+    _remember(match, idempotency_key)
     return match
 
 
 @_atomic
-def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expected_number: int | None) -> Match:
+def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expected_number: int | None,
+                  idempotency_key: str | None = None) -> Match:
     """Add the tricks to the Pocha deal whose bids are in; refuse if the bids changed meanwhile."""
     number = _expect_next(match, expected_number)
     if match.pending is None:
-        raise Conflict(f"The bids of deal {number} are not in: they were undone, perhaps on another phone.")
+        raise Conflict(_("The bids of deal %(number)s are not in: they were undone, perhaps on another phone.",
+                         number=number))
     if dict(bids_seen) != dict(match.pending):
-        raise Conflict(f"The bids of deal {number} were changed on another phone. Check them and enter the tricks again.")
-    return _append_deal(match, {**match.pending, "tricks": tricks}, expected_number)
+        raise Conflict(_("The bids of deal %(number)s were changed on another phone. Check them and enter the "
+                         "tricks again.", number=number))
+    _append_deal(match, {**match.pending, "tricks": tricks}, expected_number)
+    _remember(match, idempotency_key)
+    return match
 
 
 def _deal_of(match: Match, number: int) -> Deal:
     for deal in match.deals:
         if deal.number == number:
             return deal
-    raise NotFound(f"This match has no deal {number}.")
+    raise NotFound(_("This match has no deal %(number)s.", number=number))
 
 
 @_atomic
@@ -356,7 +385,7 @@ def replace_deal(match: Match, number: int, deal: Mapping[str, Any], expected_ve
     row = _deal_of(match, number)
     _check_not_abandoned(match, number)
     if expected_version is not None and expected_version != match.version:
-        raise Conflict("This match changed since the page was opened. Reload it and check the deal again.")
+        raise Conflict(_("This match changed since the page was opened. Reload it and check the deal again."))
     deals = [dict(deal) if d.number == number else d.data for d in match.deals]
     result = check_match(match_document(match, deals))
     row.data = dict(deal)
@@ -370,7 +399,7 @@ def delete_last_deal(match: Match, number: int) -> Match:
     """Delete deal `number`, which must be the last one; a finished match is open again."""
     if not match.deals or number != match.deals[-1].number:
         _deal_of(match, number)  # NotFound for a deal that does not exist
-        raise Conflict(f"Only the last deal ({len(match.deals)}) can be deleted.")
+        raise Conflict(_("Only the last deal (%(number)s) can be deleted.", number=len(match.deals)))
     _check_not_abandoned(match, number)
     match.deals.pop()
     match.pending = None
@@ -397,7 +426,7 @@ def undo(match: Match) -> str | None:
 def abandon_match(match: Match) -> Match:
     """Stop a match early: it keeps its deals and has no winner."""
     if match.status == FINISHED:
-        raise Conflict("This match is over already.")
+        raise Conflict(_("This match is over already."))
     match.status = ABANDONED
     match.pending = None
     match.ended_at = match.updated_at = utcnow()
@@ -412,12 +441,25 @@ def rematch(user: User, match: Match, first_dealer: int | None = None) -> Match:
     says otherwise (in tute4 the holder of the 2 of oros decides it again).
     """
     if match.status == PLAYING:
-        raise Conflict("This match is still being played: finish or abandon it first.")
+        raise Conflict(_("This match is still being played: finish or abandon it first."))
     document = {"game": match.game, "players": match.player_names, "options": dict(match.options), "deals": []}
     if first_dealer is None:
         first_dealer = next_seat(match.first_dealer, len(match.seats))
-    new, _ = _new_match(user, document, first_dealer)
+    new, _result = _new_match(user, document, first_dealer)
     return new
+
+
+@_atomic
+def share_match(match: Match) -> str:
+    """Give the match a new secret live-view link (any older link stops working); return its token."""
+    match.share_token = secrets.token_urlsafe(32)
+    return match.share_token
+
+
+@_atomic
+def stop_sharing(match: Match) -> None:
+    """Revoke the match's live-view link."""
+    match.share_token = None
 
 
 @_atomic
@@ -461,7 +503,7 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
             if db.session.scalar(select(Match.id).where(Match.uid == item["uid"])) is not None:
                 report["skipped"] += 1
                 continue
-            match, _ = _new_match(user, item["document"], item["first_dealer"], uid=item["uid"], unarchive=False)
+            match, _result = _new_match(user, item["document"], item["first_dealer"], uid=item["uid"], unarchive=False)
             if item["status"] == ABANDONED:
                 match.status = ABANDONED
             match.pending = item["pending"]

@@ -17,7 +17,8 @@ from sqlalchemy.orm import selectinload
 from .extensions import db
 from .models import STATUSES, Match, Player, User
 from .rules import RuleViolation, check_bids, check_match
-from .services import USERNAME_PATTERN, InvalidInput, clean_name, match_document
+from .documents import match_document
+from .services import USERNAME_PATTERN, InvalidInput, clean_name
 
 FORMAT = "scorekeeper-export"
 VERSION = 1

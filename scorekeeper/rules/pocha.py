@@ -8,6 +8,7 @@ from typing import Final
 
 from .base import DealResult, Game, MatchResult
 from .common import SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text
+from .messages import N_
 from .options import OptionSpec, as_bool, as_int
 
 MIN_PLAYERS: Final = 2
@@ -16,17 +17,20 @@ MAX_PLAYERS: Final = 8
 TWOS_OUT_FOR: Final = (3, 6)
 
 POCHA_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
-    OptionSpec("deck", "choice", 40, "Cards in the deck: 40, or 48 with the 8s and 9s.", choices=(40, 48)),
-    OptionSpec("remove_twos", "bool", True, "With 3 or 6 players, take the four 2s out so that every card is dealt."),
+    OptionSpec("deck", "choice", 40, N_("Cards in the deck: 40, or 48 with the 8s and 9s."), choices=(40, 48)),
+    OptionSpec("remove_twos", "bool", True,
+               N_("With 3 or 6 players, take the four 2s out so that every card is dealt.")),
     OptionSpec("schedule", "schedule", "classic",
-               "Cards per player, deal by deal: classic (a round of 1s, up to the most and back), ladder, or a list.",
+               N_("Cards per player, deal by deal: classic (a round of 1s, up to the most and back), ladder, "
+                  "or a list."),
                choices=("classic", "ladder")),
-    OptionSpec("hook", "bool", True, "The dealer bids last and may not make the bids add up to the cards in hand."),
-    OptionSpec("exact_base", "int", 10, "Points for making exactly the tricks bid.", minimum=0, maximum=100),
-    OptionSpec("per_trick", "int", 5, "Points for each trick taken when the bid is exact.", minimum=0, maximum=100),
-    OptionSpec("miss_per_trick", "int", 5, "Points lost for each trick of difference when the bid is missed.",
+    OptionSpec("hook", "bool", True,
+               N_("The dealer bids last and may not make the bids add up to the cards in hand.")),
+    OptionSpec("exact_base", "int", 10, N_("Points for making exactly the tricks bid."), minimum=0, maximum=100),
+    OptionSpec("per_trick", "int", 5, N_("Points for each trick taken when the bid is exact."), minimum=0, maximum=100),
+    OptionSpec("miss_per_trick", "int", 5, N_("Points lost for each trick of difference when the bid is missed."),
                minimum=0, maximum=100),
-    OptionSpec("oros_double", "bool", False, "Every score of a deal with oros as trump counts double."),
+    OptionSpec("oros_double", "bool", False, N_("Every score of a deal with oros as trump counts double.")),
 )
 
 #: Named sets of scoring constants that tables know by name.
@@ -212,7 +216,7 @@ class PochaGame(Game):
     """Pocha: each player bids the tricks they will take, and scores for hitting the bid exactly."""
 
     name = "pocha"
-    title = "Pocha"
+    title = N_("Pocha")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
 

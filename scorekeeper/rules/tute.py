@@ -11,6 +11,7 @@ from .common import (
     DECK_POINTS, SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text,
     seat_in_range,
 )
+from .messages import N_
 from .options import OptionSpec, as_bool, as_int, as_str
 
 TuteMode = Literal["juegos", "points"]
@@ -26,18 +27,20 @@ DEFAULT_TARGETS: Final[Mapping[str, int]] = {"juegos": 3, "points": 101}
 OVER_100: Final = 101
 
 TUTE_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
-    OptionSpec("deck", "choice", 40, "Cards in the deck: 40, or 48 with the 8s and 9s (which score nothing).",
-               choices=(40, 48)),
-    OptionSpec("last_trick_bonus", "int", 10, "Points for the side that takes the last trick (las diez de últimas).",
-               minimum=0, maximum=50),
-    OptionSpec("mode", "choice", "juegos", "Win the match by deals won (juegos) or by points added up deal after deal.",
+    OptionSpec("deck", "choice", 40,
+               N_("Cards in the deck: 40, or 48 with the 8s and 9s (which score nothing)."), choices=(40, 48)),
+    OptionSpec("last_trick_bonus", "int", 10,
+               N_("Points for the side that takes the last trick (las diez de últimas)."), minimum=0, maximum=50),
+    OptionSpec("mode", "choice", "juegos",
+               N_("Win the match by deals won (juegos) or by points added up deal after deal."),
                choices=("juegos", "points")),
     OptionSpec("target", "int", None,
-               "What wins the match: juegos to reach (default 3, at most 99), or in points mode the total (default 101).",
+               N_("What wins the match: juegos to reach (default 3, at most 99), or in points mode the total "
+                  "(default 101)."),
                minimum=1, maximum=10000),
-    OptionSpec("double_over_100", "bool", False, "A deal won with 101 or more (or by a tute) earns two juegos."),
+    OptionSpec("double_over_100", "bool", False, N_("A deal won with 101 or more (or by a tute) earns two juegos.")),
     OptionSpec("tute", "choice", "deal",
-               "Four Reyes or four Caballos in one hand: wins the deal, wins the match, or is not played (off).",
+               N_("Four Reyes or four Caballos in one hand: wins the deal, wins the match, or is not played (off)."),
                choices=("deal", "match", "off")),
 )
 
@@ -366,5 +369,5 @@ class TuteGame(Game):
         )
 
 
-TUTE2: Final = TuteGame("tute2", "Tute (two players)", 2)
-TUTE4: Final = TuteGame("tute4", "Tute in pairs (four players)", 4)
+TUTE2: Final = TuteGame("tute2", N_("Tute (two players)"), 2)
+TUTE4: Final = TuteGame("tute4", N_("Tute in pairs (four players)"), 4)

@@ -4,43 +4,46 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Flask, current_app, has_request_context, jsonify, redirect, render_template, request, session, url_for,
+)
+from flask_babel import gettext, lazy_gettext
 from flask_login import current_user
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from .. import queries
+from .. import i18n, queries
 from ..extensions import login_manager
 from ..forms import group_errors, whole_number
 from ..models import Match
-from ..rules import GAMES
 from ..services import NotFound
 
-#: Endpoints anyone may reach without signing in. Everything else needs an account
-#: (the API's own endpoints need an API token instead, checked by the API blueprint).
-PUBLIC_ENDPOINTS = frozenset({"static", "auth.login", "auth.setup", "auth.signup"})
+#: Endpoints anyone may reach without signing in, even before the first account exists:
+#: static files, what makes the app installable, shared live views, the language switch.
+OPEN_ENDPOINTS = frozenset({
+    "static", "auth.language", "share.live", "share.state", "pwa.manifest", "pwa.service_worker", "pwa.offline",
+})
+#: Endpoints reachable without signing in once an account exists. Everything else needs an
+#: account (the API's own endpoints need an API token instead, checked by the API blueprint).
+PUBLIC_ENDPOINTS = OPEN_ENDPOINTS | {"auth.login", "auth.setup", "auth.signup"}
 
 
 def register(app: Flask) -> None:
     """Register every blueprint and the app-wide request hooks."""
-    from . import api, auth, main, matches, players
+    from . import api, auth, main, matches, players, pwa, share
 
-    for blueprint in (auth.bp, main.bp, players.bp, matches.bp, api.bp):
+    for blueprint in (auth.bp, main.bp, players.bp, matches.bp, api.bp, share.bp, pwa.bp):
         app.register_blueprint(blueprint)
     login_manager.login_view = "auth.login"
-    login_manager.login_message = "Sign in to keep score."
+    login_manager.login_message = lazy_gettext("Sign in to keep score.")
     login_manager.user_loader(_load_user)
     app.before_request(_require_sign_in)
     app.register_error_handler(NotFound, _not_found)
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
-    app.add_template_filter(_game_title, "game_title")
     app.add_template_filter(_winner_names, "winner_names")
     app.add_template_filter(_group_errors, "group_errors")
-
-
-def _game_title(name: str) -> str:
-    return GAMES[name].title if name in GAMES else name
+    i18n.register(app)
 
 
 def _winner_names(match: Match) -> str:
@@ -55,6 +58,20 @@ def _group_errors(form: Any, group: str) -> list[str]:
     return group_errors(form).get(group, [])
 
 
+def select_language() -> str:
+    """Pick the page language: the account's choice, else this browser's choice, else its Accept-Language."""
+    languages = current_app.config["LANGUAGES"]
+    if not has_request_context():
+        return str(current_app.config["BABEL_DEFAULT_LOCALE"])
+    chosen = getattr(current_user, "language", None) if current_user else None
+    if chosen in languages:
+        return str(chosen)
+    remembered = session.get("language")
+    if remembered in languages:
+        return str(remembered)
+    return request.accept_languages.best_match(list(languages)) or current_app.config["BABEL_DEFAULT_LOCALE"]
+
+
 def _load_user(user_id: str) -> Any:
     number = whole_number(user_id)
     return None if number is None else queries.get_user(number)
@@ -63,9 +80,7 @@ def _load_user(user_id: str) -> Any:
 def _require_sign_in() -> Response | None:
     """Send visitors to the first-account page on a fresh install, else to sign-in."""
     endpoint = request.endpoint
-    if endpoint is None or endpoint.startswith("api."):
-        return None
-    if endpoint == "static":
+    if endpoint is None or endpoint.startswith("api.") or endpoint in OPEN_ENDPOINTS:
         return None
     if not queries.has_users():
         return None if endpoint == "auth.setup" else redirect(url_for("auth.setup"))
@@ -75,7 +90,7 @@ def _require_sign_in() -> Response | None:
 
 
 def _not_found(error: Exception) -> tuple[str, int] | tuple[Response, int]:
-    message = error.message if isinstance(error, NotFound) else "There is nothing at this address."
+    message = error.message if isinstance(error, NotFound) else gettext("There is nothing at this address.")
     if request.path.startswith("/api/"):
         return jsonify({"message": message}), 404
     return render_template("not_found.html", message=message), 404

@@ -16,6 +16,7 @@ from flask import Blueprint, Response, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .. import queries, services
+from ..documents import api_view
 from ..extensions import csrf
 from ..models import User
 from ..rules import RuleViolation
@@ -118,7 +119,7 @@ def _one(match_id: int) -> Any:
 @bp.get("/matches")
 def list_matches() -> Reply:
     """List the account's matches, newest first."""
-    return jsonify([queries.api_view(m) for m in queries.matches(_user(), with_deals=True)]), 200
+    return jsonify([api_view(m) for m in queries.matches(_user(), with_deals=True)]), 200
 
 
 @bp.post("/matches")
@@ -130,21 +131,36 @@ def create_match() -> Reply:
         body = dict(body)
         first_dealer = body.pop("first_dealer")
     match = services.create_match_from_document(_user(), body, first_dealer)
-    return jsonify(queries.api_view(match)), 201
+    return jsonify(api_view(match)), 201
 
 
 @bp.get("/matches/<int:match_id>")
 def get_match(match_id: int) -> Reply:
     """Read a match with the engine's result."""
-    return jsonify(queries.api_view(_one(match_id))), 200
+    return jsonify(api_view(_one(match_id))), 200
 
 
 @bp.post("/matches/<int:match_id>/deals")
 def add_deal(match_id: int) -> Reply:
-    """Add the next deal."""
+    """Add the next deal; a retry with the same Idempotency-Key gets the first answer again."""
     match = _one(match_id)
-    deal, number = _deal_body()
-    return jsonify(queries.api_view(services.add_deal(match, deal, number))), 201
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 0 < len(key) <= services.MAX_IDEMPOTENCY_KEY:
+        raise ApiError(400, f"An Idempotency-Key has 1 to {services.MAX_IDEMPOTENCY_KEY} characters.")
+    earlier = services.answered(_user(), key)
+    if earlier is None:
+        deal, number = _deal_body()
+        try:
+            match = services.add_deal(match, deal, number, key)
+        except services.Conflict:
+            earlier = services.answered(_user(), key)  # the same request, sent twice at once
+            if earlier is None:
+                raise
+        else:
+            return jsonify(api_view(match)), 201
+    if earlier.match_id != match.id:
+        raise ApiError(409, "This Idempotency-Key was used for another match.")
+    return jsonify(earlier.body), 201
 
 
 @bp.put("/matches/<int:match_id>/deals/<int:number>")
@@ -152,11 +168,11 @@ def replace_deal(match_id: int, number: int) -> Reply:
     """Replace deal `number`; the whole match is checked again."""
     match = _one(match_id)
     deal, _ = _deal_body()
-    return jsonify(queries.api_view(services.replace_deal(match, number, deal))), 200
+    return jsonify(api_view(services.replace_deal(match, number, deal))), 200
 
 
 @bp.delete("/matches/<int:match_id>/deals/<int:number>")
 def delete_deal(match_id: int, number: int) -> Reply:
     """Delete the last deal (only the last one can be deleted)."""
     match = _one(match_id)
-    return jsonify(queries.api_view(services.delete_last_deal(match, number))), 200
+    return jsonify(api_view(services.delete_last_deal(match, number))), 200

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
@@ -31,7 +32,7 @@ def _create_account(form: AccountForm, template: str) -> Response | tuple[str, i
             add_form_error(form, error.message, error.field)
         else:
             login_user(user, remember=True)
-            flash(f"Welcome, {user.username}.")
+            flash(gettext("Welcome, %(name)s.", name=user.username))
             return redirect(url_for("main.home"))
         return render_template(template, form=form), 422
     return render_template(template, form=form), 422 if form.errors else 200
@@ -62,7 +63,7 @@ def login() -> Response | tuple[str, int] | str:
         if user is not None:
             login_user(user, remember=True)
             return redirect(_safe_next(request.args.get("next")))
-        form.form_errors.append("That username and password do not match an account.")
+        form.form_errors.append(gettext("That username and password do not match an account."))
         return render_template("auth/login.html", form=form), 422
     return render_template("auth/login.html", form=form), 422 if form.errors else 200
 
@@ -73,6 +74,17 @@ def logout() -> Response:
     """Sign out."""
     logout_user()
     return redirect(url_for("auth.login"))
+
+
+@bp.post("/language")
+def language() -> Response:
+    """Switch the page language, for this browser and, when signed in, for the account."""
+    chosen = request.form.get("language", "")
+    if chosen in current_app.config["LANGUAGES"]:
+        session["language"] = chosen
+        if current_user.is_authenticated:
+            services.set_language(current_user, chosen)
+    return redirect(_safe_next(request.form.get("next")))
 
 
 @bp.route("/account", methods=["GET", "POST"])
@@ -97,5 +109,5 @@ def account() -> tuple[str, int] | str:
 def revoke_token(token_id: int) -> Response:
     """Revoke an API token."""
     services.revoke_api_token(current_user, token_id)
-    flash("The token was revoked.")
+    flash(gettext("The token was revoked."))
     return redirect(url_for("auth.account"))

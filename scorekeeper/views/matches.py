@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext, lazy_gettext
 from flask_login import current_user
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
@@ -13,6 +14,7 @@ from ..forms import (
     PochaDealForm, TuteDealForm, add_form_error, attach_errors, has_errors, new_match_form_class, option_fields,
     options_from_form, players_from_form, whole_number,
 )
+from ..i18n import say
 from ..models import STATUSES
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
 
@@ -34,7 +36,7 @@ def choose_game() -> str:
 def new(game_name: str) -> Page:
     """Seat the players, choose the first dealer and the house rules, and start the match."""
     if game_name not in GAMES:
-        raise services.NotFound("There is no such game.")
+        raise services.NotFound(gettext("There is no such game."))
     game = get_game(game_name)
     form = new_match_form_class(game)()
     known = queries.players(current_user, include_archived=False)
@@ -50,7 +52,7 @@ def new(game_name: str) -> Page:
             fields = {f"players.{i}": f"players-{entry}" for i, entry in enumerate(entries)}
             fields.update({f"options.{spec.name}": f"opt_{spec.name}" for spec in game.option_specs})
             fields.update({"players": "@players", "first_dealer": "leader" if game.name == "tute4" else "first_dealer"})
-            attach_errors(form, violation.errors, fields)
+            attach_errors(form, violation.problems, fields)
         except services.InvalidInput as error:
             field = error.field or ""
             if field.startswith("players."):
@@ -73,7 +75,8 @@ def scoreboard(match_id: int) -> str:
     return render_template("matches/scoreboard.html", board=board)
 
 
-UNDONE = {"bids": "The bids were undone.", "deal": "The last deal was undone.", None: "There was nothing to undo."}
+UNDONE = {"bids": lazy_gettext("The bids were undone."), "deal": lazy_gettext("The last deal was undone."),
+          None: lazy_gettext("There was nothing to undo.")}
 
 
 @bp.post("/matches/<int:match_id>/undo")
@@ -81,7 +84,7 @@ def undo(match_id: int) -> Response:
     """Undo the last entry (pending bids, else the last deal)."""
     match = queries.match_for(current_user, match_id)
     try:
-        flash(UNDONE[services.undo(match)])
+        flash(str(UNDONE[services.undo(match)]))
     except (RuleViolation, services.ServiceError) as error:
         flash(_message(error))
     return redirect(url_for("matches.scoreboard", match_id=match_id))
@@ -116,7 +119,7 @@ def rematch(match_id: int) -> Response:
 
 def _message(error: Exception) -> str:
     if isinstance(error, RuleViolation):
-        return " ".join(str(e["message"]) for e in error.errors)
+        return " ".join(say(problem) for problem in error.problems)
     return error.message if isinstance(error, services.ServiceError) else str(error)
 
 
@@ -152,8 +155,19 @@ def enter_deal(match_id: int) -> Page:
     return _render_entry(board, form, step)
 
 
+def _after(step: str, match_id: int) -> Response:
+    """Where a stored entry leads: the tricks after the bids, else the scoreboard."""
+    endpoint = "matches.enter_deal" if step == "bids" else "matches.scoreboard"
+    return redirect(url_for(endpoint, match_id=match_id))
+
+
 def _store_deal(match_id: int, step: str) -> Page:
     match = queries.match_for(current_user, match_id)
+    # A phone that lost its connection sends a saved entry again with the key it chose at first.
+    key = request.headers.get("Idempotency-Key") or request.form.get("idempotency_key") or None
+    earlier = services.answered(current_user, key)
+    if earlier is not None and earlier.match_id == match.id:
+        return _after(step, match_id)
     board = queries.scoreboard(match)
     form = _deal_form(board)
     status = 422
@@ -162,21 +176,22 @@ def _store_deal(match_id: int, step: str) -> Page:
         number = whole_number(form.number.data) or 0
         try:
             if isinstance(form, TuteDealForm):
-                services.add_deal(match, form.to_deal(), number)
+                services.add_deal(match, form.to_deal(), number, key)
             elif step == "bids":
-                services.save_bids(match, form.to_bids(), number)
-                return redirect(url_for("matches.enter_deal", match_id=match_id))
+                services.save_bids(match, form.to_bids(), number, key)
             else:
-                services.complete_deal(match, form.to_bids(), form.to_deal()["tricks"], number)
+                services.complete_deal(match, form.to_bids(), form.to_deal()["tricks"], number, key)
         except RuleViolation as violation:
-            attach_errors(form, violation.errors, form.error_fields())
+            attach_errors(form, violation.problems, form.error_fields())
         except services.Conflict as error:
+            if services.answered(current_user, key) is not None:  # the same entry, sent twice at once
+                return _after(step, match_id)
             add_form_error(form, error.message)
             status = 409
         else:
-            return redirect(url_for("matches.scoreboard", match_id=match_id))
+            return _after(step, match_id)
     elif step == "tricks" and _hidden_fields_wrong(form):
-        add_form_error(form, "This page is out of date. Go back to the scoreboard and enter the tricks again.")
+        add_form_error(form, gettext("This page is out of date. Go back to the scoreboard and enter the tricks again."))
     return _render_entry(queries.scoreboard(match), form, step, status)
 
 
@@ -197,7 +212,7 @@ def save_bids(match_id: int) -> Page:
     """Store the bids of the next Pocha deal, before play."""
     match = queries.match_for(current_user, match_id)
     if match.game != "pocha":
-        raise services.NotFound("Only Pocha has bids.")
+        raise services.NotFound(gettext("Only Pocha has bids."))
     return _store_deal(match_id, "bids")
 
 
@@ -208,7 +223,7 @@ def edit_deal(match_id: int, number: int) -> Page:
     board = queries.scoreboard(match)
     stored = next((deal for deal in match.deals if deal.number == number), None)
     if stored is None:
-        raise services.NotFound(f"This match has no deal {number}.")
+        raise services.NotFound(gettext("This match has no deal %(number)s.", number=number))
     form = _deal_form(board)
     status = 200
     if request.method == "GET":
@@ -219,17 +234,17 @@ def edit_deal(match_id: int, number: int) -> Page:
             version = whole_number(form.version.data)
             services.replace_deal(match, number, form.to_deal(), -1 if version is None else version)
         except RuleViolation as violation:
-            own = [e for e in violation.errors if e["deal"] == number]
-            attach_errors(form, own, form.error_fields())
-            for error in violation.errors:
-                if error["deal"] != number:
-                    form.form_errors.append(f"Deal {error['deal']}: {error['message']}")
+            attach_errors(form, [p for p in violation.problems if p.deal == number], form.error_fields())
+            for problem in violation.problems:
+                if problem.deal != number:
+                    form.form_errors.append(gettext("Deal %(number)s: %(message)s", number=problem.deal,
+                                                    message=say(problem)))
             status = 422
         except services.Conflict as error:
             add_form_error(form, error.message)
             status = 409
         else:
-            flash(f"Deal {number} was corrected.")
+            flash(gettext("Deal %(number)s was corrected.", number=number))
             return redirect(url_for("matches.scoreboard", match_id=match_id))
     else:
         status = 422

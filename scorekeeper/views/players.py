@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
@@ -28,7 +29,7 @@ def index() -> Response | tuple[str, int]:
         except services.InvalidInput as error:
             add_form_error(form, error.message, error.field)
         else:
-            flash(f"{player.name} joined the table.")
+            flash(gettext("%(name)s joined the table.", name=player.name))
             return redirect(url_for("players.index"))
     return _page(form, 422 if form.errors or form.form_errors else 200)
 
@@ -44,7 +45,7 @@ def rename(player_id: int) -> Response | tuple[str, int]:
         except services.InvalidInput as error:
             add_form_error(form, error.message, error.field)
         else:
-            flash(f"Renamed to {form.name.data.strip()}.")
+            flash(gettext("Renamed to %(name)s.", name=form.name.data.strip()))
             return redirect(url_for("players.index"))
     status = 422 if form.errors or form.form_errors else 200
     return _page(PlayerForm(formdata=None), status, editing=player.id, rename_form=form)

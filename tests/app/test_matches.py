@@ -18,6 +18,12 @@ def text(response: object) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
 
 
+def checked_value(page: str, name: str) -> str | None:
+    """Return the value of the checked radio button called `name`."""
+    found = re.search(rf'<input type="radio" name="{re.escape(name)}" value="([^"]*)" checked>', page)
+    return found.group(1) if found else None
+
+
 def field_value(page: str, name: str) -> str | None:
     found = re.search(rf'<input[^>]*name="{re.escape(name)}"[^>]*value="([^"]*)"', page)
     return found.group(1) if found else None
@@ -108,7 +114,7 @@ def test_enter_a_tute_deal_with_cantes_and_see_the_scores(ana: Browser) -> None:
     assert response.status_code == 302
     page = text(ana.get("/matches/1"))
     assert "108" in page and "82" in page
-    assert "Ana sang 20 in oros" in page and "Luis sang 40 in copas" in page
+    assert "Ana sang 20 in Oros" in page and "Luis sang 40 in Copas" in page
     assert "Deal 2: Luis deals." in page
 
 
@@ -130,7 +136,7 @@ def test_a_wrong_tute_deal_comes_back_with_every_value_and_a_message_at_the_fiel
     assert "The card points must add up to 120; these add up to 130." in page
     assert field_value(page, "points0") == "70" and field_value(page, "points1") == "60"
     assert re.search(r'value="bastos"[^>]*checked|checked[^>]*value="bastos"', page)
-    assert re.search(r'<option selected value="1">Luis</option>|<option value="1" selected>Luis</option>', page)
+    assert checked_value(page, "cante_espadas") == "1"
     assert "No deals yet." in text(ana.get("/matches/1"))
 
 
@@ -154,7 +160,7 @@ def test_a_tute_declaration_wins_the_deal(ana: Browser) -> None:
     response = ana.post("/matches/1/deal", data=tute_form("", "", tute=(3, "reyes")))
     assert response.status_code == 302
     page = text(ana.get("/matches/1"))
-    assert "tute of reyes by Pedro" in page and "won by Luis & Pedro" in page
+    assert "tute of Reyes by Pedro" in page and "won by Luis & Pedro" in page
 
 
 def test_a_deal_posted_twice_from_two_phones_is_stored_once(ana: Browser, app: Flask) -> None:
@@ -210,7 +216,7 @@ def test_the_dealer_s_forbidden_bid_is_refused_at_the_dealer_s_bid(ana: Browser)
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert "Pedro deals and bids last, and may not bid 2" in page
-    assert field_value(page, "bids-3") == "2" and field_value(page, "bids-0") == "2"
+    assert checked_value(page, "bids-3") == "2" and checked_value(page, "bids-0") == "2"
     assert 'id="bids-3-error"' in page
 
 
@@ -270,7 +276,7 @@ def test_a_wrong_edit_is_refused_at_its_field_and_nothing_changes(ana: Browser) 
     response = edit(ana, 1, 1, tute_form(200, 0, number=1))
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert page.count("cannot capture") == 1 and "A side cannot capture 200 card points" in page
+    assert page.count("cannot capture 200") == 1 and "A side cannot capture 200 card points" in page
     assert field_value(page, "points0") == "200"
     assert "80–40" in text(ana.get("/matches/1"))
 
@@ -304,7 +310,7 @@ def test_edit_a_pocha_deal(ana: Browser) -> None:
     ana.post("/matches/1/bids", data=bids_form([1, 1], number=1, dealer=0, cards=3))
     ana.post("/matches/1/deal", data=tricks_form([1, 1], [1, 2], number=1, dealer=0, cards=3))
     form = ana.get("/matches/1/deals/1/edit").get_data(as_text=True)
-    assert field_value(form, "tricks-1") == "2"
+    assert checked_value(form, "tricks-1") == "2"
     response = edit(ana, 1, 1, tricks_form([2, 2], [1, 2], number=1, dealer=0, cards=3))
     assert response.status_code == 302
     page = text(ana.get("/matches/1"))
@@ -316,7 +322,7 @@ def test_abandon_keeps_the_deals_and_has_no_winner(ana: Browser) -> None:
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
     ana.post("/matches/1/abandon")
     page = text(ana.get("/matches/1"))
-    assert "abandoned after 1 deals" in page and "Winner" not in page
+    assert "abandoned after 1 deal." in page and "Winner" not in page
     assert ana.post("/matches/1/deal", data=tute_form(70, 0, number=2)).status_code == 422
 
 
@@ -338,7 +344,7 @@ def test_the_detail_page_is_read_only(ana: Browser) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
     page = ana.get("/history/1").get_data(as_text=True)
-    assert "Deal by deal" in page and "/edit" not in page and 'method="post"' not in page
+    assert "Deal by deal" in page and "/edit" not in page and 'action="/matches' not in page
 
 
 def test_home_shows_matches_in_progress_and_finished_ones(ana: Browser) -> None:
@@ -347,7 +353,7 @@ def test_home_shows_matches_in_progress_and_finished_ones(ana: Browser) -> None:
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
     page = text(ana.get("/"))
     assert page.index("Playing now") < page.index("Ana, Carmen") < page.index("Finished lately")
-    assert "Ana won" in page
+    assert "won by Ana" in page
 
 
 # ---------------------------------------------------------------- isolation

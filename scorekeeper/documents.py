@@ -1,0 +1,25 @@
+"""A match as the outside world sees it: its match document, and the API's view of it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .models import Match
+from .rules import check_match
+
+
+def match_document(match: Match, deals: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Return the match as a match document (DESIGN.md), optionally with other deals."""
+    return {
+        "game": match.game,
+        "players": match.player_names,
+        "options": dict(match.options),
+        "deals": [dict(d.data) for d in match.deals] if deals is None else [dict(d) for d in deals],
+    }
+
+
+def api_view(match: Match) -> dict[str, Any]:
+    """Return a match as the API shows it: id, status, its document and the engine's result."""
+    result = match.result if match.result is not None else check_match(match_document(match)).to_dict()
+    return {"id": match.id, "status": match.status, "match": match_document(match), "result": result}

@@ -1,0 +1,91 @@
+"""The words of the game and the rules engine's sentences in the page's language (Flask-Babel)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask_babel import gettext, lazy_gettext
+
+from .rules import GAMES, RuleError
+from .rules.messages import MESSAGES
+
+#: Suit names as players of each language say them (the catalogues hold each language's word).
+SUIT_NAMES = {
+    "oros": lazy_gettext("Oros"),
+    "copas": lazy_gettext("Copas"),
+    "espadas": lazy_gettext("Espadas"),
+    "bastos": lazy_gettext("Bastos"),
+}
+STATUS_WORDS = {"playing": lazy_gettext("playing"), "finished": lazy_gettext("finished"),
+                "abandoned": lazy_gettext("abandoned")}
+#: The engine's messages that the deal forms check in the browser before sending.
+BROWSER_CHECKED = ("trump_missing", "points_impossible", "points_not_pair", "points_total", "points_total_tute",
+                   "last_trick_missing",
+                   "bid_hook", "tricks_total", "bids_not_list", "tricks_not_list")
+
+
+def suit_name(suit: str | None) -> str:
+    """Return a suit's name in the page's language."""
+    return str(SUIT_NAMES.get(suit or "", suit or ""))
+
+
+def game_title(name: str) -> str:
+    """Return a game's title in the page's language."""
+    return gettext(GAMES[name].title) if name in GAMES else name
+
+
+def status_word(status: str) -> str:
+    """Return a match status in the page's language."""
+    return str(STATUS_WORDS.get(status, status))
+
+
+def say(problem: RuleError) -> str:
+    """Return a rules-engine problem as a sentence in the page's language."""
+    params: dict[str, Any] = dict(problem.params)
+    if "suit" in params and isinstance(params["suit"], str):
+        params["suit"] = suit_name(params["suit"].lower())
+    if "game" in params and isinstance(params["game"], str):
+        params["game"] = next((gettext(g.title) for g in GAMES.values() if g.title == params["game"]),
+                              params["game"])
+    try:
+        return gettext(MESSAGES[problem.message_id]).format(**params)
+    except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: say it in English
+        return problem.message
+
+
+def browser_messages() -> dict[str, str]:
+    """Return the templates of the engine's sentences that the browser checks, in the page's language."""
+    return {key: gettext(MESSAGES[key]) for key in BROWSER_CHECKED}
+
+
+def suit_choices() -> list[tuple[str, str]]:
+    """Return (suit, name) pairs for suit buttons."""
+    return [(suit, suit_name(suit)) for suit in SUIT_NAMES]
+
+
+def enumerate_pairs(items: Iterable[Any]) -> list[tuple[int, Any]]:
+    """Return (index, item) pairs, for buttons whose value is a seat or a side."""
+    return list(enumerate(items))
+
+
+def same_pairs(items: Iterable[Any]) -> list[tuple[Any, Any]]:
+    """Return (item, item) pairs, for buttons whose value is their label."""
+    return [(item, item) for item in items]
+
+
+def register(app: Any) -> None:
+    """Give the templates the words of the game."""
+    from flask_babel import get_locale
+
+    app.add_template_filter(suit_name, "suit_name")
+    app.add_template_filter(game_title, "game_title")
+    app.add_template_filter(status_word, "status_word")
+    app.add_template_filter(enumerate_pairs, "enumerate_pairs")
+    app.add_template_filter(same_pairs, "zip_self")
+    app.add_template_global(lambda: str(get_locale() or "en"), "current_language")
+    app.add_template_global(suit_choices, "suit_choices_for")
+
+    @app.context_processor
+    def _words() -> Mapping[str, Any]:
+        return {"suit_choices": suit_choices(), "rule_messages": browser_messages()}

@@ -1,0 +1,260 @@
+/* Scorekeeper in the browser: a little vanilla JavaScript on top of pages that work without it.
+   - the theme toggle, the screen kept awake, steppers on numbers;
+   - the deal forms checked as they are filled in, with the rules engine's own sentences
+     (the server stays the authority and checks everything again);
+   - deals saved while the connection is down, kept on the phone and sent when it returns;
+   - the live view of a shared match, refreshed by itself. */
+"use strict";
+
+const $ = (selector, root = document) => root.querySelector(selector);
+const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
+
+/* ---------------------------------------------------------------- theme, wake lock, steppers */
+
+function setupTheme() {
+  const button = $("#theme-toggle");
+  if (!button) return;
+  const dark = () => (document.documentElement.dataset.theme || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light")) === "dark";
+  const show = () => {
+    button.setAttribute("aria-pressed", String(dark()));
+    button.setAttribute("aria-label", dark() ? button.dataset.labelLight : button.dataset.labelDark);
+    button.textContent = dark() ? "☀" : "☾";
+  };
+  button.addEventListener("click", () => {
+    const theme = dark() ? "light" : "dark";
+    document.documentElement.dataset.theme = theme;
+    try { localStorage.setItem("theme", theme); } catch (e) { /* not remembered */ }
+    show();
+  });
+  show();
+}
+
+function keepAwake() {
+  if (!document.body.hasAttribute("data-wake-lock") || !("wakeLock" in navigator)) return;
+  const request = () => navigator.wakeLock.request("screen").catch(() => {});
+  request();
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") request(); });
+}
+
+function setupSteppers() {
+  $$("button.step").forEach((button) => button.addEventListener("click", () => {
+    const input = document.getElementById(button.dataset.for);
+    const value = parseInt(input.value || "0", 10) + parseInt(button.dataset.step, 10);
+    input.value = String(Math.max(Number(input.min || 0), Math.min(Number(input.max || 999), value)));
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }));
+}
+
+function setupConfirms() {
+  $$("form[data-confirm]").forEach((form) => form.addEventListener("submit", (event) => {
+    if (!confirm(form.dataset.confirm)) event.preventDefault();
+  }));
+}
+
+/* ---------------------------------------------------------------- checking deals as they are entered */
+
+const MESSAGES = (() => { const node = $("#rule-messages"); return node ? JSON.parse(node.textContent) : {}; })();
+const say = (id, params = {}) => (MESSAGES[id] || id).replace(/\{(\w+)\}/g, (_, key) => String(params[key]));
+const possible = (points) => points >= 0 && points <= 120 && points !== 1 && points !== 119;
+const number = (value) => (/^\d{1,9}$/.test(String(value).trim()) ? parseInt(value, 10) : null);
+const picked = (form, name) => { const input = $(`input[name="${name}"]:checked`, form); return input ? input.value : null; };
+
+function showErrors(form, errors, all) {
+  /* Live, only the fields already touched speak (the server's messages stay until then);
+     on sending, every field does. */
+  $$("[data-errors-for]", form).forEach((box) => {
+    const field = box.dataset.errorsFor;
+    if (field === "form" || (!all && !form.dataset.touched.includes(`|${field}|`))) return;
+    const mine = errors.filter((e) => e.field === field && (all || !e.late));
+    box.replaceChildren(...mine.map((e) => Object.assign(document.createElement("p"), { className: "error", textContent: e.message })));
+  });
+}
+
+function checkTute(form) {
+  const errors = [];
+  const sides = JSON.parse(form.dataset.sides || "[]");
+  if (!picked(form, "trump")) errors.push({ field: "trump", late: true, message: say("trump_missing") });
+  const declared = Boolean(picked(form, "tute_seat"));
+  const inputs = [form.elements.points0, form.elements.points1];
+  let points = inputs.map((input) => number(input.value));
+  let filled = null;
+  if (!declared) {
+    if (points[1] === null && points[0] !== null) { points[1] = 120 - points[0]; filled = 1; }
+    else if (points[0] === null && points[1] !== null) { points[0] = 120 - points[1]; filled = 0; }
+  }
+  const other = $("#points-other");
+  if (other) other.textContent = filled === null ? "" : `${sides[filled]}: ${points[filled]}`;
+  inputs.forEach((input, side) => {
+    if (input.dataset.placeholder === undefined) input.dataset.placeholder = input.placeholder;
+    input.placeholder = side === filled ? String(points[side]) : input.dataset.placeholder;
+  });
+  points.forEach((p, side) => {
+    if (p !== null && !possible(p) && side !== filled) errors.push({ field: `points${side}`, message: say("points_impossible", { points: p }) });
+  });
+  const typed = inputs.some((input) => input.value.trim() !== "");
+  if (!declared && !typed) errors.push({ field: "points", late: true, message: say("points_not_pair") });
+  if (points.every((p) => p !== null && possible(p))) {
+    const total = points[0] + points[1];
+    if (!declared && total !== 120) errors.push({ field: "points", message: say("points_total", { total }) });
+    if (declared && total > 120) errors.push({ field: "points", message: say("points_total_tute", { total }) });
+  }
+  if (!declared && picked(form, "last_trick") === null) errors.push({ field: "last_trick", late: true, message: say("last_trick_missing") });
+  const trump = picked(form, "trump");
+  $$("fieldset.cante", form).forEach((set) => {
+    $("legend", set).textContent = set.dataset.suit === trump ? set.dataset.labelTrump : set.dataset.labelOther;
+  });
+  return errors;
+}
+
+function checkPocha(form) {
+  const errors = [];
+  const rows = $(".seat-rows", form);
+  const names = JSON.parse(form.dataset.names || "[]");
+  const cards = Number(rows.dataset.cards);
+  const step = form.dataset.step;
+  const dealer = number(form.elements.dealer.value);
+  const hook = Boolean(form.elements.hook && form.elements.hook.value);
+  const seats = names.map((_, seat) => seat);
+  const bidOf = (seat) => number(picked(form, `bids-${seat}`) ?? (form.elements[`bids-${seat}`] || {}).value ?? "");
+  if (step !== "tricks") {
+    const bids = seats.map(bidOf);
+    const others = seats.filter((seat) => seat !== dealer);
+    const forbidden = hook && others.every((seat) => bids[seat] !== null) ? cards - others.reduce((sum, seat) => sum + bids[seat], 0) : null;
+    $$(`input[name^="bids-"]`, form).forEach((input) => {
+      input.disabled = input.name === `bids-${dealer}` && Number(input.value) === forbidden;
+      input.closest("label").classList.toggle("forbidden", input.disabled);
+    });
+    if (bids.some((b) => b === null)) errors.push({ field: "bids", late: true, message: say("bids_not_list", { players: names.length }) });
+    else if (hook && bids.reduce((a, b) => a + b, 0) === cards) {
+      errors.push({ field: `bids-${dealer}`, message: say("bid_hook", { name: names[dealer], bid: bids[dealer], cards }) });
+    }
+  }
+  if (step !== "bids") {
+    const tricks = seats.map((seat) => number(picked(form, `tricks-${seat}`) ?? ""));
+    const open = seats.filter((seat) => tricks[seat] === null);
+    if (open.length === 1) {  /* the last player's tricks are what is left */
+      const left = cards - tricks.reduce((sum, t) => sum + (t || 0), 0);
+      const input = $(`input[name="tricks-${open[0]}"][value="${left}"]`, form);
+      if (input) { input.checked = true; tricks[open[0]] = left; }
+    }
+    if (tricks.some((t) => t === null)) errors.push({ field: "tricks", late: true, message: say("tricks_not_list", { players: names.length }) });
+    else if (tricks.reduce((a, b) => a + b, 0) !== cards) {
+      errors.push({ field: "tricks", message: say("tricks_total", { cards, total: tricks.reduce((a, b) => a + b, 0) }) });
+    }
+  }
+  return errors;
+}
+
+function setupDealForm() {
+  const form = $("form[data-live-check]");
+  if (!form) return;
+  const check = () => (form.dataset.liveCheck === "tute" ? checkTute(form) : checkPocha(form));
+  form.dataset.touched = "|";
+  const onChange = (event) => {
+    const name = (event.target.name || "").replace(/^(points)[01]$/, "$1").replace(/^(bids|tricks)-\d+$/, "$1");
+    form.dataset.touched += `${name}|${event.target.name}|`;
+    if (name === "tute_seat" || name === "points") form.dataset.touched += "last_trick|points|";
+    showErrors(form, check(), false);
+  };
+  form.addEventListener("input", onChange);
+  form.addEventListener("change", onChange);
+  form.addEventListener("submit", (event) => {
+    const errors = check();
+    if (errors.length) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      showErrors(form, errors, true);
+      const first = $(".error", form);
+      if (first) first.scrollIntoView({ block: "center" });
+    }
+  });
+  check();
+}
+
+/* ---------------------------------------------------------------- deals kept on the phone while offline */
+
+const QUEUE = "scorekeeper-queue";
+const queue = () => { try { return JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { return []; } };
+const saveQueue = (items) => { try { localStorage.setItem(QUEUE, JSON.stringify(items)); } catch (e) { /* full */ } };
+const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+
+function banner(kind) {
+  const node = $("#offline-banner");
+  if (!node) return;
+  node.textContent = node.dataset[kind];
+  node.hidden = false;
+}
+
+function setupOffline() {
+  $$("form[data-offline='deal']").forEach((form) => {
+    form.elements.idempotency_key.value = newKey();
+    form.addEventListener("submit", (event) => {
+      if (event.defaultPrevented || navigator.onLine) return;
+      event.preventDefault();
+      const body = new URLSearchParams(new FormData(form)).toString();
+      saveQueue(queue().concat([{ action: form.action, body, key: form.elements.idempotency_key.value }]));
+      form.elements.idempotency_key.value = newKey();
+      banner("queued");
+    });
+  });
+  window.addEventListener("offline", () => banner("offline"));
+  window.addEventListener("online", sendQueue);
+  if (navigator.onLine) sendQueue();
+}
+
+async function sendQueue() {
+  let items = queue();
+  if (!items.length) return;
+  let failed = false;
+  while (items.length) {
+    const item = items[0];
+    let response;
+    try {
+      response = await fetch(item.action, {
+        method: "POST", body: item.body, credentials: "same-origin",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": item.key },
+      });
+    } catch (e) {
+      return;  /* still offline: try again when the connection returns */
+    }
+    if (!response.ok) failed = true;  /* refused (the deal was entered elsewhere, or is wrong) */
+    items = items.slice(1);
+    saveQueue(items);
+  }
+  banner(failed ? "failed" : "sent");
+  if (!failed) setTimeout(() => location.reload(), 600);
+}
+
+/* ---------------------------------------------------------------- the live view */
+
+function setupLiveView() {
+  const board = $("#live-board");
+  if (!board) return;
+  const poll = async () => {
+    try {
+      const response = await fetch(`${board.dataset.liveUrl}?version=${board.dataset.version}`, { cache: "no-store" });
+      if (response.status === 200) {
+        const state = await response.json();
+        board.innerHTML = state.html;
+        board.dataset.version = state.version;
+      }
+    } catch (e) { /* no connection now: ask again later */ }
+    setTimeout(poll, 3000);
+  };
+  setTimeout(poll, 3000);
+}
+
+/* ---------------------------------------------------------------- start */
+
+document.addEventListener("DOMContentLoaded", () => {
+  setupTheme();
+  keepAwake();
+  setupSteppers();
+  setupConfirms();
+  setupDealForm();
+  setupOffline();
+  setupLiveView();
+  if ("serviceWorker" in navigator && document.body.dataset.sw) {
+    navigator.serviceWorker.register(document.body.dataset.sw, { scope: "/" }).catch(() => {});
+  }
+});
