@@ -1,0 +1,122 @@
+"""Languages: every message translated in each catalogue, chosen from the browser, switched, remembered."""
+
+from __future__ import annotations
+
+import re
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo, write_mo
+from babel.messages.pofile import read_po
+from flask import Flask
+
+from ..conftest import Browser, PASSWORD, csrf_token, signed_in
+from .matchhelpers import start, tute_form
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGUAGES = ("es", "it", "nb")
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None, "N_": None}
+PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
+
+
+def source_messages() -> set[str]:
+    """Return every message the code and templates mark for translation (singular forms)."""
+    found: set[str] = set()
+    method_map = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
+    for _file, _line, message, _comments, _context in extract_from_dir(str(ROOT), method_map, keywords=KEYWORDS):
+        found.add(message[0] if isinstance(message, tuple) else message)
+    return {m for m in found if m}
+
+
+def catalogue(language: str):  # type: ignore[no-untyped-def]
+    with open(ROOT / "translations" / language / "LC_MESSAGES" / "messages.po", "rb") as handle:
+        return read_po(handle)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_is_translated_keeping_its_placeholders(language: str) -> None:
+    catalog = catalogue(language)
+    translated = {}
+    for message in catalog:
+        if not message.id:
+            continue
+        singular = message.id[0] if isinstance(message.id, tuple) else message.id
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings) and not message.fuzzy, f"{language}: {singular!r} is not translated"
+        for string in strings:
+            assert set(PLACEHOLDER.findall(string)) <= set(PLACEHOLDER.findall(" ".join(
+                message.id if isinstance(message.id, tuple) else [message.id]))), (language, singular, string)
+        translated[singular] = strings
+    missing = source_messages() - set(translated)
+    assert missing == set(), f"{language}: not in the catalogue: {sorted(missing)[:10]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_compiled_catalogues_match_their_sources(language: str) -> None:
+    compiled = BytesIO()
+    write_mo(compiled, catalogue(language))
+    with open(ROOT / "translations" / language / "LC_MESSAGES" / "messages.mo", "rb") as handle:
+        shipped = read_mo(handle)
+    compiled.seek(0)
+    fresh = read_mo(compiled)
+    def table(catalog):  # type: ignore[no-untyped-def]
+        return {_hashable(m.id): _hashable(m.string) for m in catalog if m.id}
+
+    assert table(shipped) == table(fresh), (
+        "run: pybabel compile -d translations")
+
+
+def _hashable(value: object) -> object:
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def test_the_browser_language_is_used_until_one_is_chosen(app: Flask) -> None:
+    client = app.test_client()
+    page = client.get("/setup", headers={"Accept-Language": "it-IT,it;q=0.9,en;q=0.5"}).get_data(as_text=True)
+    assert 'lang="it"' in page and "Benvenuto in Scorekeeper" in page
+    page = client.get("/setup", headers={"Accept-Language": "nb-NO"}).get_data(as_text=True)
+    assert "Velkommen til Scorekeeper" in page
+    page = client.get("/setup", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Welcome to Scorekeeper" in page
+
+
+def test_the_chosen_language_is_remembered_for_the_account(ana: Browser, app: Flask) -> None:
+    ana.post("/language", data={"language": "es", "next": "/players/"})
+    assert "Añadir jugador" in ana.get("/players/").get_data(as_text=True)
+    other_phone = app.test_client()
+    token = csrf_token(other_phone)
+    other_phone.post("/login", data={"username": "ana", "password": PASSWORD, "csrf_token": token},
+                     headers={"Accept-Language": "nb"})
+    assert "Añadir jugador" in other_phone.get("/players/", headers={"Accept-Language": "nb"}).get_data(as_text=True)
+
+
+def test_an_unknown_language_is_ignored(ana: Browser) -> None:
+    assert ana.post("/language", data={"language": "xx", "next": "/"}).status_code == 302
+    assert 'lang="en"' in ana.get("/").get_data(as_text=True)
+
+
+def test_rule_violations_are_said_in_the_page_language_with_game_words(ana: Browser) -> None:
+    ana.post("/language", data={"language": "it", "next": "/"})
+    start(ana, "tute2", ["Ana", "Luis"])
+    page = ana.post("/matches/1/deal", data=tute_form(119, 0)).get_data(as_text=True)
+    assert "Una parte non può prendere 119 punti carta" in page
+    assert "Briscola" in page and "Denari" in page and "Ultima presa" in page
+
+
+def test_the_deal_words_appear_as_spanish_players_say_them(ana: Browser) -> None:
+    ana.post("/language", data={"language": "es", "next": "/"})
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(80, 0, trump="copas", cantes={"copas": 1}))
+    page = ana.get("/matches/1").get_data(as_text=True)
+    assert "Luis cantó las 40 en Copas" in page and "últimas Ana" in page
+    form = ana.get("/matches/1/deal").get_data(as_text=True)
+    assert "las cuarenta" in form and "Triunfo" in form and "Tantos" in form
+
+
+def test_the_signed_out_pages_follow_the_choice_too(app: Flask) -> None:
+    signed_in(app, "ana")
+    client = app.test_client()
+    client.post("/language", data={"language": "nb", "next": "/login", "csrf_token": csrf_token(client)})
+    assert "Logg inn" in client.get("/login").get_data(as_text=True)
