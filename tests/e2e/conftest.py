@@ -1,0 +1,144 @@
+"""End-to-end fixtures: the app served on loopback, and Debian's Chromium driven by Playwright at a
+phone's size (390×844, touch). Without a browser these tests skip, except under CI=true, where a
+missing browser fails the run."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+
+CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
+         "device_scale_factor": 2, "locale": "en-US"}
+PASSWORD = "a long secret"
+
+
+def _browser_missing() -> str | None:
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM} (install Debian's chromium package)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install -e '.[test]')"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Start Chromium once for the whole run."""
+    missing = _browser_missing()
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the end-to-end tests need a browser under CI: {missing}")
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        yield chromium
+        chromium.close()
+
+
+class Server:
+    """The app on a loopback port, in a thread of this process, on a fresh SQLite file."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.app = create_app({"SECRET_KEY": "e2e", "INSTANCE_PATH": str(tmp_path),
+                               "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite'}"})
+        self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.thread.join(5)
+
+
+@pytest.fixture
+def server(tmp_path: Path, browser: Any) -> Iterator[Server]:
+    """Serve a fresh app for one test."""
+    running = Server(tmp_path)
+    yield running
+    running.stop()
+
+
+class Phone:
+    """One phone at the table: a browser context with a page, counting the taps it makes."""
+
+    def __init__(self, browser: Any, server: Server, **options: Any) -> None:
+        self.context = browser.new_context(**{**PHONE, **options})
+        self.page = self.context.new_page()
+        self.server = server
+        self.taps = 0
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def go(self, path: str) -> Any:
+        return self.page.goto(self.server.url + path)
+
+    def tap(self, selector: str) -> None:
+        """Tap once on what `selector` names (a counted touch, as a thumb would)."""
+        self.page.locator(selector).first.tap()
+        self.taps += 1
+
+    def choose(self, name: str, value: object) -> None:
+        """Tap the big button of one choice: the label that holds radio `name`=`value`."""
+        self.tap(f"label.choice:has(input[name='{name}'][value='{value}'])")
+
+    def type(self, selector: str, text: str) -> None:
+        """Tap a field and type digits (the tap counts, the digits do not)."""
+        self.tap(selector)
+        self.page.locator(selector).fill(text)
+
+    def text(self) -> str:
+        return str(self.page.locator("main").inner_text())
+
+    def sign_up(self, username: str = "ana") -> None:
+        self.go("/")
+        self.page.fill("#username", username)
+        self.page.fill("#password", PASSWORD)
+        self.page.fill("#confirm", PASSWORD)
+        self.page.click("button[type=submit]")
+        self.page.wait_for_url(self.server.url + "/")
+
+    def start_match(self, game: str, players: list[str], **choices: str) -> None:
+        self.go(f"/matches/new/{game}")
+        for seat, name in enumerate(players):
+            self.page.fill(f"#players-{seat}", name)
+        for field, value in choices.items():
+            if field in ("leader", "first_dealer"):
+                self.page.select_option(f"#{field}", value)
+        if any(key.startswith("opt_") or key == "schedule_list" for key in choices):
+            self.page.click("summary")
+            for field, value in choices.items():
+                if field.startswith("opt_"):
+                    self.page.select_option(f"#{field}", value)
+                elif field == "schedule_list":
+                    self.page.fill("#schedule_list", value)
+        self.page.click("text=Start the match")
+        self.page.wait_for_selector("#totals")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def phone(browser: Any, server: Server) -> Iterator[Phone]:
+    """A phone signed in as 'ana'."""
+    device = Phone(browser, server)
+    device.sign_up()
+    yield device
+    assert device.errors == [], device.errors
+    device.close()

@@ -1,0 +1,83 @@
+"""An axe-core scan of every main page, in light and in dark, finds no serious or critical violation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import Phone, Server
+from .test_table import ENTER, SAVE, enter_tute_deal
+
+SEVERE = {"serious", "critical"}
+
+
+def severe_violations(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"] if v.get("impact") in SEVERE]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_main_page_passes_axe(browser: Any, server: Server, scheme: str) -> None:
+    phone = Phone(browser, server, color_scheme=scheme)
+    found: dict[str, list[str]] = {}
+
+    def scan(name: str) -> None:
+        problems = severe_violations(phone.page)
+        if problems:
+            found[name] = problems
+
+    phone.go("/")
+    scan("first account")
+    phone.sign_up()
+    scan("home, empty")
+    phone.go("/matches/new")
+    scan("choose a game")
+    phone.go("/matches/new/tute4")
+    phone.page.click("summary")
+    scan("new match with house rules")
+    phone.start_match("tute2", ["Ana", "Luis"])
+    enter_tute_deal(phone, "copas", 78, 0, ("oros", 0))
+    scan("scoreboard")
+    phone.tap(ENTER)
+    phone.page.wait_for_selector("form.deal-form")
+    phone.page.click("summary")
+    scan("tute deal form")
+    phone.choose("trump", "oros")
+    phone.type("#points0", "119")
+    phone.tap(SAVE)
+    scan("tute deal form with messages")
+    phone.start_match("pocha", ["Ana", "Luis", "Carmen"])
+    phone.tap(ENTER)
+    phone.page.wait_for_selector("form.deal-form")
+    scan("pocha bids")
+    for seat in (1, 2, 0):
+        phone.choose(f"bids-{seat}", 0)
+    phone.tap(SAVE)
+    phone.page.wait_for_selector("input[name^='tricks-']")
+    scan("pocha tricks")
+    phone.go("/matches/1")
+    phone.tap("text=Make a share link")
+    phone.page.wait_for_selector("a.share-link")
+    link = phone.page.locator("a.share-link").get_attribute("href")
+    phone.page.goto(link)
+    scan("live view")
+    for path in ("/history", "/history/1", "/players/", "/", "/account"):
+        phone.go(path)
+        scan(path)
+    phone.tap("text=Sign out")
+    phone.page.wait_for_selector("#username")
+    scan("sign in")
+    phone.close()
+    assert found == {}
+
+
+def test_the_scan_does_find_what_it_should(browser: Any) -> None:
+    page = browser.new_page()
+    page.set_content('<html lang="en"><title>x</title><main><input type="text"><img src="x.png"></main></html>')
+    found = " ".join(severe_violations(page))
+    assert "label" in found and "image-alt" in found
+    page.close()

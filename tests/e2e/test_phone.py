@@ -1,0 +1,136 @@
+"""The phone around the scoreboard: the live view, deals saved offline, dark mode, weight, accessibility."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Deal
+
+from .conftest import Phone, Server
+from .test_table import ENTER, SAVE, enter_tute_deal
+
+
+def deal_count(server: Server) -> int:
+    with server.app.app_context():
+        return int(db.session.scalar(db.select(db.func.count()).select_from(Deal)))
+
+
+def test_the_live_view_on_another_phone_follows_new_and_edited_deals(phone: Phone, browser: Any,
+                                                                      server: Server) -> None:
+    phone.start_match("tute2", ["Ana", "Luis"])
+    phone.tap("text=Make a share link")
+    link = phone.page.locator("a.share-link").get_attribute("href")
+    other = Phone(browser, server)  # not signed in
+    other.page.goto(link)
+    expect(other.page.locator("#live-board")).to_contain_text("Deal 1: Ana deals.")
+    enter_tute_deal(phone, "copas", 70, 0)
+    expect(other.page.locator("#totals")).to_contain_text("80", timeout=5000)
+    phone.tap("a[aria-label='Edit deal 1']")
+    phone.page.fill("#points0", "90")
+    phone.page.fill("#points1", "")
+    phone.tap(SAVE)
+    phone.page.wait_for_selector("#totals")
+    expect(other.page.locator("#totals")).to_contain_text("100", timeout=5000)
+    phone.tap("text=Stop sharing")
+    phone.page.wait_for_selector("text=Make a share link")
+    assert other.page.goto(link).status == 404
+    assert other.errors == []
+    other.close()
+
+
+def test_a_deal_saved_offline_is_sent_once_when_the_connection_returns(phone: Phone, server: Server) -> None:
+    phone.start_match("tute2", ["Ana", "Luis"])
+    phone.tap(ENTER)
+    phone.context.set_offline(True)
+    phone.choose("trump", "oros")
+    phone.type("#points0", "70")
+    phone.choose("last_trick", 0)
+    phone.tap(SAVE)
+    expect(phone.page.locator("#offline-banner")).to_contain_text("Saved on this phone")
+    queued = json.loads(phone.page.evaluate("localStorage.getItem('scorekeeper-queue')"))
+    assert len(queued) == 1 and deal_count(server) == 0
+    phone.context.set_offline(False)
+    phone.page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(phone.page.locator("#offline-banner")).to_contain_text("were sent", timeout=10000)
+    phone.go("/matches/1")
+    assert "80" in phone.page.locator("#totals").inner_text()
+    # the phone retries (it never heard the answer): the server answers again and stores nothing new
+    status = phone.page.evaluate(
+        """item => fetch(item.action, {method: 'POST', body: item.body, credentials: 'same-origin',
+             headers: {'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': item.key}})
+             .then(r => r.status)""", queued[0])
+    assert status == 200 and deal_count(server) == 1
+
+
+def test_dark_mode_follows_the_system_and_the_toggle_is_remembered(browser: Any, server: Server) -> None:
+    phone = Phone(browser, server, color_scheme="dark")
+    phone.sign_up()
+    background = "getComputedStyle(document.body).backgroundColor"
+    dark = phone.page.evaluate(background)
+    phone.tap("#theme-toggle")
+    assert phone.page.get_attribute("html", "data-theme") == "light"
+    phone.go("/")
+    assert phone.page.get_attribute("html", "data-theme") == "light"
+    assert phone.page.evaluate(background) != dark
+    assert phone.page.get_attribute("#theme-toggle", "aria-pressed") == "false"
+    phone.close()
+
+
+def test_the_scoreboard_weighs_under_60_kb_and_asks_no_other_host(phone: Phone) -> None:
+    phone.start_match("pocha", ["Ana", "Luis", "Carmen", "Pedro"])
+    fresh = Phone(phone.page.context.browser, phone.server)
+    fresh.context.add_cookies(phone.context.cookies())
+    sizes: dict[str, int] = {}
+    hosts: set[str] = set()
+
+    def seen(response: Any) -> None:
+        hosts.add(urlsplit(response.url).netloc)
+        if response.status == 200:
+            sizes[response.url] = len(response.body())
+
+    fresh.page.on("response", seen)
+    requested: list[str] = []
+    fresh.page.on("request", lambda request: requested.append(request.url))
+    fresh.go("/matches/1")
+    fresh.page.wait_for_load_state("networkidle")
+    assert {urlsplit(url).netloc for url in requested} == {urlsplit(phone.server.url).netloc}
+    assert hosts == {urlsplit(phone.server.url).netloc}
+    total = sum(sizes.values())
+    assert total < 60 * 1024, sizes
+    assert any(url.endswith("app.css") for url in sizes) and any(url.endswith("app.js") for url in sizes)
+    fresh.close()
+
+
+def test_the_screen_is_kept_awake_on_the_scoreboard(browser: Any, server: Server) -> None:
+    phone = Phone(browser, server)
+    phone.context.add_init_script("""
+        window.__wakeLocks = 0;
+        Object.defineProperty(navigator, 'wakeLock', {value: {request: () => { window.__wakeLocks++; return Promise.resolve({}); }}});
+    """)
+    phone.sign_up()
+    assert phone.page.evaluate("window.__wakeLocks") == 0  # the home page lets the screen sleep
+    phone.start_match("tute2", ["Ana", "Luis"])
+    assert phone.page.evaluate("window.__wakeLocks") == 1
+    phone.tap(ENTER)
+    phone.page.wait_for_selector("form.deal-form")
+    assert phone.page.evaluate("window.__wakeLocks") == 1
+    phone.close()
+
+
+def test_the_app_is_installable(phone: Phone) -> None:
+    manifest = phone.page.evaluate("fetch('/manifest.webmanifest').then(r => r.json())")
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+    phone.page.wait_for_function("navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready")
+    registration = phone.page.evaluate("navigator.serviceWorker.ready.then(r => r.active && r.active.scriptURL)")
+    assert registration.endswith("/sw.js")
+    phone.context.set_offline(True)
+    phone.page.goto(phone.server.url + "/history?never=seen")
+    assert "No connection" in phone.page.locator("h1").inner_text()
+    phone.context.set_offline(False)
