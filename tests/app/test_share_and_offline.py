@@ -1,0 +1,134 @@
+"""The live view's share links, the installable app's files, and retried requests answered once."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from flask import Flask
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.models import Deal
+
+from ..conftest import Browser
+from .matchhelpers import bids_form, start, tute_form
+from .test_api import TUTE, Api, token_for
+
+
+def share_link(browser: Browser, match_id: int = 1) -> str:
+    browser.post(f"/matches/{match_id}/share")
+    page = browser.get(f"/matches/{match_id}").get_data(as_text=True)
+    found = re.search(r'class="share-link" href="http://localhost(/live/[^"]+)"', page)
+    assert found, "no share link on the scoreboard"
+    return found.group(1)
+
+
+def test_a_share_link_shows_the_scoreboard_to_anyone_read_only(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    link = share_link(ana)
+    assert len(link.split("/")[-1]) >= 40  # unguessable
+    stranger = app.test_client()
+    page = stranger.get(link).get_data(as_text=True)
+    assert "80" in page and "Deal by deal" in page
+    assert "/edit" not in page and 'action="/matches' not in page
+
+
+def test_the_live_state_answers_204_until_the_match_changes(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    link = share_link(ana)
+    stranger = app.test_client()
+    version = re.search(r'data-version="(\d+)"', stranger.get(link).get_data(as_text=True)).group(1)
+    assert stranger.get(f"{link}/state?version={version}").status_code == 204
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    changed = stranger.get(f"{link}/state?version={version}")
+    assert changed.status_code == 200
+    assert changed.get_json()["version"] > int(version) and "80" in changed.get_json()["html"]
+
+
+def test_the_live_view_works_across_app_processes_sharing_one_database(ana: Browser, app: Flask,
+                                                                       tmp_path: Path) -> None:
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        return  # the PostgreSQL run shares its server the same way; this checks a second app on the file
+    start(ana, "tute2", ["Ana", "Luis"])
+    link = share_link(ana)
+    other_process = create_app({"SECRET_KEY": "other", "INSTANCE_PATH": str(tmp_path / "other"),
+                                "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
+    reader = other_process.test_client()
+    version = re.search(r'data-version="(\d+)"', reader.get(link).get_data(as_text=True)).group(1)
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    assert reader.get(f"{link}/state?version={version}").status_code == 200
+    with other_process.app_context():
+        db.engine.dispose()
+
+
+def test_a_revoked_link_answers_404_and_a_new_one_replaces_it(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    first = share_link(ana)
+    second = share_link(ana)
+    stranger = app.test_client()
+    assert first != second and stranger.get(first).status_code == 404
+    ana.post("/matches/1/share/revoke")
+    assert stranger.get(second).status_code == 404
+    assert stranger.get(f"{second}/state").status_code == 404
+
+
+def test_only_the_owner_can_share_or_revoke(ana: Browser, bea: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    assert bea.post("/matches/1/share").status_code == 404
+    link = share_link(ana)
+    assert bea.post("/matches/1/share/revoke").status_code == 404
+    assert bea.get(link).status_code == 200  # the link itself is for anyone who has it
+
+
+def test_the_manifest_service_worker_and_offline_page_are_served_to_anyone(app: Flask) -> None:
+    client = app.test_client()
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.mimetype == "application/manifest+json"
+    assert {icon["sizes"] for icon in manifest.get_json()["icons"]} >= {"192x192", "512x512"}
+    worker = client.get("/sw.js")
+    assert worker.status_code == 200 and worker.mimetype == "text/javascript"
+    assert worker.headers["Service-Worker-Allowed"] == "/"
+    body = worker.get_data(as_text=True)
+    assert "__VERSION__" not in body and '"/static/app.css"' in body and '"/offline"' in body
+    assert client.get("/offline").status_code == 200
+    for icon in manifest.get_json()["icons"]:
+        with client.get(icon["src"]) as response:  # a file response: closed when read
+            assert response.status_code == 200
+
+
+def test_a_deal_form_sent_twice_with_one_idempotency_key_is_stored_once(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    data = {**tute_form(70, 0, number=1), "idempotency_key": "phone-key-1"}
+    assert ana.post("/matches/1/deal", data=data).location == "/matches/1"
+    again = ana.client.post("/matches/1/deal", data={**data, "csrf_token": ana.token},
+                            headers={"Idempotency-Key": "phone-key-1"})
+    assert again.status_code == 302 and again.location == "/matches/1"
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Deal)) == 1
+
+
+def test_pocha_bids_sent_twice_are_kept_once(ana: Browser) -> None:
+    start(ana, "pocha", ["Ana", "Luis"])
+    data = {**bids_form([1, 1], number=1, dealer=0, cards=1), "idempotency_key": "bids-1"}
+    assert ana.post("/matches/1/bids", data=data).location == "/matches/1/deal"
+    assert ana.post("/matches/1/bids", data=data).location == "/matches/1/deal"
+
+
+def test_the_api_answers_a_retried_post_with_the_first_answer(app: Flask) -> None:
+    api = Api(app.test_client(), token_for(app, "ana"))
+    match_id = api.post("/api/v1/matches", TUTE).get_json()["id"]
+    deal = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}
+    headers = {**api.headers, "Idempotency-Key": "retry-me"}
+    first = api.client.post(f"/api/v1/matches/{match_id}/deals", json=deal, headers=headers)
+    second = api.client.post(f"/api/v1/matches/{match_id}/deals", json=deal, headers=headers)
+    assert first.status_code == second.status_code == 201
+    assert first.get_json() == second.get_json()
+    assert len(api.get(f"/api/v1/matches/{match_id}").get_json()["match"]["deals"]) == 1
+    other = api.post("/api/v1/matches", TUTE).get_json()["id"]
+    reused = api.client.post(f"/api/v1/matches/{other}/deals", json=deal, headers=headers)
+    assert reused.status_code == 409
+    too_long = api.client.post(f"/api/v1/matches/{match_id}/deals", json=deal,
+                               headers={**api.headers, "Idempotency-Key": "x" * 101})
+    assert too_long.status_code == 400
