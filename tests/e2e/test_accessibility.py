@@ -81,3 +81,32 @@ def test_the_scan_does_find_what_it_should(browser: Any) -> None:
     found = " ".join(severe_violations(page))
     assert "label" in found and "image-alt" in found
     page.close()
+
+
+def test_main_pages_fit_360_px_with_thumb_sized_targets(browser: Any, server: Server) -> None:
+    phone = Phone(browser, server, viewport={"width": 360, "height": 740})
+    phone.sign_up()
+    phone.start_match("tute4", ["Ana", "Luis", "Carmen", "Pedro"])
+    enter_tute_deal(phone, "copas", 78, 0, ("oros", 0))
+    phone.start_match("pocha", ["Ana", "Luis", "Carmen", "Pedro", "Zoe", "Marta", "Iker", "Nerea"])
+    small: dict[str, list[str]] = {}
+    wide: dict[str, int] = {}
+    targets = ("button, a.button, label.choice, select, summary, "
+               "input:not([type=hidden]):not([type=radio]):not([type=checkbox])")
+    for path in ("/", "/matches/new", "/matches/new/pocha", "/matches/1", "/matches/1/deal", "/matches/2",
+                 "/matches/2/deal", "/history", "/players/", "/account"):
+        phone.go(path)
+        for summary in phone.page.locator("details > summary").all():
+            summary.click()
+        width = phone.page.evaluate("document.documentElement.scrollWidth")
+        if width > 360:
+            wide[path] = width
+        tiny = phone.page.eval_on_selector_all(targets, """nodes => nodes
+            .filter(n => n.offsetParent !== null)
+            .map(n => [n.outerHTML.slice(0, 60), n.getBoundingClientRect()])
+            .filter(([_, r]) => r.height < 47.5 || r.width < 47.5)
+            .map(([html, r]) => `${html} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+        if tiny:
+            small[path] = tiny[:5]
+    phone.close()
+    assert wide == {} and small == {}
