@@ -247,6 +247,7 @@ function setupLiveView() {
 /* ---------------------------------------------------------------- start */
 
 document.addEventListener("DOMContentLoaded", () => {
+  if (document.body.hasAttribute("data-signed-out") && "caches" in window) caches.delete("scorekeeper-pages");
   setupTheme();
   keepAwake();
   setupSteppers();

@@ -2,6 +2,8 @@
    Pages come from the network (the scoreboard must be current); when there is none, the
    copy seen last, or the offline page. Static files come from the cache first. */
 const CACHE = "scorekeeper-__VERSION__";
+// Pages seen last are kept apart from the shell, so that signing out can forget them.
+const PAGES = "scorekeeper-pages";
 const SHELL = "__SHELL__";
 
 self.addEventListener("install", (event) => {
@@ -11,7 +13,8 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
-      .then((names) => Promise.all(names.filter((n) => n.startsWith("scorekeeper-") && n !== CACHE).map((n) => caches.delete(n))))
+      .then((names) => Promise.all(names.filter((n) => n.startsWith("scorekeeper-") && n !== CACHE && n !== PAGES)
+        .map((n) => caches.delete(n))))
       .then(() => self.clients.claim())
   );
 });
@@ -30,7 +33,7 @@ self.addEventListener("fetch", (event) => {
         .then((response) => {
           if (response.ok) {
             const copy = response.clone();
-            caches.open(CACHE).then((cache) => cache.put(request, copy));
+            caches.open(PAGES).then((cache) => cache.put(request, copy));
           }
           return response;
         })

@@ -73,7 +73,8 @@ def login() -> Response | tuple[str, int] | str:
 def logout() -> Response:
     """Sign out."""
     logout_user()
-    return redirect(url_for("auth.login"))
+    # The login page tells this phone to forget the pages it kept for offline use.
+    return redirect(url_for("auth.login", signed_out=1))
 
 
 @bp.post("/language")

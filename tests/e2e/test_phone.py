@@ -134,3 +134,16 @@ def test_the_app_is_installable(phone: Phone) -> None:
     phone.page.goto(phone.server.url + "/history?never=seen")
     assert "No connection" in phone.page.locator("h1").inner_text()
     phone.context.set_offline(False)
+
+
+def test_signing_out_forgets_the_pages_kept_for_offline_use(phone: Phone) -> None:
+    phone.start_match("tute2", ["Ana", "Luis"])
+    phone.page.evaluate("navigator.serviceWorker.ready")
+    phone.go("/matches/1")  # now under the service worker, which keeps a copy
+    phone.page.wait_for_function("caches.has('scorekeeper-pages')")
+    assert phone.page.evaluate("caches.has('scorekeeper-pages')") is True
+    phone.go("/account")
+    phone.tap("text=Sign out")
+    phone.page.wait_for_selector("#username")
+    phone.page.wait_for_function("caches.has('scorekeeper-pages').then(kept => !kept)")
+    assert phone.page.evaluate("caches.has('scorekeeper-pages')") is False
