@@ -37,11 +37,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     _finish_config(app)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep match documents in their own order
 
-    from . import cli, extensions, models, views  # noqa: F401  (models registers the tables)
+    from . import cli, extensions, models, security, views  # noqa: F401  (models registers the tables)
 
     extensions.db.init_app(app)
     extensions.migrate.init_app(app, extensions.db, directory=str(ROOT / "migrations"))
     extensions.csrf.init_app(app)
+    extensions.limiter.init_app(app)
+    security.register(app)
     extensions.login_manager.init_app(app)
     extensions.babel.init_app(app, locale_selector=views.select_language,
                               default_translation_directories=str(ROOT / "translations"))

@@ -23,12 +23,21 @@ class Defaults:
     #: Seconds a SQLite connection waits for a lock before giving up.
     SQLITE_BUSY_TIMEOUT = 15
     SQLALCHEMY_ENGINE_OPTIONS: dict[str, object] = {"pool_pre_ping": True}
+    #: Set both to true when the app is served over HTTPS, so that cookies never travel in clear.
+    SESSION_COOKIE_SECURE = False
+    REMEMBER_COOKIE_SECURE = False
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
     REMEMBER_COOKIE_HTTPONLY = True
     REMEMBER_COOKIE_SAMESITE = "Lax"
     WTF_CSRF_TIME_LIMIT = None  # a scoreboard stays open all evening; the token lives as long as the session
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024
+    #: Where rate-limit counts are kept: memory:// (one process) or e.g. redis://127.0.0.1:6379.
+    RATELIMIT_STORAGE_URI = "memory://"
+    RATELIMIT_HEADERS_ENABLED = True
+    #: Failed sign-ins allowed from one address, and for one username, before a pause.
+    SIGN_IN_LIMIT_PER_ADDRESS = "30 per 10 minutes"
+    SIGN_IN_LIMIT_PER_ACCOUNT = "10 per 10 minutes"
     #: The languages the pages speak, by their codes; English is the default.
     LANGUAGES = {"en": "English", "es": "Español", "it": "Italiano", "nb": "Norsk bokmål"}
     BABEL_DEFAULT_LOCALE = "en"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import Babel
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -34,6 +36,9 @@ migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 login_manager = LoginManager()
 babel = Babel()
+#: Rate limits (sign-in attempts); the storage is RATELIMIT_STORAGE_URI (memory by default,
+#: redis://… to share the counts between several app processes or hosts).
+limiter = Limiter(key_func=get_remote_address)
 
 
 def configure_sqlite(engine: Engine, busy_timeout: int) -> None:

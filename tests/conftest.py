@@ -52,12 +52,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]
 @pytest.fixture
 def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
     """Yield an app on a fresh, migrated database."""
+    from scorekeeper.extensions import limiter
+
     application = create_app({
         "TESTING": True,
         "SECRET_KEY": "test secret",
         "SQLALCHEMY_DATABASE_URI": database_url,
         "INSTANCE_PATH": str(tmp_path / "instance"),
     })
+    with application.app_context():
+        limiter.reset()  # counts are kept per process: start every test afresh
     yield application
     with application.app_context():
         db.session.remove()

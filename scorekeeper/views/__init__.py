@@ -41,6 +41,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(NotFound, _not_found)
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
+    app.register_error_handler(429, _too_many)
     app.add_template_filter(_winner_names, "winner_names")
     app.add_template_filter(_group_errors, "group_errors")
     i18n.register(app)
@@ -94,6 +95,17 @@ def _not_found(error: Exception) -> tuple[str, int] | tuple[Response, int]:
     if request.path.startswith("/api/"):
         return jsonify({"message": message}), 404
     return render_template("not_found.html", message=message), 404
+
+
+def _too_many(error: HTTPException) -> tuple[str, int] | tuple[Response, int]:
+    message = str(error.description)
+    if request.path.startswith("/api/"):
+        return jsonify({"message": message}), 429
+    from ..forms import LoginForm
+
+    form = LoginForm()
+    form.form_errors.append(message)
+    return render_template("auth/login.html", form=form), 429
 
 
 def _not_allowed(error: HTTPException) -> tuple[Response, int] | HTTPException:

@@ -10,6 +10,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
 from .. import queries, services
+from ..extensions import limiter
 from ..forms import AccountForm, LoginForm, TokenForm, add_form_error
 
 bp = Blueprint("auth", __name__)
@@ -54,7 +55,20 @@ def signup() -> Response | tuple[str, int] | str:
     return _create_account(AccountForm(), "auth/signup.html")
 
 
+def _posted_username() -> str:
+    return "account:" + request.form.get("username", "").strip().casefold()[:200]
+
+
+def _failed(response: Response) -> bool:
+    return response.status_code != 302  # only failed attempts count against the limits
+
+
 @bp.route("/login", methods=["GET", "POST"])
+@limiter.limit(lambda: current_app.config["SIGN_IN_LIMIT_PER_ADDRESS"], methods=["POST"], deduct_when=_failed,
+               error_message=lambda: gettext("Too many failed sign-ins. Wait a few minutes and try again."))
+@limiter.limit(lambda: current_app.config["SIGN_IN_LIMIT_PER_ACCOUNT"], methods=["POST"], deduct_when=_failed,
+               key_func=_posted_username,
+               error_message=lambda: gettext("Too many failed sign-ins. Wait a few minutes and try again."))
 def login() -> Response | tuple[str, int] | str:
     """Sign in."""
     form = LoginForm()

@@ -120,3 +120,50 @@ def test_another_account_cannot_revoke_my_token(ana: Browser, app: Flask) -> Non
     ana.post("/account", data={"name": "mine"})
     bea = signed_in(app, "bea")
     assert bea.post("/account/tokens/1/revoke").status_code == 404
+
+
+def _sign_in(client, username: str, password: str):  # type: ignore[no-untyped-def]
+    return client.post("/login", data={"username": username, "password": password, "csrf_token": csrf_token(client)})
+
+
+def test_failed_sign_ins_are_limited_per_account_without_telling_whether_it_exists(ana: Browser,
+                                                                                  app: Flask) -> None:
+    app.config["SIGN_IN_LIMIT_PER_ACCOUNT"] = "3 per 10 minutes"
+    for username in ("ana", "nobody"):
+        client = app.test_client()
+        statuses = [_sign_in(client, username, "wrong").status_code for _ in range(4)]
+        assert statuses == [422, 422, 422, 429], username
+        page = _sign_in(client, username, "wrong").get_data(as_text=True)
+        assert "Too many failed sign-ins. Wait a few minutes and try again." in page
+    assert _sign_in(app.test_client(), "ana", PASSWORD).status_code == 429  # even the right password waits
+
+
+def test_failed_sign_ins_are_limited_per_address(ana: Browser, app: Flask) -> None:
+    app.config["SIGN_IN_LIMIT_PER_ADDRESS"] = "4 per 10 minutes"
+    client = app.test_client()
+    statuses = [_sign_in(client, f"guess{i}", "wrong").status_code for i in range(5)]
+    assert statuses == [422, 422, 422, 422, 429]
+
+
+def test_successful_sign_ins_do_not_count(ana: Browser, app: Flask) -> None:
+    app.config["SIGN_IN_LIMIT_PER_ACCOUNT"] = "2 per 10 minutes"
+    for _ in range(4):
+        assert _sign_in(app.test_client(), "ana", PASSWORD).status_code == 302
+
+
+def test_every_response_carries_the_security_headers(ana: Browser, app: Flask) -> None:
+    for response in (ana.get("/"), app.test_client().get("/login"), app.test_client().get("/api/v1/matches")):
+        policy = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy and "unsafe-inline" not in policy
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_the_session_cookie_is_http_only_and_same_site_lax(app: Flask) -> None:
+    signed_in(app, "ana")
+    client = app.test_client()
+    response = client.get("/login")
+    cookie = response.headers.get("Set-Cookie", "")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    app.config["SESSION_COOKIE_SECURE"] = True
+    assert "Secure" in app.test_client().get("/login").headers.get("Set-Cookie", "")
