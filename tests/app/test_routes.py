@@ -1,0 +1,80 @@
+"""Every route either needs an account (or an API token), or is on the reviewed public list; every
+account-owned resource answers 404 to another account."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+
+from scorekeeper.views import PUBLIC_ENDPOINTS
+
+from ..conftest import Browser, csrf_token
+from .matchhelpers import start, tute_form
+from .test_api import token_for
+
+#: Reviewed: what anyone may open without an account, and why.
+REVIEWED_PUBLIC = {
+    "static": "the app's CSS, JavaScript and icons",
+    "auth.login": "signing in",
+    "auth.setup": "the first account of a fresh install (closed once one exists)",
+    "auth.signup": "a new account, while the host keeps sign-up open",
+    "auth.language": "choosing the page language before signing in",
+    "share.live": "the live view, for whoever holds its secret link",
+    "share.state": "the live view's refresh, for whoever holds its secret link",
+    "pwa.manifest": "installing the app",
+    "pwa.service_worker": "installing the app",
+    "pwa.offline": "the page shown without a connection",
+}
+SAMPLE_VALUES = {"match_id": "1", "player_id": "1", "token_id": "1", "number": "1", "game_name": "tute2",
+                 "token": "not-a-real-share-token", "filename": "app.css"}
+
+
+def concrete(rule: str) -> str:
+    return re.sub(r"<(?:\w+:)?(\w+)>", lambda m: SAMPLE_VALUES[m.group(1)], rule)
+
+
+def test_the_public_list_is_the_reviewed_one() -> None:
+    assert set(PUBLIC_ENDPOINTS) == set(REVIEWED_PUBLIC)
+
+
+def test_every_route_needs_an_account_a_token_or_is_reviewed_public(ana: Browser, app: Flask) -> None:
+    anonymous = app.test_client()
+    token = csrf_token(anonymous)
+    checked = 0
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint in REVIEWED_PUBLIC:
+            continue
+        path = concrete(rule.rule)
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            data = {"csrf_token": token} if method == "POST" else None
+            response = anonymous.open(path, method=method, data=data)
+            checked += 1
+            if rule.endpoint.startswith("api."):
+                assert response.status_code == 401, (method, path)
+            else:
+                assert response.status_code == 302 and response.location.startswith("/login"), (method, path)
+    assert checked > 30
+
+
+def test_every_account_owned_resource_answers_404_to_another_account(ana: Browser, bea: Browser,
+                                                                      app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    ana.post("/account", data={"name": "mine"})
+    intruder_api = token_for(app, "bea")
+    owned = [rule for rule in app.url_map.iter_rules()
+             if any(arg in rule.arguments for arg in ("match_id", "player_id", "token_id"))]
+    assert len(owned) > 15
+    for rule in owned:
+        path = concrete(rule.rule)
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            if rule.endpoint.startswith("api."):
+                response = bea.client.open(path, method=method, json={"dealer": 0},
+                                           headers={"Authorization": f"Bearer {intruder_api}"})
+            elif method == "POST":
+                response = bea.post(path, data={})
+            else:
+                response = bea.client.open(path, method=method)
+            assert response.status_code == 404, (method, path, response.status_code)
+    assert "Ana, Luis" in ana.get("/history").get_data(as_text=True)
