@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 from flask import Flask
 from flask.cli import AppGroup, with_appcontext
 
-from . import services, transfer
+from . import backup, services, transfer
+from .extensions import db
 
 
 def register(app: Flask) -> None:
@@ -19,6 +21,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(export_command)
     app.cli.add_command(import_command)
     app.cli.add_command(recompute)
+    app.cli.add_command(backup_command)
 
 
 user = AppGroup("user", help="Manage accounts.")
@@ -96,6 +99,18 @@ def import_command(path: click.utils.LazyFile, username: str | None) -> None:
         raise click.ClickException(f"{error.message} Nothing was imported.") from error
     click.echo(f"Imported {report['matches']} matches, {report['players']} players and {report['accounts']} "
                f"accounts; {report['skipped']} matches were there already.")
+
+
+@click.command("backup")
+@with_appcontext
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+def backup_command(path: Path) -> None:
+    """Copy the live SQLite database to PATH, consistently, while the app keeps running."""
+    try:
+        size = backup.backup_sqlite(db.engine, path)
+    except backup.BackupError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(f"Backed up the database to {path} ({size} bytes).")
 
 
 @click.command()
