@@ -55,6 +55,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
             from .schema import apply_migrations
 
             apply_migrations()
+        # Hand no open connection to processes forked from this one (gunicorn --preload).
+        extensions.db.engine.dispose()
     return app
 
 

@@ -1,0 +1,122 @@
+"""Two phones, one match: real concurrent requests against gunicorn with several worker processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+WORKERS = 4
+PHONES = 6
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def call(method: str, url: str, token: str, body: Any = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method, headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        payload = error.read()
+        error.close()
+        return error.code, json.loads(payload) if payload.startswith(b"{") else payload.decode()
+
+
+@pytest.fixture
+def gunicorn(database_url: str, tmp_path: Path) -> Any:
+    """Serve the app with several worker processes on one database; yield its URL and an API token."""
+    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "concurrency",
+           "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance")}
+    flask = [sys.executable, "-m", "flask", "--app", "scorekeeper"]
+    subprocess.run([*flask, "user", "create", "ana", "--password-stdin"], input=b"a long secret\n", env=env,
+                   check=True, capture_output=True)
+    token = subprocess.run([*flask, "token", "create", "ana"], env=env, check=True,
+                           capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--preload", "-w", str(WORKERS), "-b",
+                               f"127.0.0.1:{port}", "scorekeeper:create_app()"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/login", timeout=2):
+                break
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.1)
+    try:
+        yield url, token
+    finally:
+        server.terminate()
+        server.wait(10)
+        server.stderr.close()  # type: ignore[union-attr]
+
+
+def test_the_same_next_deal_posted_by_several_phones_at_once_is_stored_once(gunicorn: Any) -> None:
+    url, token = gunicorn
+    status, match = call("POST", f"{url}/api/v1/matches", token, {"game": "tute2", "players": ["Ana", "Luis"],
+                                                                  "options": {"mode": "points", "target": 10000}})
+    assert status == 201
+    deals_url = f"{url}/api/v1/matches/{match['id']}/deals"
+    for number in range(1, 6):
+        start = threading.Barrier(PHONES)
+        answers: list[tuple[int, Any]] = []
+
+        def phone(seat: int) -> None:
+            deal = {"number": number, "dealer": number % 2, "trump": "oros", "points": [60 + seat, 60 - seat],
+                    "last_trick": 0}
+            start.wait()
+            answers.append(call("POST", deals_url, token, deal))
+
+        threads = [threading.Thread(target=phone, args=(seat,)) for seat in range(PHONES)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        statuses = Counter(status for status, _ in answers)
+        assert statuses == {201: 1, 409: PHONES - 1}, answers
+        refusals = [body["message"] for status, body in answers if status == 409]
+        assert all("was just entered" in message or "at the same moment" in message for message in refusals)
+    status, final = call("GET", f"{url}/api/v1/matches/{match['id']}", token)
+    assert [d["number"] for d in final["result"]["deals"]] == [1, 2, 3, 4, 5]
+
+
+def test_many_phones_on_many_matches_never_meet_a_locked_database(gunicorn: Any) -> None:
+    url, token = gunicorn
+    ids = [call("POST", f"{url}/api/v1/matches", token,
+                {"game": "pocha", "players": ["Ana", "Luis"], "options": {"schedule": [1] * 30}})[1]["id"]
+           for _ in range(PHONES)]
+    failures: list[Any] = []
+
+    def phone(match_id: int) -> None:
+        for number in range(1, 21):
+            status, body = call("POST", f"{url}/api/v1/matches/{match_id}/deals", token,
+                                {"number": number, "dealer": number % 2, "cards": 1, "trump": None,
+                                 "bids": [1, 1], "tricks": [1, 0]})
+            if status != 201:
+                failures.append((match_id, number, status, body))
+
+    threads = [threading.Thread(target=phone, args=(match_id,)) for match_id in ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert failures == []
