@@ -39,6 +39,10 @@ def new(game_name: str) -> Page:
         raise services.NotFound(gettext("There is no such game."))
     game = get_game(game_name)
     form = new_match_form_class(game)()
+    # Only the fields this game shows are read, so that every refusal lands on a visible field.
+    del form["first_dealer" if game.name == "tute4" else "leader"]
+    if game.name != "pocha":
+        del form["schedule_list"]
     known = queries.players(current_user, include_archived=False)
     if form.validate_on_submit():
         names, entries = players_from_form(form)

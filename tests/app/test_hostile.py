@@ -1,0 +1,123 @@
+"""Hostile input to every form and every API endpoint: never a server error, always a message,
+nothing stored by a refusal, and typed text always escaped on output."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Flask
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper.extensions import db
+from scorekeeper.models import ApiToken, Deal, Match, Player, User
+
+from ..conftest import Browser
+from .matchhelpers import bids_form, start, tute_form
+from .test_api import Api, token_for
+
+HOSTILE_TEXT = st.one_of(
+    st.text(max_size=60),
+    st.sampled_from([
+        "<script>alert('x')</script>", "\"><img src=x onerror=alert(1)>", "'; DROP TABLE matches; --",
+        "1 OR 1=1", "%00", "\u202eevil", "٣", "²", "-1", "1e9", "99999999999999999999999", "NaN", "", " ",
+        "x" * 5000, "\U0001f0a1" * 50, "0x10", "None", "true", "[]", "{}",
+    ]),
+)
+FORM_FIELDS = [
+    "name", "rename-name", "username", "password", "confirm", "number", "version", "dealer", "trump", "points0",
+    "points1", "last_trick", "cante_oros", "cante_copas", "tute_seat", "tute_kind", "cards", "bids-0", "bids-1",
+    "bids-7", "tricks-0", "tricks-1", "players-0", "players-1", "players-2", "first_dealer", "leader",
+    "opt_deck", "opt_target", "opt_mode", "opt_schedule", "schedule_list", "opt_exact_base", "language",
+    "idempotency_key", "next",
+]
+FORMS = [
+    "/players/", "/players/1/rename", "/account", "/matches/new/tute2", "/matches/new/pocha", "/matches/new/tute4",
+    "/matches/1/deal", "/matches/2/bids", "/matches/2/deal", "/matches/1/deals/1/edit", "/matches/1/undo",
+    "/matches/1/rematch", "/language", "/signup",
+]
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | HOSTILE_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
+        ["game", "players", "options", "deals", "dealer", "trump", "points", "last_trick", "cantes", "tute", "cards",
+         "bids", "tricks", "number", "first_dealer", "seat", "suit", "kind", "x"]), inner, max_size=6),
+    max_leaves=25)
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def snapshot(app: Flask) -> tuple[Any, ...]:
+    """Return what a refusal must leave as it was."""
+    with app.app_context():
+        counts = tuple(db.session.scalar(db.select(db.func.count()).select_from(model))
+                       for model in (User, ApiToken, Player, Match, Deal))
+        matches = tuple(db.session.execute(db.select(Match.id, Match.version, Match.status)).all())
+        names = tuple(db.session.scalars(db.select(Player.name).order_by(Player.id)))
+        return counts, matches, names
+
+
+def prepared(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    start(ana, "pocha", ["Ana", "Luis"])
+    ana.post("/matches/2/bids", data=bids_form([1, 1], number=1, dealer=0, cards=1))
+
+
+@SETTINGS
+@given(path=st.sampled_from(FORMS), fields=st.lists(st.tuples(st.sampled_from(FORM_FIELDS), HOSTILE_TEXT),
+                                                      max_size=12))
+def test_any_form_input_is_answered_with_a_message_and_never_a_server_error(
+    ana: Browser, app: Flask, path: str, fields: list[tuple[str, str]]
+) -> None:
+    if snapshot(app)[0][3] == 0:
+        prepared(ana)
+    before = snapshot(app)
+    data = MultiDict(fields)  # repeated fields included
+    data["csrf_token"] = ana.token
+    response = ana.client.post(path, data=data)
+    event(f"form answered {response.status_code}")
+    body = response.get_data(as_text=True)
+    assert response.status_code < 500, body[:500]
+    if response.status_code in (400, 409, 422):
+        assert 'class="error"' in body or "CSRF" in body or response.status_code == 400
+        assert snapshot(app) == before, path
+    for _, text in fields:
+        if "<" in text and len(text) > 3:
+            assert text not in body, "typed text must be escaped"
+
+
+@SETTINGS
+@given(endpoint=st.sampled_from(["POST /api/v1/matches", "POST /api/v1/matches/1/deals",
+                                 "PUT /api/v1/matches/1/deals/1", "PUT /api/v1/matches/1/deals/9",
+                                 "DELETE /api/v1/matches/1/deals/1", "POST /api/v1/matches/2/deals"]),
+       body=JSON_VALUES)
+def test_any_api_body_is_answered_with_a_message_and_never_a_server_error(
+    app: Flask, endpoint: str, body: Any
+) -> None:
+    api = Api(app.test_client(), token_for(app, "ana"))
+    if snapshot(app)[0][3] == 0:
+        api.post("/api/v1/matches", {"game": "tute2", "players": ["Ana", "Luis"], "deals": [
+            {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0},
+            {"dealer": 1, "trump": "oros", "points": [70, 50], "last_trick": 0}]})
+        api.post("/api/v1/matches", {"game": "pocha", "players": ["Ana", "Luis"]})
+    before = snapshot(app)
+    method, path = endpoint.split(" ")
+    response = api.client.open(path, method=method, data=json.dumps(body),
+                               headers={**api.headers, "Content-Type": "application/json"})
+    assert response.status_code < 500
+    event(f"api answered {response.status_code}")
+    answer = response.get_json()
+    assert answer is not None
+    if response.status_code >= 400:
+        messages = [e["message"] for e in answer.get("errors", [])] or [answer.get("message")]
+        assert all(isinstance(m, str) and m for m in messages), answer
+        assert snapshot(app)[1:] == before[1:] and snapshot(app)[0][2:] == before[0][2:]
+
+
+def test_an_oversized_body_is_refused_without_a_server_error(app: Flask, ana: Browser) -> None:
+    api = Api(app.test_client(), token_for(app, "ana"))
+    huge = "x" * (3 * 1024 * 1024)
+    assert api.client.post("/api/v1/matches", data=huge,
+                           headers={**api.headers, "Content-Type": "application/json"}).status_code == 413
+    assert ana.post("/players/", data={"name": huge}).status_code == 413
