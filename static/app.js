@@ -17,9 +17,9 @@ function setupTheme() {
   const dark = () => (document.documentElement.dataset.theme || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light")) === "dark";
   const show = () => {
     button.setAttribute("aria-pressed", String(dark()));
-    button.setAttribute("aria-label", dark() ? button.dataset.labelLight : button.dataset.labelDark);
     button.textContent = dark() ? "☀" : "☾";
   };
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", show);
   button.addEventListener("click", () => {
     const theme = dark() ? "light" : "dark";
     document.documentElement.dataset.theme = theme;
@@ -56,7 +56,7 @@ function setupConfirms() {
 const MESSAGES = (() => { const node = $("#rule-messages"); return node ? JSON.parse(node.textContent) : {}; })();
 const say = (id, params = {}) => (MESSAGES[id] || id).replace(/\{(\w+)\}/g, (_, key) => String(params[key]));
 const possible = (points) => points >= 0 && points <= 120 && points !== 1 && points !== 119;
-const number = (value) => (/^\d{1,9}$/.test(String(value).trim()) ? parseInt(value, 10) : null);
+const number = (value) => (/^-?\d{1,9}$/.test(String(value).trim()) ? parseInt(value, 10) : null);
 const picked = (form, name) => { const input = $(`input[name="${name}"]:checked`, form); return input ? input.value : null; };
 
 function showErrors(form, errors, all) {
@@ -77,6 +77,11 @@ function checkTute(form) {
   const declared = Boolean(picked(form, "tute_seat"));
   const inputs = [form.elements.points0, form.elements.points1];
   let points = inputs.map((input) => number(input.value));
+  inputs.forEach((input, side) => {
+    if (input.value.trim() !== "" && points[side] === null) {
+      errors.push({ field: `points${side}`, message: say("points_impossible", { points: input.value.trim() }) });
+    }
+  });
   let filled = null;
   if (!declared) {
     if (points[1] === null && points[0] !== null) { points[1] = 120 - points[0]; filled = 1; }
@@ -130,12 +135,13 @@ function checkPocha(form) {
     }
   }
   if (step !== "bids") {
-    const tricks = seats.map((seat) => number(picked(form, `tricks-${seat}`) ?? ""));
+    const filled = form.dataset.filledSeat === undefined ? null : Number(form.dataset.filledSeat);
+    const tricks = seats.map((seat) => (seat === filled ? null : number(picked(form, `tricks-${seat}`) ?? "")));
     const open = seats.filter((seat) => tricks[seat] === null);
     if (open.length === 1) {  /* the last player's tricks are what is left */
       const left = cards - tricks.reduce((sum, t) => sum + (t || 0), 0);
-      const input = $(`input[name="tricks-${open[0]}"][value="${left}"]`, form);
-      if (input) { input.checked = true; tricks[open[0]] = left; }
+      $$(`input[name="tricks-${open[0]}"]`, form).forEach((input) => { input.checked = Number(input.value) === left; });
+      if (left >= 0 && left <= cards) { tricks[open[0]] = left; form.dataset.filledSeat = String(open[0]); }
     }
     if (tricks.some((t) => t === null)) errors.push({ field: "tricks", late: true, message: say("tricks_not_list", { players: names.length }) });
     else if (tricks.reduce((a, b) => a + b, 0) !== cards) {
@@ -153,6 +159,7 @@ function setupDealForm() {
   const onChange = (event) => {
     const name = (event.target.name || "").replace(/^(points)[01]$/, "$1").replace(/^(bids|tricks)-\d+$/, "$1");
     form.dataset.touched += `${name}|${event.target.name}|`;
+    if (event.target.name === `tricks-${form.dataset.filledSeat}`) delete form.dataset.filledSeat;  /* tapped by hand */
     if (name === "tute_seat" || name === "points") form.dataset.touched += "last_trick|points|";
     showErrors(form, check(), false);
   };
@@ -173,28 +180,72 @@ function setupDealForm() {
 
 /* ---------------------------------------------------------------- deals kept on the phone while offline */
 
+/* A deal form is sent with fetch and an idempotency key. Without an answer (no connection, or
+   a server that cannot be reached) the deal is kept on the phone and the form is made ready
+   for the next deal; the kept deals are sent, in order, when the connection returns. A deal
+   the server refuses (409, 422) is set aside and said; anything else is tried again later. */
 const QUEUE = "scorekeeper-queue";
-const queue = () => { try { return JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { return []; } };
-const saveQueue = (items) => { try { localStorage.setItem(QUEUE, JSON.stringify(items)); } catch (e) { /* full */ } };
+const REFUSED = "scorekeeper-refused";
+const load = (name) => { try { return JSON.parse(localStorage.getItem(name) || "[]"); } catch (e) { return []; } };
+const store = (name, items) => { try { localStorage.setItem(name, JSON.stringify(items)); } catch (e) { /* full */ } };
 const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
-function banner(kind) {
+function banner(kind, extra = "") {
   const node = $("#offline-banner");
   if (!node) return;
-  node.textContent = node.dataset[kind];
+  node.textContent = `${node.dataset[kind]}${extra}`;
   node.hidden = false;
+}
+
+function readyForNext(form) {
+  /* The next deal: its number, the next dealer, and empty choices. */
+  const number = form.elements.number;
+  const next = Number(number.value) + 1;
+  const heading = $("h1");
+  if (heading) heading.textContent = heading.textContent.replace(/\d+/, String(next));
+  number.value = String(next);
+  const dealer = form.elements.dealer;
+  if (dealer && dealer.tagName === "SELECT") dealer.selectedIndex = (dealer.selectedIndex + 1) % dealer.options.length;
+  $$("input[type=radio]", form).forEach((input) => { input.checked = input.value === ""; });  /* "nobody", "no tute" */
+  $$("input[type=number]", form).forEach((input) => { input.value = ""; });
+  form.dataset.touched = "|";
+  form.elements.idempotency_key.value = newKey();
+  $$("[data-errors-for]", form).forEach((box) => box.replaceChildren());
+  form.dispatchEvent(new Event("change"));
+}
+
+function keep(form) {
+  const body = new URLSearchParams(new FormData(form)).toString();
+  store(QUEUE, load(QUEUE).concat([{ action: form.action, body, key: form.elements.idempotency_key.value }]));
+  banner("queued");
 }
 
 function setupOffline() {
   $$("form[data-offline='deal']").forEach((form) => {
     form.elements.idempotency_key.value = newKey();
-    form.addEventListener("submit", (event) => {
-      if (event.defaultPrevented || navigator.onLine) return;
+    form.addEventListener("submit", async (event) => {
+      if (event.defaultPrevented) return;
       event.preventDefault();
-      const body = new URLSearchParams(new FormData(form)).toString();
-      saveQueue(queue().concat([{ action: form.action, body, key: form.elements.idempotency_key.value }]));
-      form.elements.idempotency_key.value = newKey();
-      banner("queued");
+      const button = $("button[type=submit]", form);
+      button.disabled = true;
+      let response = null;
+      try {
+        response = await fetch(form.action, {
+          method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin",
+          headers: { "Idempotency-Key": form.elements.idempotency_key.value },
+        });
+      } catch (e) { /* no answer: keep it */ }
+      button.disabled = false;
+      if (response === null || response.status >= 500) {
+        keep(form);
+        if (form.dataset.step === "bids") toTricksOffline(form);
+        else if (form.dataset.liveCheck === "pocha") button.disabled = true;  /* the next deal's cards need the server */
+        else readyForNext(form);
+      } else if (response.ok) {
+        location.assign(response.url);
+      } else {
+        form.submit();  /* refused: the page with its messages, every value as typed */
+      }
     });
   });
   window.addEventListener("offline", () => banner("offline"));
@@ -202,27 +253,57 @@ function setupOffline() {
   if (navigator.onLine) sendQueue();
 }
 
+function toTricksOffline(form) {
+  /* Pocha without a connection: the bids are kept; enter the tricks on the same page. */
+  const tricks = $("#offline-tricks", form);
+  if (!tricks) return;
+  tricks.hidden = false;
+  $$("fieldset.bids input", form).forEach((input) => { if (!input.checked) input.disabled = true; });
+  form.action = form.dataset.tricksAction;
+  form.dataset.step = "tricks";
+  form.elements.idempotency_key.value = newKey();
+  $("button[type=submit]", form).textContent = form.dataset.saveTricks;
+  tricks.scrollIntoView({ block: "start" });
+}
+
+let sending = false;
+
 async function sendQueue() {
-  let items = queue();
-  if (!items.length) return;
-  let failed = false;
-  while (items.length) {
-    const item = items[0];
-    let response;
-    try {
-      response = await fetch(item.action, {
-        method: "POST", body: item.body, credentials: "same-origin",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", "Idempotency-Key": item.key },
-      });
-    } catch (e) {
-      return;  /* still offline: try again when the connection returns */
+  if (sending) return;
+  sending = true;
+  const token = $("meta[name=csrf-token]");
+  let items = load(QUEUE);
+  let sent = 0;
+  let refused = 0;
+  try {
+    while (items.length) {
+      const item = items[0];
+      const body = new URLSearchParams(item.body);
+      if (token) body.set("csrf_token", token.content);  /* the session may be newer than the deal */
+      let response;
+      try {
+        response = await fetch(item.action, {
+          method: "POST", body, credentials: "same-origin", headers: { "Idempotency-Key": item.key },
+        });
+      } catch (e) {
+        return;  /* still no connection: try again when it returns */
+      }
+      if (response.status === 409 || response.status === 422) {
+        store(REFUSED, load(REFUSED).concat([item]));
+        refused += 1;
+      } else if (!response.ok) {
+        return;  /* the server is not ready (or the session is gone): keep it for later */
+      } else {
+        sent += 1;
+      }
+      items = items.slice(1);
+      store(QUEUE, items);
     }
-    if (!response.ok) failed = true;  /* refused (the deal was entered elsewhere, or is wrong) */
-    items = items.slice(1);
-    saveQueue(items);
+  } finally {
+    sending = false;
   }
-  banner(failed ? "failed" : "sent");
-  if (!failed) setTimeout(() => location.reload(), 600);
+  if (refused) banner("failed");
+  else if (sent) { banner("sent"); setTimeout(() => location.reload(), 600); }
 }
 
 /* ---------------------------------------------------------------- the live view */
@@ -233,9 +314,22 @@ function setupLiveView() {
   const poll = async () => {
     try {
       const response = await fetch(`${board.dataset.liveUrl}?version=${board.dataset.version}`, { cache: "no-store" });
+      if (response.status === 404) {
+        board.replaceChildren(Object.assign(document.createElement("p"), { className: "banner muted", textContent: board.dataset.gone }));
+        $$(".live-dot").forEach((dot) => dot.remove());
+        return;  /* no longer shared: stop asking */
+      }
       if (response.status === 200) {
         const state = await response.json();
-        board.innerHTML = state.html;
+        const fresh = document.createElement("div");
+        fresh.innerHTML = state.html;
+        const totals = $("#totals", board);
+        const newTotals = $("#totals", fresh);
+        if (totals && newTotals) {  /* keep the live region itself, so that the change is announced */
+          totals.innerHTML = newTotals.innerHTML;
+          newTotals.replaceWith(totals);
+        }
+        board.replaceChildren(...fresh.childNodes);
         board.dataset.version = state.version;
       }
     } catch (e) { /* no connection now: ask again later */ }
@@ -247,7 +341,6 @@ function setupLiveView() {
 /* ---------------------------------------------------------------- start */
 
 document.addEventListener("DOMContentLoaded", () => {
-  if (document.body.hasAttribute("data-signed-out") && "caches" in window) caches.delete("scorekeeper-pages");
   setupTheme();
   keepAwake();
   setupSteppers();

@@ -1,9 +1,8 @@
 /* Scorekeeper's service worker: keeps the app shell for when the connection is gone.
-   Pages come from the network (the scoreboard must be current); when there is none, the
-   copy seen last, or the offline page. Static files come from the cache first. */
+   Pages always come from the network: they hold one account's matches and must be current,
+   so none is kept on the phone (a page already open keeps working, and keeps its deals);
+   without a connection a new page is the offline page. Static files come from the cache first. */
 const CACHE = "scorekeeper-__VERSION__";
-// Pages seen last are kept apart from the shell, so that signing out can forget them.
-const PAGES = "scorekeeper-pages";
 const SHELL = "__SHELL__";
 
 self.addEventListener("install", (event) => {
@@ -13,7 +12,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
-      .then((names) => Promise.all(names.filter((n) => n.startsWith("scorekeeper-") && n !== CACHE && n !== PAGES)
+      .then((names) => Promise.all(names.filter((n) => n.startsWith("scorekeeper-") && n !== CACHE)
         .map((n) => caches.delete(n))))
       .then(() => self.clients.claim())
   );
@@ -28,16 +27,6 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.mode === "navigate") {
-    event.respondWith(
-      fetch(request)
-        .then((response) => {
-          if (response.ok) {
-            const copy = response.clone();
-            caches.open(PAGES).then((cache) => cache.put(request, copy));
-          }
-          return response;
-        })
-        .catch(() => caches.match(request).then((hit) => hit || caches.match("/offline")))
-    );
+    event.respondWith(fetch(request).catch(() => caches.match(SHELL[SHELL.length - 1])));
   }
 });

@@ -87,8 +87,7 @@ def login() -> Response | tuple[str, int] | str:
 def logout() -> Response:
     """Sign out."""
     logout_user()
-    # The login page tells this phone to forget the pages it kept for offline use.
-    return redirect(url_for("auth.login", signed_out=1))
+    return redirect(url_for("auth.login"))
 
 
 @bp.post("/language")

@@ -153,6 +153,9 @@ def enter_deal(match_id: int) -> Page:
     if isinstance(form, PochaDealForm):
         form.cards.data = board.next_cards
         step = "bids"
+        trump = request.args.get("trump")
+        if trump in ("none", "oros", "copas", "espadas", "bastos"):
+            form.trump.data = trump
         if board.pending is not None:
             form.load(board.pending)
             step = "tricks"

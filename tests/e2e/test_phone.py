@@ -44,28 +44,65 @@ def test_the_live_view_on_another_phone_follows_new_and_edited_deals(phone: Phon
     other.close()
 
 
-def test_a_deal_saved_offline_is_sent_once_when_the_connection_returns(phone: Phone, server: Server) -> None:
+def test_deals_saved_offline_are_sent_once_when_the_connection_returns(phone: Phone, server: Server) -> None:
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap(ENTER)
     phone.context.set_offline(True)
-    phone.choose("trump", "oros")
-    phone.type("#points0", "70")
-    phone.choose("last_trick", 0)
-    phone.tap(SAVE)
-    expect(phone.page.locator("#offline-banner")).to_contain_text("Saved on this phone")
+    for points in (70, 40):
+        phone.choose("trump", "oros")
+        phone.type("#points0", str(points))
+        phone.choose("last_trick", 0)
+        phone.tap(SAVE)
+        expect(phone.page.locator("#offline-banner")).to_contain_text("Saved on this phone")
+    assert "Deal 3" in phone.page.locator("h1").inner_text()  # ready for the next one
     queued = json.loads(phone.page.evaluate("localStorage.getItem('scorekeeper-queue')"))
-    assert len(queued) == 1 and deal_count(server) == 0
+    assert len(queued) == 2 and deal_count(server) == 0
     phone.context.set_offline(False)
     phone.page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(phone.page.locator("#offline-banner")).to_contain_text("were sent", timeout=10000)
     phone.go("/matches/1")
-    assert "80" in phone.page.locator("#totals").inner_text()
+    assert "won by Ana" in phone.text() and "40–80" in phone.text()
     # the phone retries (it never heard the answer): the server answers again and stores nothing new
     status = phone.page.evaluate(
         """item => fetch(item.action, {method: 'POST', body: item.body, credentials: 'same-origin',
              headers: {'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': item.key}})
              .then(r => r.status)""", queued[0])
-    assert status == 200 and deal_count(server) == 1
+    assert status == 200 and deal_count(server) == 2
+
+
+def test_a_pocha_deal_is_kept_whole_offline_bids_then_tricks(phone: Phone, server: Server) -> None:
+    phone.start_match("pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="2 2")
+    phone.tap(".trump-start a[href$='trump=copas']")
+    phone.context.set_offline(True)
+    for seat in (1, 2, 0):
+        phone.choose(f"bids-{seat}", 1)
+    phone.tap(SAVE)
+    expect(phone.page.locator("#offline-tricks")).to_be_visible()
+    phone.choose("tricks-1", 2)
+    phone.choose("tricks-2", 0)
+    assert phone.page.is_checked("input[name='tricks-0'][value='0']")  # what is left
+    phone.tap(SAVE)
+    phone.page.wait_for_function("JSON.parse(localStorage.getItem('scorekeeper-queue')).length === 2")
+    phone.context.set_offline(False)
+    phone.page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(phone.page.locator("#offline-banner")).to_contain_text("were sent", timeout=10000)
+    assert deal_count(server) == 1
+
+
+def test_a_server_that_cannot_be_reached_keeps_the_deal_too(phone: Phone, server: Server) -> None:
+    phone.start_match("tute2", ["Ana", "Luis"])
+    phone.tap(ENTER)
+    phone.page.route("**/matches/1/deal", lambda route: route.abort() if route.request.method == "POST"
+                     else route.continue_())
+    phone.choose("trump", "oros")
+    phone.type("#points0", "70")
+    phone.choose("last_trick", 0)
+    phone.tap(SAVE)  # the phone thinks it is online, but the answer never comes
+    expect(phone.page.locator("#offline-banner")).to_contain_text("Saved on this phone")
+    phone.page.unroute("**/matches/1/deal")
+    phone.page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(phone.page.locator("#offline-banner")).to_contain_text("were sent", timeout=10000)
+    assert deal_count(server) == 1
 
 
 def test_dark_mode_follows_the_system_and_the_toggle_is_remembered(browser: Any, server: Server) -> None:
@@ -136,14 +173,15 @@ def test_the_app_is_installable(phone: Phone) -> None:
     phone.context.set_offline(False)
 
 
-def test_signing_out_forgets_the_pages_kept_for_offline_use(phone: Phone) -> None:
+def test_no_account_page_is_kept_on_the_phone(phone: Phone, browser: Any, server: Server) -> None:
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.page.evaluate("navigator.serviceWorker.ready")
-    phone.go("/matches/1")  # now under the service worker, which keeps a copy
-    phone.page.wait_for_function("caches.has('scorekeeper-pages')")
-    assert phone.page.evaluate("caches.has('scorekeeper-pages')") is True
-    phone.go("/account")
-    phone.tap("text=Sign out")
-    phone.page.wait_for_selector("#username")
-    phone.page.wait_for_function("caches.has('scorekeeper-pages').then(kept => !kept)")
-    assert phone.page.evaluate("caches.has('scorekeeper-pages')") is False
+    phone.go("/matches/1")
+    phone.go("/history")
+    cached = phone.page.evaluate("""async () => {
+        const urls = [];
+        for (const name of await caches.keys()) {
+            for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+        }
+        return urls; }""")
+    assert cached and all(url.startswith("/static/") or url == "/offline" for url in cached), cached

@@ -29,13 +29,13 @@ def enter_tute_deal(phone: Phone, trump: str, points: int, last_trick: int,
 
 
 def seats_in_order(phone: Phone) -> list[int]:
-    return [int(s) for s in phone.page.eval_on_selector_all(".seat-row", "rows => rows.map(r => r.dataset.seat)")]
+    return [int(s) for s in phone.page.eval_on_selector_all(".seat-rows > .seat-row", "rows => rows.map(r => r.dataset.seat)")]
 
 
-def enter_pocha_deal(phone: Phone, cards: int) -> int:
+def enter_pocha_deal(phone: Phone, cards: int, trump: str = "none") -> int:
     """Enter a Pocha deal from the scoreboard: everyone bids 0, the first bidder takes every trick."""
     before = phone.taps
-    phone.tap(ENTER)
+    phone.tap(f".trump-start a[href$='trump={trump}']")  # starts the bids and says the trump
     phone.page.wait_for_selector(".seat-row")
     order = seats_in_order(phone)
     for seat in order:
@@ -90,9 +90,10 @@ def test_a_tute4_match_with_cantes_and_a_tute(phone: Phone) -> None:
 def test_a_whole_classic_pocha_match_for_four_in_ten_taps_a_deal(phone: Phone) -> None:
     phone.start_match("pocha", ["Ana", "Luis", "Carmen", "Pedro"])
     schedule = [1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1]
+    suits = ["none", "oros", "copas", "espadas", "bastos"]
     for number, cards in enumerate(schedule, start=1):
         assert f"Deal {number}:" in phone.text()
-        assert enter_pocha_deal(phone, cards) <= 10, f"deal {number}"
+        assert enter_pocha_deal(phone, cards, suits[number % 5]) <= 10, f"deal {number}"
     board = phone.text()
     assert "Winner" in board and "Enter the bids" not in board
     # each seat bid first 7 times: -5 per trick then, +10 in the other 21 deals
@@ -122,7 +123,7 @@ def test_a_wrong_entry_is_shown_before_sending_and_corrected_without_retyping(ph
 
 def test_the_server_s_refusal_keeps_every_value_when_the_browser_let_it_through(phone: Phone) -> None:
     phone.start_match("pocha", ["Ana", "Luis"], opt_schedule="custom", schedule_list="3")
-    phone.tap(ENTER)
+    phone.tap(".trump-start a.primary")
     phone.choose("bids-1", 1)
     phone.choose("bids-0", 1)  # Ana deals; 1 + 1 is not 3, so this is allowed
     phone.tap(SAVE)
@@ -137,7 +138,7 @@ def test_the_server_s_refusal_keeps_every_value_when_the_browser_let_it_through(
 
 def test_the_dealer_s_forbidden_bid_cannot_be_tapped(phone: Phone) -> None:
     phone.start_match("pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="4", first_dealer="2")
-    phone.tap(ENTER)
+    phone.tap(".trump-start a.primary")
     phone.choose("bids-0", 2)
     phone.choose("bids-1", 1)
     assert phone.page.is_disabled("input[name='bids-2'][value='1']")
