@@ -51,11 +51,11 @@ def browser() -> Iterator[Any]:
 
 
 class Server:
-    """The app on a loopback port, in a thread of this process, on a fresh SQLite file."""
+    """The app on a loopback port, in a thread of this process, on a fresh database."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, database_url: str | None = None) -> None:
         self.app = create_app({"SECRET_KEY": "e2e", "INSTANCE_PATH": str(tmp_path),
-                               "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'e2e.sqlite'}"})
+                               "SQLALCHEMY_DATABASE_URI": database_url or f"sqlite:///{tmp_path / 'e2e.sqlite'}"})
         self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -64,12 +64,16 @@ class Server:
     def stop(self) -> None:
         self.httpd.shutdown()
         self.thread.join(5)
+        from scorekeeper.extensions import db
+
+        with self.app.app_context():
+            db.engine.dispose()
 
 
 @pytest.fixture
-def server(tmp_path: Path, browser: Any) -> Iterator[Server]:
-    """Serve a fresh app for one test."""
-    running = Server(tmp_path)
+def server(tmp_path: Path, browser: Any, database_url: str) -> Iterator[Server]:
+    """Serve a fresh app for one test (on SQLite, and again on PostgreSQL when its URL is set)."""
+    running = Server(tmp_path, database_url)
     yield running
     running.stop()
 
