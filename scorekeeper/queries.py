@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext, ngettext
+from markupsafe import Markup
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .models import ABANDONED, FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Deal, Match, Player, Seat, User
 from .rules import GAMES, Game, bidding_order, cante_value, check_match, check_options, forbidden_bid, get_game
+from .charts import running_totals_svg
 from .i18n import suit_name
 from .documents import match_document
 from .services import NotFound
@@ -146,6 +148,13 @@ class Scoreboard:
     bidding_order: list[int]
     pending: dict[str, Any] | None
     options: dict[str, object]
+
+    @property
+    def chart(self) -> Markup:
+        """Return the running totals of each side as an SVG line chart."""
+        description = gettext("Running totals, deal by deal: %(standings)s.", standings=", ".join(
+            f"{name} {total}" for name, total in zip(self.side_names, self.totals)))
+        return running_totals_svg(self.side_names, [row.running for row in self.rows], description)
 
     @property
     def open(self) -> bool:

@@ -1,0 +1,75 @@
+"""Charts drawn on the server as SVG: no JavaScript, readable in dark mode, with a text alternative.
+
+Lines take their colours from CSS classes (so that the dark theme can change them) and
+differ in dash pattern as well, and each line is named at its end, so that colour is never
+the only way to tell them apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from markupsafe import Markup, escape
+
+WIDTH, HEIGHT = 340, 180
+LEFT, RIGHT, TOP, BOTTOM = 34, 96, 10, 22
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "12 3 3 3")
+
+
+def _ticks(low: int, high: int) -> list[int]:
+    """Return three to five round values spanning low..high."""
+    span = max(high - low, 1)
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10 ** 9)
+                if span / s <= 4)
+    first = (low // step) * step
+    return list(range(first, high + step, step))
+
+
+def _short(name: str) -> str:
+    """Return a name short enough to stand at a line's end."""
+    return name if len(name) <= 14 else name[:13] + "…"
+
+
+def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], description: str) -> Markup:
+    """Return a line chart of each side's running total, deal by deal (empty before any deal).
+
+    `description` is the chart's text alternative (its <title>); the deal table beside it
+    holds every figure.
+    """
+    if not running:
+        return Markup("")
+    series = [[0] + [totals[side] for totals in running] for side in range(len(names))]
+    low = min(0, *(min(s) for s in series))
+    high = max(1, *(max(s) for s in series))
+    ticks = _ticks(low, high)
+    low, high = min(low, ticks[0]), max(high, ticks[-1])
+    deals = len(running)
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(deal: int) -> float:
+        return LEFT + plot_w * deal / max(deals, 1)
+
+    def y(value: int) -> float:
+        return TOP + plot_h * (high - value) / (high - low)
+
+    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title" '
+             f'xmlns="http://www.w3.org/2000/svg"><title id="chart-title">{escape(description)}</title>']
+    for tick in ticks:
+        parts.append(f'<line class="grid" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>'
+                     f'<text class="axis" x="{LEFT - 4}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick}</text>')
+    parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 6}">0</text>'
+                 f'<text class="axis" x="{LEFT + plot_w}" y="{HEIGHT - 6}" text-anchor="end">{deals}</text>')
+    ends: list[float] = []
+    for index, (name, values) in enumerate(zip(names, series)):
+        points = " ".join(f"{x(deal):.1f},{y(value):.1f}" for deal, value in enumerate(values))
+        dash = DASHES[index % len(DASHES)]
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(f'<polyline class="series series-{index % 8}" points="{points}"{dash_attr}/>')
+        end = y(values[-1])
+        while any(abs(end - other) < 11 for other in ends):  # keep the names at the line ends apart
+            end += 11
+        ends.append(end)
+        parts.append(f'<text class="label series-{index % 8}" x="{LEFT + plot_w + 4}" y="{end + 4:.1f}">'
+                     f'{escape(_short(name))}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

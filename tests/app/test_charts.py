@@ -1,0 +1,43 @@
+"""Server-drawn SVG charts: one line per side, named at its end, with a text alternative."""
+
+from __future__ import annotations
+
+import re
+
+from scorekeeper.charts import running_totals_svg
+
+from ..conftest import Browser
+from .matchhelpers import start, tute_form
+
+
+def test_one_line_per_side_through_every_deal_named_at_its_end() -> None:
+    svg = str(running_totals_svg(["Ana", "Luis"], [(80, 40), (110, 130), (200, 150)], "Running totals"))
+    lines = re.findall(r'<polyline class="series series-(\d)" points="([^"]+)"', svg)
+    assert [index for index, _ in lines] == ["0", "1"]
+    assert all(len(points.split()) == 4 for _, points in lines)  # the start and three deals
+    assert ">Ana</text>" in svg and ">Luis</text>" in svg
+    assert 'stroke-dasharray' in svg  # lines differ by more than colour
+    assert '<title id="chart-title">Running totals</title>' in svg
+
+
+def test_the_highest_total_is_drawn_higher_than_the_lowest() -> None:
+    svg = str(running_totals_svg(["A", "B"], [(100, -20)], "x"))
+    ends = [float(points.split()[-1].split(",")[1])
+            for points in re.findall(r'points="([^"]+)"', svg)]
+    assert ends[0] < ends[1]  # SVG's y grows downwards
+
+
+def test_names_are_escaped_and_no_chart_before_any_deal() -> None:
+    svg = str(running_totals_svg(["<b>x</b>", "B"], [(1, 2)], "<script>"))
+    assert "<b>" not in svg and "&lt;b&gt;" in svg and "<script>" not in svg
+    assert str(running_totals_svg(["A", "B"], [], "x")) == ""
+
+
+def test_the_scoreboard_and_the_detail_page_show_the_chart(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    assert "<svg" not in ana.get("/matches/1").get_data(as_text=True)
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    for path in ("/matches/1", "/history/1"):
+        page = ana.get(path).get_data(as_text=True)
+        assert '<svg class="chart"' in page
+        assert "Running totals, deal by deal: Ana 80, Luis 50." in page
