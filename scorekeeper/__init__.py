@@ -35,6 +35,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.update(test_config)
     _finish_config(app)
+    if app.config["PROXY_FIX"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        # The client's own address (for the sign-in limits) and scheme, as the proxies report them.
+        hops = int(app.config["PROXY_FIX"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep match documents in their own order
 
     from . import cli, extensions, models, security, views  # noqa: F401  (models registers the tables)

@@ -35,9 +35,13 @@ class Defaults:
     #: Where rate-limit counts are kept: memory:// (one process) or e.g. redis://127.0.0.1:6379.
     RATELIMIT_STORAGE_URI = "memory://"
     RATELIMIT_HEADERS_ENABLED = True
-    #: Failed sign-ins allowed from one address, and for one username, before a pause.
+    #: Sign-in attempts allowed from one address, and for one username, before a pause;
+    #: and new accounts from one address.
     SIGN_IN_LIMIT_PER_ADDRESS = "30 per 10 minutes"
     SIGN_IN_LIMIT_PER_ACCOUNT = "10 per 10 minutes"
+    SIGN_UP_LIMIT_PER_ADDRESS = "10 per hour"
+    #: Behind a reverse proxy, how many proxies' X-Forwarded-For/-Proto to trust (0: none).
+    PROXY_FIX = 0
     #: The languages the pages speak, by their codes; English is the default.
     LANGUAGES = {"en": "English", "es": "Español", "it": "Italiano", "nb": "Norsk bokmål"}
     BABEL_DEFAULT_LOCALE = "en"

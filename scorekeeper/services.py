@@ -115,12 +115,25 @@ def create_user(username: str, password: str) -> User:
     return user
 
 
-def authenticate(username: str, password: str) -> User | None:
-    """Return the account with this username and password, or None."""
-    user = db.session.scalar(select(User).where(User.username_key == str(username).strip().casefold()))
-    if user is None or not check_password_hash(user.password_hash, password):
+#: Checked when there is no such account, so that a wrong username takes as long as a wrong password.
+_DUMMY_HASH = generate_password_hash("no account has this password")
+
+
+def plain_text(value: object, longest: int) -> str | None:
+    """Return `value` if it is text without control characters (NUL included) of at most `longest`."""
+    if not isinstance(value, str) or len(value) > longest:
         return None
-    return user
+    return None if any(unicodedata.category(ch) == "Cc" for ch in value) else value
+
+
+def authenticate(username: str, password: str) -> User | None:
+    """Return the account with this username and password, or None (taking as long either way)."""
+    name = plain_text(str(username).strip().casefold(), 160)
+    user = db.session.scalar(select(User).where(User.username_key == name)) if name else None
+    if user is None:
+        check_password_hash(_DUMMY_HASH, password)
+        return None
+    return user if check_password_hash(user.password_hash, password) else None
 
 
 @_atomic
@@ -307,9 +320,15 @@ def _expect_next(match: Match, expected_number: int | None) -> int:
 MAX_IDEMPOTENCY_KEY = 100
 
 
+def usable_key(key: str | None) -> str | None:
+    """Return an idempotency key that can be stored (printable, at most 100 characters), else None."""
+    return plain_text(key, MAX_IDEMPOTENCY_KEY) if key else None
+
+
 def answered(user: User, key: str | None) -> IdempotencyKey | None:
     """Return the stored answer to an earlier request with this idempotency key, if there was one."""
-    if not key or len(key) > MAX_IDEMPOTENCY_KEY:
+    key = usable_key(key)
+    if key is None:
         return None
     return db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.user_id == user.id,
                                                           IdempotencyKey.key == key))
@@ -317,7 +336,8 @@ def answered(user: User, key: str | None) -> IdempotencyKey | None:
 
 def _remember(match: Match, key: str | None) -> None:
     """Keep the idempotency key with the change it made (inside the change's transaction)."""
-    if key and len(key) <= MAX_IDEMPOTENCY_KEY:
+    key = usable_key(key)
+    if key:
         db.session.flush()
         db.session.add(IdempotencyKey(user_id=match.user_id, key=key, match_id=match.id, body=api_view(match)))
 

@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import queries, services
 from ..documents import api_view
+from ..forms import whole_number
 from ..extensions import csrf
 from ..models import User
 from ..rules import RuleViolation
@@ -134,10 +135,17 @@ def create_match() -> Reply:
     return jsonify(api_view(match)), 201
 
 
+def _answer(match: Any, status: int) -> Reply:
+    """Answer with the match, and its version as an ETag for a later If-Match."""
+    response = jsonify(api_view(match))
+    response.set_etag(f"v{match.version}")
+    return response, status
+
+
 @bp.get("/matches/<int:match_id>")
 def get_match(match_id: int) -> Reply:
-    """Read a match with the engine's result."""
-    return jsonify(api_view(_one(match_id))), 200
+    """Read a match with the engine's result (its ETag names the version read)."""
+    return _answer(_one(match_id), 200)
 
 
 @bp.post("/matches/<int:match_id>/deals")
@@ -145,8 +153,8 @@ def add_deal(match_id: int) -> Reply:
     """Add the next deal; a retry with the same Idempotency-Key gets the first answer again."""
     match = _one(match_id)
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not 0 < len(key) <= services.MAX_IDEMPOTENCY_KEY:
-        raise ApiError(400, f"An Idempotency-Key has 1 to {services.MAX_IDEMPOTENCY_KEY} characters.")
+    if key is not None and services.usable_key(key) is None:
+        raise ApiError(400, f"An Idempotency-Key has 1 to {services.MAX_IDEMPOTENCY_KEY} printable characters.")
     earlier = services.answered(_user(), key)
     if earlier is None:
         deal, number = _deal_body()
@@ -165,10 +173,19 @@ def add_deal(match_id: int) -> Reply:
 
 @bp.put("/matches/<int:match_id>/deals/<int:number>")
 def replace_deal(match_id: int, number: int) -> Reply:
-    """Replace deal `number`; the whole match is checked again."""
+    """Replace deal `number`; the whole match is checked again.
+
+    With `If-Match: <the ETag read>` an edit of a match that changed since is refused (409).
+    """
     match = _one(match_id)
     deal, _ = _deal_body()
-    return jsonify(api_view(services.replace_deal(match, number, deal))), 200
+    expected = None
+    if request.if_match and not request.if_match.star_tag:
+        tags = list(request.if_match.as_set())
+        expected = whole_number(tags[0][1:]) if len(tags) == 1 and tags[0].startswith("v") else None
+        if expected is None:
+            raise services.Conflict("This If-Match does not name a version of this match.")
+    return _answer(services.replace_deal(match, number, deal, expected), 200)
 
 
 @bp.delete("/matches/<int:match_id>/deals/<int:number>")

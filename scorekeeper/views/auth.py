@@ -16,6 +16,17 @@ from ..forms import AccountForm, LoginForm, TokenForm, add_form_error
 bp = Blueprint("auth", __name__)
 
 
+def _posted_username() -> str:
+    """Key the per-account limit by the username tried, as the form (or a JSON body) gives it."""
+    body = request.get_json(silent=True) if request.is_json else None
+    name = body.get("username") if isinstance(body, dict) else request.form.get("username")
+    return "account:" + " ".join(str(name or "").split()).casefold()[:200]
+
+
+def _too_many() -> str:
+    return gettext("Too many sign-in attempts. Wait a few minutes and try again.")
+
+
 def _safe_next(target: str | None) -> str:
     """Return `target` if it is a path on this site, else the home page."""
     if target:
@@ -48,6 +59,7 @@ def setup() -> Response | tuple[str, int] | str:
 
 
 @bp.route("/signup", methods=["GET", "POST"])
+@limiter.limit(lambda: current_app.config["SIGN_UP_LIMIT_PER_ADDRESS"], methods=["POST"], error_message=_too_many)
 def signup() -> Response | tuple[str, int] | str:
     """Create another account, while the host keeps sign-up open."""
     if not current_app.config["SIGNUP_OPEN"]:
@@ -55,20 +67,11 @@ def signup() -> Response | tuple[str, int] | str:
     return _create_account(AccountForm(), "auth/signup.html")
 
 
-def _posted_username() -> str:
-    return "account:" + request.form.get("username", "").strip().casefold()[:200]
-
-
-def _failed(response: Response) -> bool:
-    return response.status_code != 302  # only failed attempts count against the limits
-
-
+# Every attempt counts, right as it arrives, so that a burst cannot slip past the limit.
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["SIGN_IN_LIMIT_PER_ADDRESS"], methods=["POST"], deduct_when=_failed,
-               error_message=lambda: gettext("Too many failed sign-ins. Wait a few minutes and try again."))
-@limiter.limit(lambda: current_app.config["SIGN_IN_LIMIT_PER_ACCOUNT"], methods=["POST"], deduct_when=_failed,
-               key_func=_posted_username,
-               error_message=lambda: gettext("Too many failed sign-ins. Wait a few minutes and try again."))
+@limiter.limit(lambda: current_app.config["SIGN_IN_LIMIT_PER_ADDRESS"], methods=["POST"], error_message=_too_many)
+@limiter.limit(lambda: current_app.config["SIGN_IN_LIMIT_PER_ACCOUNT"], methods=["POST"],
+               key_func=_posted_username, error_message=_too_many)
 def login() -> Response | tuple[str, int] | str:
     """Sign in."""
     form = LoginForm()
@@ -103,7 +106,7 @@ def language() -> Response:
 
 @bp.route("/account", methods=["GET", "POST"])
 @login_required
-def account() -> tuple[str, int] | str:
+def account() -> tuple[str, int]:
     """Show the account and its API tokens; make a new token, shown once."""
     form = TokenForm()
     new_token = None
@@ -114,8 +117,9 @@ def account() -> tuple[str, int] | str:
             add_form_error(form, error.message, "name")
         else:
             form = TokenForm(formdata=None)
+    status = 422 if form.errors or form.form_errors else 200
     return render_template("auth/account.html", form=form, tokens=queries.api_tokens(current_user),
-                           new_token=new_token)
+                           new_token=new_token), status
 
 
 @bp.post("/account/tokens/<int:token_id>/revoke")

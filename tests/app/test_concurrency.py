@@ -120,3 +120,35 @@ def test_many_phones_on_many_matches_never_meet_a_locked_database(gunicorn: Any)
     for thread in threads:
         thread.join(120)
     assert failures == []
+
+
+def test_two_phones_editing_the_same_deal_from_one_reading_store_one_edit(gunicorn: Any) -> None:
+    url, token = gunicorn
+    deal = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}
+    status, match = call("POST", f"{url}/api/v1/matches", token, {"game": "tute2", "players": ["Ana", "Luis"],
+                                                                  "deals": [deal]})
+    request = urllib.request.Request(f"{url}/api/v1/matches/{match['id']}", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        etag = response.headers["ETag"]
+    start = threading.Barrier(PHONES)
+    answers: list[int] = []
+
+    def phone(points: int) -> None:
+        body = json.dumps({**deal, "points": [points, 120 - points]}).encode()
+        edit = urllib.request.Request(f"{url}/api/v1/matches/{match['id']}/deals/1", data=body, method="PUT",
+                                      headers={"Authorization": f"Bearer {token}", "If-Match": etag,
+                                               "Content-Type": "application/json"})
+        start.wait()
+        try:
+            with urllib.request.urlopen(edit, timeout=30) as response:
+                answers.append(response.status)
+        except urllib.error.HTTPError as error:
+            answers.append(error.code)
+            error.close()
+
+    threads = [threading.Thread(target=phone, args=(points,)) for points in range(60, 60 + PHONES)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(answers) == [200] + [409] * (PHONES - 1)

@@ -40,7 +40,7 @@ def test_an_edit_without_a_readable_version_is_treated_as_out_of_date(ana: Brows
 
 def test_a_long_token_name_gets_a_message(ana: Browser) -> None:
     response = ana.post("/account", data={"name": "x" * 50})
-    assert response.status_code == 200 and "Field cannot be longer than 40 characters." in text(response)
+    assert response.status_code == 422 and "Field cannot be longer than 40 characters." in text(response)
 
 
 def test_a_json_body_nested_too_deep_answers_400(app: Flask) -> None:
@@ -154,3 +154,45 @@ def test_tute_match_api_body_junk_is_refused_cleanly(app: Flask) -> None:
         response = api.post("/api/v1/matches", body)
         assert response.status_code == 422, body
         assert all(error["message"] for error in response.get_json()["errors"])
+
+
+def test_nul_bytes_are_refused_before_they_reach_the_database(ana: Browser, app: Flask) -> None:
+    from ..conftest import csrf_token
+    client = app.test_client()
+    response = client.post("/login", data={"username": "an\x00a", "password": "x", "csrf_token": csrf_token(client)})
+    assert response.status_code == 422
+    assert app.test_client().get("/live/ab%00cd").status_code == 404
+    start(ana, "tute2", ["Ana", "Luis"])
+    assert ana.post("/matches/1/deal", data={**tute_form(70, 0), "idempotency_key": "k\x00"}).status_code == 302
+    api = Api(app.test_client(), token_for(app, "ana"))
+    answer = api.client.post("/api/v1/matches/1/deals", json={"dealer": 1, "trump": "oros", "points": [60, 60],
+                                                              "last_trick": 0},
+                             headers={**api.headers, "Idempotency-Key": "a\x01"})
+    assert answer.status_code == 400
+
+
+def test_an_api_edit_of_a_version_read_before_a_change_is_refused(app: Flask) -> None:
+    api = Api(app.test_client(), token_for(app, "ana"))
+    deal = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}
+    match_id = api.post("/api/v1/matches", {**TUTE, "deals": [deal]}).get_json()["id"]
+    read = api.get(f"/api/v1/matches/{match_id}")
+    etag = read.headers["ETag"]
+    first = api.client.put(f"/api/v1/matches/{match_id}/deals/1", json={**deal, "points": [60, 60]},
+                           headers={**api.headers, "If-Match": etag})
+    assert first.status_code == 200 and first.headers["ETag"] != etag
+    stale = api.client.put(f"/api/v1/matches/{match_id}/deals/1", json={**deal, "points": [20, 100]},
+                           headers={**api.headers, "If-Match": etag})
+    assert stale.status_code == 409 and "changed since" in stale.get_json()["message"]
+    assert api.get(f"/api/v1/matches/{match_id}").get_json()["match"]["deals"][0]["points"] == [60, 60]
+
+
+def test_templates_hold_no_inline_script_handler_or_style() -> None:
+    import re
+    from pathlib import Path
+    offenders = []
+    for template in (Path(__file__).resolve().parents[2] / "templates").rglob("*.html"):
+        text = template.read_text()
+        scripts = re.findall(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", text)
+        if scripts or re.search(r"\son[a-z]+=", text) or re.search(r"\sstyle=", text):
+            offenders.append(template.name)
+    assert offenders == []
