@@ -58,10 +58,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     with app.app_context():
         extensions.configure_sqlite(extensions.db.engine, app.config["SQLITE_BUSY_TIMEOUT"])
         if app.config["AUTO_MIGRATE"]:
-            from .schema import apply_migrations
+            from .schema import apply_migrations, fill_missing_figures
 
             apply_migrations()
+            fill_missing_figures()
         # Hand no open connection to processes forked from this one (gunicorn --preload).
+        extensions.db.session.remove()
         extensions.db.engine.dispose()
     return app
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext
+from babel.numbers import format_decimal, format_percent
+from flask_babel import get_locale, gettext, lazy_gettext
 
 from .rules import GAMES, RuleError
 from .rules.messages import MESSAGES
@@ -74,11 +75,21 @@ def same_pairs(items: Iterable[Any]) -> list[tuple[Any, Any]]:
     return [(item, item) for item in items]
 
 
+def percent(value: float | None) -> str:
+    """Return a share as a whole percentage in the page's locale, or a dash."""
+    return "–" if value is None else format_percent(value, locale=get_locale())
+
+
+def decimal(value: float | None) -> str:
+    """Return a number with one decimal in the page's locale, or a dash."""
+    return "–" if value is None else format_decimal(round(value, 1), format="#,##0.0", locale=get_locale())
+
+
 def register(app: Any) -> None:
     """Give the templates the words of the game."""
-    from flask_babel import get_locale
-
     app.add_template_filter(suit_name, "suit_name")
+    app.add_template_filter(percent, "percent")
+    app.add_template_filter(decimal, "decimal")
     app.add_template_filter(game_title, "game_title")
     app.add_template_filter(status_word, "status_word")
     app.add_template_filter(enumerate_pairs, "enumerate_pairs")

@@ -190,3 +190,57 @@ class IdempotencyKey(db.Model):
     #: The API's answer to the first request (the pages answer with the scoreboard).
     body: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class PlayerResult(db.Model):
+    """Derived: what one player did in one match, for the statistics pages.
+
+    Written with the match's facts in the same transaction, and rebuilt from them by
+    `flask --app scorekeeper recompute`; never edited on its own.
+    """
+
+    __tablename__ = "player_results"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),
+                      Index("ix_player_results_user_id_game", "user_id", "game"),
+                      Index("ix_player_results_player_id_game", "player_id", "game"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(10))
+    seat: Mapped[int] = mapped_column()
+    side: Mapped[int] = mapped_column()
+    status: Mapped[str] = mapped_column(String(10))
+    #: Finished, and this player's side among the winners (ties for first each count).
+    won: Mapped[bool] = mapped_column(default=False)
+    played_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    deals: Mapped[int] = mapped_column(default=0)
+    total: Mapped[int] = mapped_column(default=0)
+    juegos: Mapped[int | None] = mapped_column()
+    cantes_20: Mapped[int] = mapped_column(default=0)
+    cantes_40: Mapped[int] = mapped_column(default=0)
+    tutes: Mapped[int] = mapped_column(default=0)
+    last_tricks: Mapped[int] = mapped_column(default=0)
+    exact_bids: Mapped[int] = mapped_column(default=0)
+    over_bids: Mapped[int] = mapped_column(default=0)
+    under_bids: Mapped[int] = mapped_column(default=0)
+
+
+class PlayerRating(db.Model):
+    """Derived: a player's skill rating in a game after one finished match (openskill, Plackett–Luce)."""
+
+    __tablename__ = "player_ratings"
+    __table_args__ = (UniqueConstraint("match_id", "player_id"),
+                      Index("ix_player_ratings_player_id_game", "player_id", "game"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(10))
+    rated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    mu: Mapped[float] = mapped_column()
+    sigma: Mapped[float] = mapped_column()
+    #: The conservative estimate shown to players (mu - 3 sigma).
+    ordinal: Mapped[float] = mapped_column()

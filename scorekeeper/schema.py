@@ -12,3 +12,16 @@ def apply_migrations() -> None:
     # Starting the app must not reconfigure the host's logging, as alembic.ini would.
     config.attributes["skip_logging_config"] = True
     command.upgrade(config, "head")
+
+
+def fill_missing_figures() -> None:
+    """Derive the statistics' rows for matches that have none yet (a database from before they were kept)."""
+    from sqlalchemy import exists, select
+
+    from .extensions import db
+    from .models import Match, PlayerResult
+    from .services import recompute_all
+
+    missing = select(Match.id).where(~exists().where(PlayerResult.match_id == Match.id)).limit(1)
+    if db.session.scalar(missing) is not None:
+        recompute_all()

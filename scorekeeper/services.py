@@ -17,16 +17,17 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .documents import api_view, match_document
 from .extensions import db
+from . import stats
 from .models import (
-    ABANDONED, FINISHED, MAX_ID, PLAYING, ApiToken, Deal, IdempotencyKey, Match, Player, Seat, User, name_key,
-    utcnow,
+    ABANDONED, FINISHED, MAX_ID, PLAYING, ApiToken, Deal, IdempotencyKey, Match, Player, PlayerRating, PlayerResult,
+    Seat, User, name_key, utcnow,
 )
 from .rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from .rules import next_seat
@@ -241,13 +242,35 @@ def _players_for(user: User, names: Sequence[str], unarchive: bool = True) -> li
 
 
 def _store_result(match: Match, result: MatchResult) -> None:
-    """Cache the engine's result on the match and move its status with it."""
+    """Cache the engine's result on the match, move its status with it, and refresh the figures."""
     now = utcnow()
+    was_finished = match.status == FINISHED
     match.result = result.to_dict()
     match.updated_at = now
     if match.status != ABANDONED:
         match.status = FINISHED if result.finished else PLAYING
-        match.ended_at = now if result.finished else None
+        if not (was_finished and result.finished):
+            match.ended_at = now if result.finished else None
+    _refresh_figures(match, result, rerate=was_finished or match.status == FINISHED)
+
+
+def _refresh_figures(match: Match, result: MatchResult, rerate: bool) -> None:
+    """Rewrite the match's derived rows (inside the change's transaction); rerate its game if needed."""
+    db.session.flush()
+    db.session.execute(delete(PlayerResult).where(PlayerResult.match_id == match.id))
+    db.session.add_all(PlayerResult(**row) for row in stats.result_rows(match, result))
+    if rerate:
+        _rerate(match.user_id, match.game)
+
+
+def _rerate(user_id: int, game: str) -> None:
+    """Rate the account's finished matches of `game` again, in the order they ended."""
+    db.session.flush()
+    db.session.execute(delete(PlayerRating).where(PlayerRating.user_id == user_id, PlayerRating.game == game))
+    finished = db.session.scalars(
+        select(Match).where(Match.user_id == user_id, Match.game == game, Match.status == FINISHED)
+        .order_by(Match.ended_at, Match.id))
+    db.session.add_all(PlayerRating(**row) for row in stats.ratings(finished))
 
 
 def _dealer_error(players: int) -> RuleViolation:
@@ -272,8 +295,8 @@ def _new_match(user: User, document: Mapping[str, Any], first_dealer: int | None
         match.seats.append(Seat(seat=seat, player_id=player.id, player=player))
     for number, deal in enumerate(deals, start=1):
         match.deals.append(Deal(number=number, data=dict(deal)))
-    _store_result(match, result)
     db.session.add(match)
+    _store_result(match, result)
     return match, result
 
 
@@ -450,7 +473,18 @@ def abandon_match(match: Match) -> Match:
     match.status = ABANDONED
     match.pending = None
     match.ended_at = match.updated_at = utcnow()
+    _refresh_figures(match, check_match(match_document(match)), rerate=False)
     return match
+
+
+@_atomic
+def delete_match(match: Match) -> None:
+    """Delete a match with its deals and figures; the ratings of its game follow."""
+    finished = match.status == FINISHED
+    user_id, game = match.user_id, match.game
+    db.session.delete(match)
+    if finished:
+        _rerate(user_id, game)
 
 
 @_atomic
@@ -486,9 +520,17 @@ def stop_sharing(match: Match) -> None:
 def recompute_all() -> int:
     """Rebuild every match's cached result and status from its deals; return how many were done."""
     count = 0
+    games: set[tuple[int, str]] = set()
     for match in db.session.scalars(select(Match)):
-        _store_result(match, check_match(match_document(match)))
+        result = check_match(match_document(match))
+        match.result = result.to_dict()
+        if match.status != ABANDONED:
+            match.status = FINISHED if result.finished else PLAYING
+        _refresh_figures(match, result, rerate=False)
+        games.add((match.user_id, match.game))
         count += 1
+    for user_id, game in sorted(games):
+        _rerate(user_id, game)
     return count
 
 
@@ -505,6 +547,7 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
     with `into`, everything goes to that account. A match already present (same uid) is skipped.
     """
     report = {"accounts": 0, "players": 0, "matches": 0, "skipped": 0}
+    games: set[tuple[int, str]] = set()
     for account in accounts:
         user = into or user_named(account["username"])
         if user is None:
@@ -531,5 +574,9 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
                 item["created_at"], item["updated_at"], item["ended_at"])
             for deal, (created, updated) in zip(match.deals, item["deal_dates"]):
                 deal.created_at, deal.updated_at = created, updated
+            _refresh_figures(match, _result, rerate=False)
+            games.add((user.id, match.game))
             report["matches"] += 1
+    for user_id, game in sorted(games):
+        _rerate(user_id, game)
     return report

@@ -105,6 +105,14 @@ def abandon(match_id: int) -> Response:
     return redirect(url_for("matches.scoreboard", match_id=match_id))
 
 
+@bp.post("/matches/<int:match_id>/delete")
+def delete(match_id: int) -> Response:
+    """Delete a match entirely, its deals and figures with it."""
+    services.delete_match(queries.match_for(current_user, match_id))
+    flash(gettext("The match was deleted."))
+    return redirect(url_for("matches.history"))
+
+
 @bp.post("/matches/<int:match_id>/rematch")
 def rematch(match_id: int) -> Response:
     """Start a new match with the same seats and house rules (tute4: who holds the 2 of oros now)."""

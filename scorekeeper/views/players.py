@@ -7,7 +7,7 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from .. import queries, services
+from .. import queries, services, statistics
 from ..forms import PlayerForm, add_form_error
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -57,3 +57,11 @@ def archive(player_id: int) -> Response:
     player = queries.player_for(current_user, player_id)
     services.set_player_archived(current_user, player.id, not player.archived)
     return redirect(url_for("players.index"))
+
+
+@bp.get("/<int:player_id>")
+def detail(player_id: int) -> str:
+    """Show a player's figures in every game they played, across all sessions."""
+    player = queries.player_for(current_user, player_id)
+    return render_template("players/detail.html", player=player,
+                           figures=statistics.player_figures(current_user, player))

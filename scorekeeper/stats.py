@@ -1,0 +1,86 @@
+"""Derived figures for the statistics pages, built from a match's facts and the engine's result.
+
+Nothing here scores: the engine's result says who won and what each side totalled; this
+module only counts what the stored deals say (cantes, tutes, last tricks, exact bids) and
+keeps the ratings, with the maintained `openskill` package (Plackett–Luce).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from .models import ABANDONED, FINISHED, Match
+from .rules import MatchResult, cante_value
+
+
+def result_rows(match: Match, result: MatchResult) -> list[dict[str, Any]]:
+    """Return one row of figures per seat of `match` (the columns of PlayerResult)."""
+    side_of = {seat: index for index, side in enumerate(result.sides) for seat in side}
+    finished = result.finished and match.status != ABANDONED
+    winners = set(result.winners) if finished else set()
+    deals = [deal.data for deal in match.deals]
+    rows = []
+    for seat in match.seats:
+        side = side_of[seat.seat]
+        row: dict[str, Any] = {
+            "user_id": match.user_id, "match_id": match.id, "player_id": seat.player_id, "game": match.game,
+            "seat": seat.seat, "side": side, "status": match.status, "won": side in winners,
+            "played_at": match.ended_at or match.created_at, "deals": len(result.deals),
+            "total": result.totals[side], "juegos": None if result.juegos is None else result.juegos[side],
+            "cantes_20": 0, "cantes_40": 0, "tutes": 0, "last_tricks": 0,
+            "exact_bids": 0, "over_bids": 0, "under_bids": 0,
+        }
+        for deal in deals:
+            if match.game == "pocha":
+                bid, tricks = deal["bids"][seat.seat], deal["tricks"][seat.seat]
+                key = "exact_bids" if bid == tricks else ("over_bids" if bid > tricks else "under_bids")
+                row[key] += 1
+                continue
+            for cante in deal.get("cantes") or []:
+                if cante["seat"] == seat.seat:
+                    row["cantes_40" if cante_value(cante["suit"], deal["trump"]) == 40 else "cantes_20"] += 1
+            if (deal.get("tute") or {}).get("seat") == seat.seat:
+                row["tutes"] += 1
+            if deal.get("last_trick") == side:
+                row["last_tricks"] += 1
+        rows.append(row)
+    return rows
+
+
+def ratings(matches: Iterable[Match]) -> list[dict[str, Any]]:
+    """Rate finished matches in the order given (from their cached results); return one row per player per match."""
+    model = PlackettLuce()
+    current: dict[int, Any] = {}
+    rows = []
+    for match in matches:
+        result = match.result or {}
+        if match.status != FINISHED or not result.get("finished"):
+            continue
+        sides = result["sides"]
+        teams = [[current.setdefault(seat_player(match, seat), model.rating(name=str(seat_player(match, seat))))
+                  for seat in side] for side in sides]
+        rated = model.rate(teams, ranks=_ranks(match.game, result))
+        for side, team in zip(sides, rated):
+            for seat, rating in zip(side, team):
+                player = seat_player(match, seat)
+                current[player] = rating
+                rows.append({"user_id": match.user_id, "player_id": player, "match_id": match.id,
+                             "game": match.game, "rated_at": match.ended_at or match.updated_at,
+                             "mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()})
+    return rows
+
+
+def seat_player(match: Match, seat: int) -> int:
+    """Return the player sitting at `seat`."""
+    return next(s.player_id for s in match.seats if s.seat == seat)
+
+
+def _ranks(game: str, result: dict[str, Any]) -> list[int]:
+    """Rank sides: Tute's winner first; Pocha by total, ties sharing a place."""
+    if game == "pocha":
+        ordered = sorted(set(result["totals"]), reverse=True)
+        return [ordered.index(total) + 1 for total in result["totals"]]
+    return [1 if side in result["winners"] else 2 for side in range(len(result["sides"]))]

@@ -1,0 +1,140 @@
+"""Player figures against a hand-computed evening, kept right through edits, abandons and deletes,
+in a number of queries that does not grow with the history."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import event
+
+from scorekeeper import services, statistics
+from scorekeeper.extensions import db
+from scorekeeper.models import Player, PlayerRating, User
+
+from ..conftest import Browser
+from .matchhelpers import bids_form, start, tricks_form, tute_form
+
+
+def figures(app: Flask, name: str) -> dict[str, statistics.GameFigures]:
+    with app.app_context():
+        user = db.session.scalar(db.select(User).where(User.username_key == "ana"))
+        player = db.session.scalar(db.select(Player).where(Player.user_id == user.id, Player.name == name))
+        return {f.game: f for f in statistics.player_figures(user, player)}
+
+
+@pytest.fixture
+def evening(ana: Browser) -> Browser:
+    """Three Tute matches (Ana wins, loses, wins), one abandoned, and one Pocha with a tie for first."""
+    for number, (points, last, cantes) in enumerate(((78, 0, {"oros": 0, "copas": 1}), (30, 1, {}), (100, 0, {})),
+                                                   start=1):
+        start(ana, "tute2", ["Ana", "Luis"], opt_target="1")
+        ana.post(f"/matches/{number}/deal", data=tute_form(points, last, trump="copas", cantes=cantes))
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/4/deal", data=tute_form(70, 0))
+    ana.post("/matches/4/abandon")
+    start(ana, "pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="2")
+    ana.post("/matches/5/bids", data=bids_form([1, 1, 1], number=1, dealer=0, cards=2))
+    ana.post("/matches/5/deal", data=tricks_form([1, 1, 1], [1, 1, 0], number=1, dealer=0, cards=2))
+    return ana
+
+
+def test_tute_figures_match_the_hand_count(evening: Browser, app: Flask) -> None:
+    ana = figures(app, "Ana")["tute2"]
+    # A: 78+10+20 = 108 against 82 (won); B: 30 against 90+10 = 100 (lost); C: 110 against 20 (won)
+    assert (ana.played, ana.won, ana.abandoned, ana.finished) == (4, 2, 1, 3)
+    assert ana.win_rate == pytest.approx(2 / 3)
+    assert ana.average_deal == pytest.approx((108 + 30 + 110) / 3)
+    assert (ana.juegos, ana.cantes_20, ana.cantes_40, ana.tutes) == (2, 1, 0, 0)
+    assert ana.last_trick_rate == pytest.approx(2 / 3)
+    assert (ana.current_streak, ana.longest_streak) == (1, 1)
+    assert ana.recent == [True, False, True]
+    luis = figures(app, "Luis")["tute2"]
+    assert (luis.won, luis.cantes_40, luis.current_streak) == (1, 1, 0)
+    assert luis.rating is not None and ana.rating is not None and ana.rating > luis.rating
+    assert len(ana.rating_history) == 3
+
+
+def test_pocha_figures_match_the_hand_count_and_a_tie_is_a_win_for_each(evening: Browser, app: Flask) -> None:
+    ana, luis, carmen = (figures(app, name)["pocha"] for name in ("Ana", "Luis", "Carmen"))
+    # bids 1, 1, 1 with 2 cards; tricks 1, 1, 0: Ana and Luis exact (+15), Carmen one short (-5)
+    assert (ana.won, luis.won, carmen.won) == (1, 1, 0)
+    assert (ana.exact_rate, ana.tendency, ana.average_deal) == (1.0, 0, 15.0)
+    assert (carmen.exact_rate, carmen.over_bids, carmen.under_bids, carmen.tendency) == (0.0, 1, 0, 1)
+    assert ana.best == (15, 5) and carmen.worst == (-5, 5)
+
+
+def test_the_player_page_shows_the_figures(evening: Browser) -> None:
+    page = evening.get("/players/1").get_data(as_text=True)
+    assert "Win rate" in page and "67%" in page and "Exact bids" in page and "100%" in page
+    assert "abandoned and unfinished matches (1) are left out" in page
+    assert '<svg class="chart"' in page
+
+
+def test_an_edited_old_deal_moves_the_figures(evening: Browser, app: Flask) -> None:
+    from .test_matches import edit
+    edit(evening, 2, 1, tute_form(100, 0, trump="copas"))  # match B becomes Ana's
+    ana = figures(app, "Ana")["tute2"]
+    assert (ana.won, ana.current_streak, ana.longest_streak) == (3, 3, 3)
+    assert figures(app, "Luis")["tute2"].won == 0
+
+
+def test_abandoning_and_deleting_matches_move_the_figures(evening: Browser, app: Flask) -> None:
+    start(evening, "tute2", ["Ana", "Luis"])
+    evening.post("/matches/6/abandon")
+    assert figures(app, "Ana")["tute2"].abandoned == 2
+    evening.post("/matches/3/delete")
+    ana = figures(app, "Ana")["tute2"]
+    assert (ana.played, ana.won, ana.finished) == (4, 1, 2)
+    assert ana.recent == [False, True]
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(PlayerRating).where(
+            PlayerRating.game == "tute2")) == 4  # two finished matches, two players each
+    assert evening.get("/matches/3").status_code == 404
+
+
+def add_finished_matches(app: Flask, count: int) -> None:
+    """Import `count` finished Tute matches at once (one transaction, rated once)."""
+    start_time = datetime(2026, 1, 1, tzinfo=UTC)
+    matches = []
+    for n in range(count):
+        when = start_time + timedelta(hours=n)
+        points = [80, 40] if n % 3 else [30, 90]
+        matches.append({
+            "uid": uuid.uuid4().hex, "status": "finished", "first_dealer": 0, "pending": None,
+            "document": {"game": "tute2", "players": ["Ana", "Luis"], "options": {"target": 1},
+                         "deals": [{"dealer": 0, "trump": "oros", "points": points, "last_trick": 0}]},
+            "created_at": when, "updated_at": when, "ended_at": when, "deal_dates": [(when, when)],
+        })
+    with app.app_context():
+        user = services.user_named("ana")
+        services.import_accounts([{"username": "ana", "password_hash": "", "created_at": start_time,
+                                   "players": [], "matches": matches}], into=user)
+
+
+def queries_for(app: Flask, browser: Browser, path: str) -> int:
+    counted: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def count(*args: Any) -> None:
+        counted.append(args[2])
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert browser.get(path).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return len(counted)
+
+
+def test_the_player_page_asks_as_many_queries_for_200_matches_as_for_10(ana: Browser, app: Flask) -> None:
+    add_finished_matches(app, 10)
+    few = queries_for(app, ana, "/players/1")
+    add_finished_matches(app, 190)
+    many = queries_for(app, ana, "/players/1")
+    assert few == many
+    assert figures(app, "Ana")["tute2"].played == 200
