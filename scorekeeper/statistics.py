@@ -153,3 +153,97 @@ def _recent(mine: Any, figures: dict[str, GameFigures]) -> None:
             ranked.c.place <= RECENT).order_by(ranked.c.game, ranked.c.place)):
         figures[game].recent.append(bool(won))
 
+
+
+LEADERBOARD_COLUMNS = ("name", "matches", "won", "win_rate", "average_deal", "rating")
+PERIODS = ("all", "month", "year", "range")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a leaderboard."""
+
+    player_id: int
+    name: str
+    matches: int
+    won: int
+    points: int
+    deals: int
+    rating: float | None
+
+    @property
+    def win_rate(self) -> float:
+        """Return the share of the finished matches won."""
+        return self.won / self.matches if self.matches else 0.0
+
+    @property
+    def average_deal(self) -> float | None:
+        """Return the average deal score."""
+        return self.points / self.deals if self.deals else None
+
+
+def period_bounds(period: str, start: datetime | None, end: datetime | None,
+                  now: datetime) -> tuple[datetime | None, datetime | None]:
+    """Return the first and last moment a period covers (None: unbounded)."""
+    if period == "month":
+        return now.replace(day=1, hour=0, minute=0, second=0, microsecond=0), None
+    if period == "year":
+        return now.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0), None
+    if period == "range":
+        return start, end
+    return None, None
+
+
+def leaderboard(user: User, game: str, since: datetime | None, until: datetime | None, minimum: int,
+                sort: str, descending: bool) -> list[Standing]:
+    """Return the players' standings in `game` over finished matches in a period, in one query."""
+    finished = and_(PlayerResult.user_id == user.id, PlayerResult.game == game, PlayerResult.status == FINISHED)
+    if since is not None:
+        finished = and_(finished, PlayerResult.played_at >= since)
+    if until is not None:
+        finished = and_(finished, PlayerResult.played_at < until)
+    latest = select(PlayerRating.player_id, PlayerRating.ordinal, func.row_number().over(
+        partition_by=PlayerRating.player_id, order_by=(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc()))
+        .label("place")).where(PlayerRating.user_id == user.id, PlayerRating.game == game).subquery()
+    matches = func.count(PlayerResult.id)
+    won = func.sum(case((PlayerResult.won, 1), else_=0))
+    points, deals = func.sum(PlayerResult.total), func.sum(PlayerResult.deals)
+    columns = {
+        "name": Player.name_key, "matches": matches, "won": won,
+        "win_rate": func.cast(won, db.Float) / func.nullif(matches, 0),
+        "average_deal": func.cast(points, db.Float) / func.nullif(deals, 0),
+        "rating": func.max(latest.c.ordinal),
+    }
+    order = columns.get(sort, columns["win_rate"])
+    query = (select(Player.id, Player.name, matches, won, points, deals, func.max(latest.c.ordinal))
+             .join(PlayerResult, PlayerResult.player_id == Player.id)
+             .outerjoin(latest, and_(latest.c.player_id == Player.id, latest.c.place == 1))
+             .where(finished).group_by(Player.id, Player.name, Player.name_key)
+             .having(matches >= max(minimum, 1))
+             .order_by(order.desc() if descending else order.asc(), Player.name_key))
+    return [Standing(pid, name, int(m), int(w or 0), int(p or 0), int(d or 0), r)
+            for pid, name, m, w, p, d, r in db.session.execute(query)]
+
+
+@dataclass(frozen=True)
+class SharedMatch:
+    """A match two players both sat in."""
+
+    match_id: int
+    game: str
+    played_at: datetime
+    status: str
+    first_won: bool
+    second_won: bool
+    partners: bool
+
+
+def head_to_head(user: User, first: Player, second: Player) -> list[SharedMatch]:
+    """Return every match both players sat in, newest first, in one query."""
+    mine, theirs = PlayerResult, db.aliased(PlayerResult)
+    rows = db.session.execute(
+        select(mine.match_id, mine.game, mine.played_at, mine.status, mine.won, theirs.won, mine.side == theirs.side)
+        .join(theirs, theirs.match_id == mine.match_id)
+        .where(mine.user_id == user.id, mine.player_id == first.id, theirs.player_id == second.id)
+        .order_by(mine.played_at.desc(), mine.match_id.desc()))
+    return [SharedMatch(*row[:4], bool(row[4]), bool(row[5]), bool(row[6])) for row in rows]

@@ -26,7 +26,7 @@ REVIEWED_PUBLIC = {
     "pwa.service_worker": "installing the app",
     "pwa.offline": "the page shown without a connection",
 }
-SAMPLE_VALUES = {"match_id": "1", "player_id": "1", "token_id": "1", "number": "1", "game_name": "tute2",
+SAMPLE_VALUES = {"match_id": "1", "player_id": "1", "token_id": "1", "number": "1", "game_name": "tute2", "game": "tute2",
                  "token": "not-a-real-share-token", "filename": "app.css"}
 
 

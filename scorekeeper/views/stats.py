@@ -1,0 +1,104 @@
+"""Across sessions: leaderboards, head-to-head, and the figures as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, datetime, timedelta
+
+from flask import Blueprint, Response, render_template, request
+from flask_babel import gettext
+from flask_login import current_user
+
+from .. import queries, services, statistics
+from ..forms import whole_number
+from ..rules import GAMES
+
+bp = Blueprint("stats", __name__, url_prefix="/stats")
+
+
+def _day(text: str | None) -> datetime | None:
+    try:
+        return datetime.strptime(text or "", "%Y-%m-%d").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def _board(game: str) -> tuple[list[statistics.Standing], dict[str, object]]:
+    if game not in GAMES:
+        raise services.NotFound(gettext("There is no such game."))
+    period = request.args.get("period", "all")
+    period = period if period in statistics.PERIODS else "all"
+    start, end = _day(request.args.get("from")), _day(request.args.get("to"))
+    since, until = statistics.period_bounds(period, start, end + timedelta(days=1) if end else None,
+                                            datetime.now(UTC))
+    minimum = whole_number(request.args.get("min")) or 1
+    sort = request.args.get("sort", "win_rate")
+    sort = sort if sort in statistics.LEADERBOARD_COLUMNS else "win_rate"
+    descending = request.args.get("dir", "desc" if sort != "name" else "asc") != "asc"
+    standings = statistics.leaderboard(current_user, game, since, until, minimum, sort, descending)
+    chosen = {"game": game, "period": period, "from": request.args.get("from", ""), "to": request.args.get("to", ""),
+              "min": minimum, "sort": sort, "dir": "desc" if descending else "asc"}
+    return standings, chosen
+
+
+@bp.get("/<game>")
+def leaderboard(game: str) -> str:
+    """Show a game's leaderboard, filtered by period and a minimum of matches, sorted by any column."""
+    standings, chosen = _board(game)
+    return render_template("stats/leaderboard.html", standings=standings, chosen=chosen, games=GAMES.values(),
+                           columns=statistics.LEADERBOARD_COLUMNS, players=queries.players(current_user))
+
+
+def _csv(rows: list[list[object]], filename: str) -> Response:
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    return Response(buffer.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.get("/<game>.csv")
+def leaderboard_csv(game: str) -> Response:
+    """The leaderboard as shown, as CSV."""
+    standings, _ = _board(game)
+    rows: list[list[object]] = [["player", "matches", "won", "win_rate", "average_deal", "rating"]]
+    rows += [[s.name, s.matches, s.won, round(s.win_rate, 4),
+              "" if s.average_deal is None else round(s.average_deal, 2),
+              "" if s.rating is None else round(s.rating, 2)] for s in standings]
+    return _csv(rows, f"leaderboard-{game}.csv")
+
+
+@bp.get("/head-to-head")
+def head_to_head() -> str:
+    """Show every match two players shared and each one's wins; in Tute for four, their record as partners."""
+    first_id, second_id = whole_number(request.args.get("a")), whole_number(request.args.get("b"))
+    first = queries.player_for(current_user, first_id) if first_id else None
+    second = queries.player_for(current_user, second_id) if second_id else None
+    shared = statistics.head_to_head(current_user, first, second) if first and second and first != second else []
+    together = [m for m in shared if m.partners]
+    return render_template("stats/head_to_head.html", first=first, second=second, shared=shared,
+                           against=[m for m in shared if not m.partners], together=together,
+                           players=queries.players(current_user))
+
+
+@bp.get("/matches/<int:match_id>.csv")
+def match_csv(match_id: int) -> Response:
+    """A match's deal table as CSV: each deal's scores and the running totals."""
+    board = queries.scoreboard(queries.match_for(current_user, match_id))
+    header: list[object] = ["deal", "dealer", "summary"]
+    header += [f"{name} score" for name in board.side_names] + [f"{name} total" for name in board.side_names]
+    rows = [header] + [[row.number, row.dealer, row.summary, *row.scores, *row.running] for row in board.rows]
+    return _csv(rows, f"match-{match_id}.csv")
+
+
+@bp.get("/export.json")
+def account_json() -> Response:
+    """The whole account's matches as match documents, with their status and dates."""
+    matches = queries.matches(current_user, with_deals=True)
+    body = [{"id": m.id, "status": m.status, "created_at": m.created_at.isoformat(),
+             "match": queries.match_document(m)} for m in reversed(matches)]
+    response = Response(json.dumps({"matches": body}, ensure_ascii=False, indent=1), mimetype="application/json")
+    response.headers["Content-Disposition"] = 'attachment; filename="scorekeeper-matches.json"'
+    return response
+

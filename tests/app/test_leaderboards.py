@@ -1,0 +1,85 @@
+"""Leaderboards, head-to-head, and the figures as CSV and JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from flask import Flask
+
+from ..conftest import Browser
+from .matchhelpers import start, tute_form
+from .test_statistics import add_finished_matches, evening, queries_for  # noqa: F401  (fixture)
+
+
+def table(browser: Browser, path: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(browser.get(path).get_data(as_text=True))))
+
+
+def test_the_leaderboard_ranks_by_win_rate_and_sorts_by_any_column(evening: Browser) -> None:
+    rows = table(evening, "/stats/tute2.csv")
+    assert rows[0] == ["player", "matches", "won", "win_rate", "average_deal", "rating"]
+    assert [row[:4] for row in rows[1:]] == [["Ana", "3", "2", "0.6667"], ["Luis", "3", "1", "0.3333"]]
+    by_name = table(evening, "/stats/tute2.csv?sort=name&dir=asc")
+    assert [row[0] for row in by_name[1:]] == ["Ana", "Luis"]
+    by_average = table(evening, "/stats/tute2.csv?sort=average_deal&dir=desc")
+    assert by_average[1][0] == "Ana" and float(by_average[1][4]) > float(by_average[2][4])  # 248/3 against 202/3
+    page = evening.get("/stats/tute2?sort=won&dir=asc").get_data(as_text=True)
+    assert 'aria-sort="ascending"' in page
+
+
+def test_a_pocha_tie_for_first_counts_for_both_on_the_board(evening: Browser) -> None:
+    rows = table(evening, "/stats/pocha.csv")
+    assert {row[0]: row[2] for row in rows[1:]} == {"Ana": "1", "Luis": "1", "Carmen": "0"}
+
+
+def test_the_minimum_of_matches_and_the_period_filter_the_board(evening: Browser) -> None:
+    assert len(table(evening, "/stats/tute2.csv?min=4")) == 1  # nobody has four finished matches
+    assert len(table(evening, "/stats/tute2.csv?period=month")) == 3  # all played now
+    assert len(table(evening, "/stats/tute2.csv?period=range&from=2001-01-01&to=2001-12-31")) == 1
+    assert len(table(evening, "/stats/tute2.csv?period=range&from=2001-01-01")) == 3
+
+
+def test_head_to_head_lists_shared_matches_and_each_one_s_wins(evening: Browser) -> None:
+    page = evening.get("/stats/head-to-head?a=1&b=2").get_data(as_text=True)
+    numbers = [int(n) for n in __import__("re").findall(r'class="big-number">(\d+)<', page)]
+    assert numbers == [3, 2]  # Ana: A, C and the Pocha tie; Luis: B and the Pocha tie
+    assert page.count('class="card"') == 5  # the abandoned match is listed too
+
+
+def test_head_to_head_in_tute_for_four_gives_the_partners_record(ana: Browser) -> None:
+    start(ana, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], opt_target="1")
+    ana.post("/matches/1/deal", data=tute_form(80, 0, dealer=3))  # Ana and Carmen win
+    page = ana.get("/stats/head-to-head?a=1&b=3").get_data(as_text=True)
+    assert "As partners in Tute for four: 1 won of 1." in page
+    against = ana.get("/stats/head-to-head?a=1&b=2").get_data(as_text=True)
+    assert "As partners" not in against
+
+
+def test_a_match_s_deal_table_as_csv(evening: Browser) -> None:
+    rows = table(evening, "/stats/matches/1.csv")
+    assert rows[0] == ["deal", "dealer", "summary", "Ana score", "Luis score", "Ana total", "Luis total"]
+    assert rows[1][3:] == ["108", "82", "108", "82"]
+
+
+def test_the_whole_account_as_json_match_documents(evening: Browser) -> None:
+    body = json.loads(evening.get("/stats/export.json").get_data(as_text=True))
+    assert [m["id"] for m in body["matches"]] == [1, 2, 3, 4, 5]
+    assert body["matches"][0]["match"]["deals"][0]["points"] == [78, 42]
+    assert body["matches"][3]["status"] == "abandoned"
+
+
+def test_another_account_sees_none_of_it(evening: Browser, bea: Browser) -> None:
+    assert table(bea, "/stats/tute2.csv") == [["player", "matches", "won", "win_rate", "average_deal", "rating"]]
+    assert bea.get("/stats/head-to-head?a=1&b=2").status_code == 404
+    assert bea.get("/stats/matches/1.csv").status_code == 404
+    assert json.loads(bea.get("/stats/export.json").get_data(as_text=True)) == {"matches": []}
+
+
+def test_the_statistics_pages_ask_as_many_queries_for_200_matches_as_for_10(ana: Browser, app: Flask) -> None:
+    add_finished_matches(app, 10)
+    paths = ("/stats/tute2", "/stats/head-to-head?a=1&b=2", "/players/1")
+    few = [queries_for(app, ana, path) for path in paths]
+    add_finished_matches(app, 190)
+    assert [queries_for(app, ana, path) for path in paths] == few
