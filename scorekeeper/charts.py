@@ -73,3 +73,23 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], d
                      f'{escape(_short(name))}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def bars_svg(bars: Sequence[tuple[str, int]], description: str) -> Markup:
+    """Return a horizontal bar chart of labelled counts (each bar also says its number)."""
+    if not bars or not any(count for _, count in bars):
+        return Markup("")
+    height = 30 * len(bars) + 8
+    most = max(count for _, count in bars)
+    label_width, plot_w = 120, WIDTH - 120 - 44
+    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="bars-title" '
+             f'xmlns="http://www.w3.org/2000/svg"><title id="bars-title">{escape(description)}</title>']
+    for index, (label, count) in enumerate(bars):
+        top = 6 + 30 * index
+        width = plot_w * count / most if most else 0
+        parts.append(f'<text class="axis" x="{label_width - 6}" y="{top + 15}" text-anchor="end">{escape(label)}</text>'
+                     f'<rect class="bar series-{index % 8}" x="{label_width}" y="{top}" width="{width:.1f}" height="20"/>'
+                     f'<text class="label series-{index % 8}" x="{label_width + width + 4:.1f}" y="{top + 15}">{count}'
+                     f'</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

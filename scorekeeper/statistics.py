@@ -14,7 +14,7 @@ from sqlalchemy import and_, case, func, select
 
 from markupsafe import Markup
 
-from .charts import running_totals_svg
+from .charts import bars_svg, running_totals_svg
 from .extensions import db
 from .models import ABANDONED, FINISHED, PLAYING, Player, PlayerRating, PlayerResult, User
 
@@ -48,6 +48,11 @@ class GameFigures:
     recent: list[bool] = field(default_factory=list)  # newest first: True for a win
     rating: float | None = None
     rating_history: list[tuple[datetime, float]] = field(default_factory=list)
+
+    def bid_chart(self, labels: tuple[str, str, str], description: str) -> Markup:
+        """Return the Pocha bids made exactly, too high and too low as an SVG bar chart."""
+        counts = (self.exact_bids, self.over_bids, self.under_bids)
+        return bars_svg(list(zip(labels, counts)), description)
 
     def rating_chart(self, description: str) -> Markup:
         """Return the rating after each finished match as an SVG line chart."""

@@ -41,3 +41,12 @@ def test_the_scoreboard_and_the_detail_page_show_the_chart(ana: Browser) -> None
         page = ana.get(path).get_data(as_text=True)
         assert '<svg class="chart"' in page
         assert "Running totals, deal by deal: Ana 80, Luis 50." in page
+
+
+def test_a_bar_chart_says_each_count_and_is_empty_without_any() -> None:
+    from scorekeeper.charts import bars_svg
+    svg = str(bars_svg([("exact", 3), ("too high", 1), ("too low", 0)], "Bid accuracy"))
+    widths = [float(w) for w in re.findall(r'<rect class="bar series-\d" x="\d+" y="\d+" width="([\d.]+)"', svg)]
+    assert widths[0] > widths[1] > widths[2] == 0
+    assert ">3</text>" in svg and ">too high</text>" in svg and "<title id=\"bars-title\">Bid accuracy</title>" in svg
+    assert str(bars_svg([("exact", 0)], "x")) == ""

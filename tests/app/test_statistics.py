@@ -72,6 +72,8 @@ def test_the_player_page_shows_the_figures(evening: Browser) -> None:
     assert "Win rate" in page and "67%" in page and "Exact bids" in page and "100%" in page
     assert "abandoned and unfinished matches (1) are left out" in page
     assert '<svg class="chart"' in page
+    luis = evening.get("/players/2").get_data(as_text=True)
+    assert "Bid accuracy: 1 exact, 0 too high, 0 too low." in luis
 
 
 def test_an_edited_old_deal_moves_the_figures(evening: Browser, app: Flask) -> None:
@@ -138,3 +140,24 @@ def test_the_player_page_asks_as_many_queries_for_200_matches_as_for_10(ana: Bro
     many = queries_for(app, ana, "/players/1")
     assert few == many
     assert figures(app, "Ana")["tute2"].played == 200
+
+
+def test_tutes_are_counted_for_the_player_who_showed_them(ana: Browser, app: Flask) -> None:
+    start(ana, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], opt_target="1")
+    ana.post("/matches/1/deal", data=tute_form("", "", tute=(2, "reyes"), cantes={"copas": 2}, trump="copas"))
+    carmen = figures(app, "Carmen")["tute4"]
+    assert (carmen.tutes, carmen.cantes_40, carmen.won, carmen.juegos) == (1, 1, 1, 1)
+    assert figures(app, "Ana")["tute4"].tutes == 0
+
+
+def test_recompute_rebuilds_the_figures_and_ratings_from_the_deals(evening: Browser, app: Flask) -> None:
+    from scorekeeper.models import PlayerResult
+    from .test_cli import run
+    before = {name: figures(app, name) for name in ("Ana", "Luis", "Carmen")}
+    with app.app_context():
+        db.session.execute(db.delete(PlayerResult))
+        db.session.execute(db.delete(PlayerRating))
+        db.session.commit()
+    assert figures(app, "Ana") == {}
+    assert run(app, "recompute").exit_code == 0
+    assert {name: figures(app, name) for name in ("Ana", "Luis", "Carmen")} == before
