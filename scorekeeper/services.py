@@ -241,8 +241,9 @@ def _players_for(user: User, names: Sequence[str], unarchive: bool = True) -> li
 # ---------------------------------------------------------------- matches
 
 
-def _store_result(match: Match, result: MatchResult) -> None:
-    """Cache the engine's result on the match, move its status with it, and refresh the figures."""
+def _store_result(match: Match, result: MatchResult, rerate: bool = True) -> None:
+    """Cache the engine's result on the match, move its status with it, and refresh the figures
+    (an import rates its games once, at the end, so it passes `rerate=False`)."""
     now = utcnow()
     was_finished = match.status == FINISHED
     match.result = result.to_dict()
@@ -251,7 +252,7 @@ def _store_result(match: Match, result: MatchResult) -> None:
         match.status = FINISHED if result.finished else PLAYING
         if not (was_finished and result.finished):
             match.ended_at = now if result.finished else None
-    _refresh_figures(match, result, rerate=was_finished or match.status == FINISHED)
+    _refresh_figures(match, result, rerate=rerate and (was_finished or match.status == FINISHED))
 
 
 def _refresh_figures(match: Match, result: MatchResult, rerate: bool) -> None:
@@ -279,7 +280,7 @@ def _dealer_error(players: int) -> RuleViolation:
 
 
 def _new_match(user: User, document: Mapping[str, Any], first_dealer: int | None, *,
-               uid: str | None = None, unarchive: bool = True) -> tuple[Match, MatchResult]:
+               uid: str | None = None, unarchive: bool = True, rerate: bool = True) -> tuple[Match, MatchResult]:
     """Check a whole document and build its match, seats and deals (inside a transaction)."""
     result = check_match(document)
     names = list(document["players"])
@@ -296,7 +297,7 @@ def _new_match(user: User, document: Mapping[str, Any], first_dealer: int | None
     for number, deal in enumerate(deals, start=1):
         match.deals.append(Deal(number=number, data=dict(deal)))
     db.session.add(match)
-    _store_result(match, result)
+    _store_result(match, result, rerate)
     return match, result
 
 
@@ -566,7 +567,8 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
             if db.session.scalar(select(Match.id).where(Match.uid == item["uid"])) is not None:
                 report["skipped"] += 1
                 continue
-            match, _result = _new_match(user, item["document"], item["first_dealer"], uid=item["uid"], unarchive=False)
+            match, _result = _new_match(user, item["document"], item["first_dealer"], uid=item["uid"],
+                                        unarchive=False, rerate=False)
             if item["status"] == ABANDONED:
                 match.status = ABANDONED
             match.pending = item["pending"]
