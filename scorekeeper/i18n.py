@@ -95,7 +95,6 @@ def register(app: Any) -> None:
     app.add_template_filter(enumerate_pairs, "enumerate_pairs")
     app.add_template_filter(same_pairs, "zip_self")
     app.add_template_global(lambda: str(get_locale() or "en"), "current_language")
-    app.add_template_global(suit_choices, "suit_choices_for")
 
     @app.context_processor
     def _words() -> Mapping[str, Any]:

@@ -18,7 +18,7 @@ from sqlalchemy.orm import selectinload
 
 from .extensions import db
 from .models import ABANDONED, FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Deal, Match, Player, Seat, User
-from .rules import GAMES, Game, bidding_order, cante_value, check_match, check_options, forbidden_bid, get_game
+from .rules import GAMES, Game, bidding_order, cante_value, check_match, check_options, get_game
 from .charts import running_totals_svg
 from .i18n import suit_name
 from .documents import match_document
@@ -171,15 +171,6 @@ class Scoreboard:
     def first_bidder_name(self) -> str | None:
         """Return who bids first in the next Pocha deal."""
         return self.seat_names[self.bidding_order[0]] if self.bidding_order else None
-
-    def forbidden_bid(self, bids: Sequence[int | None]) -> int | None:
-        """Return the pending deal's forbidden dealer bid, once everyone else has bid."""
-        if self.next_cards is None or self.next_dealer is None or not self.options.get("hook", True):
-            return None
-        others = [b for seat, b in enumerate(bids) if seat != self.next_dealer]
-        if any(b is None for b in others):
-            return None
-        return forbidden_bid(self.next_cards, [b for b in others if b is not None])
 
 
 def scoreboard(match: Match) -> Scoreboard:

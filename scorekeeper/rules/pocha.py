@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .base import DealResult, Game, MatchResult
-from .common import SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text
+from .common import Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text
 from .messages import N_
 from .options import OptionSpec, as_bool, as_int
 

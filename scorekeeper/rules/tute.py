@@ -8,7 +8,7 @@ from typing import Final, Literal, cast
 
 from .base import DealResult, Game, MatchResult
 from .common import (
-    DECK_POINTS, SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text,
+    DECK_POINTS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text,
     seat_in_range,
 )
 from .messages import N_

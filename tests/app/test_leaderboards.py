@@ -10,7 +10,7 @@ from flask import Flask
 
 from ..conftest import Browser
 from .matchhelpers import start, tute_form
-from .test_statistics import add_finished_matches, evening, queries_for  # noqa: F401  (fixture)
+from .test_statistics import add_finished_matches, queries_for
 
 
 def table(browser: Browser, path: str) -> list[list[str]]:

@@ -16,7 +16,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Player, PlayerRating, User
 
 from ..conftest import Browser
-from .matchhelpers import bids_form, start, tricks_form, tute_form
+from .matchhelpers import start, tute_form
 
 
 def figures(app: Flask, name: str) -> dict[str, statistics.GameFigures]:
@@ -24,22 +24,6 @@ def figures(app: Flask, name: str) -> dict[str, statistics.GameFigures]:
         user = db.session.scalar(db.select(User).where(User.username_key == "ana"))
         player = db.session.scalar(db.select(Player).where(Player.user_id == user.id, Player.name == name))
         return {f.game: f for f in statistics.player_figures(user, player)}
-
-
-@pytest.fixture
-def evening(ana: Browser) -> Browser:
-    """Three Tute matches (Ana wins, loses, wins), one abandoned, and one Pocha with a tie for first."""
-    for number, (points, last, cantes) in enumerate(((78, 0, {"oros": 0, "copas": 1}), (30, 1, {}), (100, 0, {})),
-                                                   start=1):
-        start(ana, "tute2", ["Ana", "Luis"], opt_target="1")
-        ana.post(f"/matches/{number}/deal", data=tute_form(points, last, trump="copas", cantes=cantes))
-    start(ana, "tute2", ["Ana", "Luis"])
-    ana.post("/matches/4/deal", data=tute_form(70, 0))
-    ana.post("/matches/4/abandon")
-    start(ana, "pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="2")
-    ana.post("/matches/5/bids", data=bids_form([1, 1, 1], number=1, dealer=0, cards=2))
-    ana.post("/matches/5/deal", data=tricks_form([1, 1, 1], [1, 1, 0], number=1, dealer=0, cards=2))
-    return ana
 
 
 def test_tute_figures_match_the_hand_count(evening: Browser, app: Flask) -> None:

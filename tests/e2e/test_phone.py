@@ -6,7 +6,6 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
