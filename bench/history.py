@@ -1,0 +1,131 @@
+"""A realistic history for the benchmark: a group's years of Tute and Pocha, written deal by deal.
+
+Every match is started and every deal added through the service layer, exactly as the
+deal form does it, so the database ends up as a group that used the app for years would
+leave it: finished matches with their derived rows and ratings, a few abandoned ones,
+and one or two still being played.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorekeeper import services
+from scorekeeper.models import Match, User
+from scorekeeper.rules import SUITS
+
+PLAYER_NAMES = [
+    "Ana", "Bea", "Carmen", "Dolores", "Elena", "Fermín", "Gloria", "Héctor", "Inés", "Javier",
+    "Lucía", "Manolo", "Nuria", "Óscar", "Paco", "Quique", "Rosa", "Sergio", "Teresa", "Ulises",
+    "Valle", "Xavi", "Yolanda", "Zoe", "Álvaro", "Begoña", "Chema", "Divina", "Eusebio", "Fina",
+]
+#: Share of the matches each game has: Pocha runs to 26–29 deals, Tute to about a dozen.
+GAME_MIX = (("pocha", 0.5), ("tute2", 0.25), ("tute4", 0.25))
+#: The Tute targets tables choose, in juegos; 7 is the usual evening match.
+TUTE_TARGETS = (5, 7, 7, 7, 9)
+#: One match in fifty is stopped early.
+ABANDON_RATE = 0.02
+#: A card point total a side can capture (never 1 nor 119).
+POSSIBLE_POINTS = [p for p in range(121) if p not in (1, 119)]
+
+
+@dataclass
+class Table:
+    """Who plays: the account and its players, the regulars more often than the rest."""
+
+    user: User
+    names: list[str]
+    weights: list[float] = field(default_factory=list)
+
+    def seat(self, rng: random.Random, count: int) -> list[str]:
+        """Return `count` different players for a match, drawn by how often each one plays."""
+        chosen: list[str] = []
+        while len(chosen) < count:
+            name = rng.choices(self.names, self.weights)[0]
+            if name not in chosen:
+                chosen.append(name)
+        return chosen
+
+
+def make_table(user: User, players: int) -> Table:
+    """Add `players` players to the account; the first ones are the regulars."""
+    names = PLAYER_NAMES[:players] + [f"Player {n}" for n in range(len(PLAYER_NAMES), players)]
+    for name in names:
+        services.add_player(user, name)
+    return Table(user, names, [1.0 / (1 + index / 6) for index in range(len(names))])
+
+
+def tute_deal(rng: random.Random, seats: int, dealer: int) -> dict[str, Any]:
+    """Return a played-out Tute deal: a trump, a few cantes, the card points and the last trick."""
+    trump = rng.choice(SUITS)
+    cantes = [{"seat": rng.randrange(seats), "suit": suit} for suit in SUITS if rng.random() < 0.3]
+    if rng.random() < 0.02:  # somebody holds all four Reyes or Caballos
+        holder = rng.randrange(seats)
+        return {"dealer": dealer, "trump": trump, "cantes": [dict(c, seat=holder) for c in cantes],
+                "tute": {"seat": holder, "kind": rng.choice(["reyes", "caballos"])}}
+    points = rng.choice(POSSIBLE_POINTS)
+    return {"dealer": dealer, "trump": trump, "points": [points, 120 - points],
+            "last_trick": rng.randrange(2), "cantes": cantes}
+
+
+def pocha_deal(rng: random.Random, players: int, dealer: int, cards: int) -> dict[str, Any]:
+    """Return a Pocha deal: bids near a fair share (the dealer kept off the forbidden total), then the tricks."""
+    bids = [max(0, min(cards, round(rng.gauss(cards / players, 0.8)))) for _ in range(players)]
+    if sum(bids) == cards:  # the last-bidder rule: the dealer may not make the bids add up
+        bids[dealer] += 1 if bids[dealer] < cards else -1
+    tricks = [0] * players
+    for _ in range(cards):
+        tricks[rng.randrange(players)] += 1
+    trump = rng.choice([None, *SUITS])
+    return {"dealer": dealer, "cards": cards, "trump": trump, "bids": bids, "tricks": tricks}
+
+
+def next_deal(rng: random.Random, match: Match) -> dict[str, Any]:
+    """Return a plausible next deal for `match`, dealt by whoever deals next."""
+    result = match.result or {}
+    dealer = result.get("next_dealer")
+    if dealer is None:
+        dealer = match.first_dealer
+    if match.game == "pocha":
+        return pocha_deal(rng, len(match.seats), dealer, result["next_cards"])
+    return tute_deal(rng, len(match.seats), dealer)
+
+
+def start_match(rng: random.Random, table: Table, game: str | None = None, players: int | None = None) -> Match:
+    """Start a match of `game` (or of a game drawn from the mix) at a table drawn from the players."""
+    game = game or rng.choices([g for g, _ in GAME_MIX], [w for _, w in GAME_MIX])[0]
+    options: dict[str, Any]
+    if game == "pocha":
+        count, options = players or rng.choice([3, 4, 4, 4, 5, 6]), {}
+    else:
+        count, options = (2 if game == "tute2" else 4), {"target": rng.choice(TUTE_TARGETS)}
+    return services.start_match(table.user, game, table.seat(rng, count), options, rng.randrange(count))
+
+
+def play(rng: random.Random, match: Match, add_deal: Callable[..., Match] = services.add_deal,
+         stop_after: int | None = None) -> Iterator[Match]:
+    """Enter deals until the match is over (or `stop_after` deals), yielding after each one."""
+    entered = 0
+    while match.status == "playing" and (stop_after is None or entered < stop_after):
+        match = add_deal(match, next_deal(rng, match), len(match.deals) + 1)
+        entered += 1
+        yield match
+
+
+def build(rng: random.Random, table: Table, matches: int) -> int:
+    """Add `matches` matches, each played to its end (a few abandoned); return the deals entered."""
+    deals = 0
+    for _ in range(matches):
+        match = start_match(rng, table)
+        if rng.random() < ABANDON_RATE:
+            for match in play(rng, match, stop_after=rng.randrange(1, 5)):
+                deals += 1
+            if match.status == "playing":
+                services.abandon_match(match)
+            continue
+        for match in play(rng, match):
+            deals += 1
+    return deals

@@ -1,0 +1,529 @@
+"""Measure Scorekeeper's server times on a realistic history, against a floor, and under load.
+
+    pip install -e '.[bench]'
+    python -m bench.run                  # 30 players, 3,000 matches, about 60,000 deals
+    python -m bench.run --matches 300    # a quicker look at a tenth of that
+
+Two histories are built from the same seed, each in a fresh SQLite file (or a fresh
+PostgreSQL schema with --postgres): the full one and one a hundredth of its size. Every
+match and every deal goes through the service layer. Then each page is requested in
+turn on both, round after round, in one process through the WSGI stack, beside a floor
+page (the base template with an empty body): the table gives each page's median and p95
+server time, its ratio to the floor, its SQL query count, and how much slower it is on
+the full history. Last, gunicorn serves the full history on loopback with several
+workers, and client processes measure requests per second for the scoreboard and the
+deal POST beside the floor served the same way.
+
+The budgets it checks (and exits 1 when one is missed): every page at most 4x the floor
+and at most 25% slower on the full history; the same query count at both sizes; and at
+most 5 ms median to check, score and store one deal (`services.add_deal`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import math
+import multiprocessing
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import Deal, Match, Player
+from scorekeeper.rules import SUITS, score_match
+
+from . import history
+from .app import FLOOR_PATH, bench_app
+
+ROOT = Path(__file__).resolve().parent.parent
+USERNAME, PASSWORD = "bench", "benchmark password"
+PAGES = ("floor", "home", "scoreboard", "deal POST", "history", "player", "leaderboard", "head-to-head",
+         "API match")
+FLOOR_RATIO_BUDGET = 4.0
+GROWTH_BUDGET = 1.25
+STORE_BUDGET_MS = 5.0
+
+
+# ---------------------------------------------------------------- the histories
+
+
+@dataclass
+class History:
+    """One benchmark database: its app, a signed-in client, and what its pages are measured on."""
+
+    label: str
+    app: Flask
+    client: FlaskClient
+    api_token: str
+    pocha_match: int
+    player: int
+    rival: int
+    csrf: str = ""
+    matches: int = 0
+    deals: int = 0
+    #: Time of every `services.add_deal` call made by the measured deal POSTs, in seconds.
+    store_times: list[float] = field(default_factory=list)
+    deal_plan: Iterator[dict[str, Any]] | None = None
+
+
+def database_url(workdir: Path, name: str, postgres: str | None) -> str:
+    """Return the URL of a fresh database: a SQLite file in `workdir`, or a new schema on `postgres`."""
+    if not postgres:
+        return f"sqlite:///{workdir / name}.sqlite"
+    schema = f"bench_{name}_{uuid.uuid4().hex[:8]}"
+    url = re.sub(r"^postgres(ql)?(\+\w+)?://", "postgresql+psycopg://", postgres)
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    engine.dispose()
+    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+
+
+def drop_schemas(urls: list[str]) -> None:
+    """Drop the PostgreSQL schemas the benchmark made."""
+    for url in urls:
+        found = re.search(r"search_path%3D(\w+)", url)
+        if found:
+            engine = sa.create_engine(url.split("?")[0])
+            with engine.begin() as connection:
+                connection.execute(sa.text(f'DROP SCHEMA "{found.group(1)}" CASCADE'))
+            engine.dispose()
+
+
+def build_history(label: str, instance: Path, url: str, matches: int, players: int, seed: int) -> History:
+    """Create the app on a fresh database and fill it with `matches` matches; sign a client in."""
+    app = bench_app({"SQLALCHEMY_DATABASE_URI": url, "INSTANCE_PATH": str(instance)})
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    with app.app_context():
+        user = services.create_user(USERNAME, PASSWORD)
+        table = history.make_table(user, players)
+        token = services.create_api_token(user, "bench")
+        # The measured scoreboard: a Pocha match for four, played out (28 deals), first of all.
+        pocha = history.start_match(rng, table, "pocha", players=4)
+        for pocha in history.play(rng, pocha):
+            pass
+        deals = len(pocha.deals) + history.build(rng, table, matches - 1)
+        pocha_id = pocha.id
+        ids = [p.id for p in db.session.scalars(sa.select(Player).order_by(Player.id).limit(2))]
+    print(f"  {label}: {matches} matches, {deals} deals written in {time.perf_counter() - started:.0f} s",
+          file=sys.stderr)
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    response = client.post("/login", data={"username": USERNAME, "password": PASSWORD, "csrf_token": csrf_of(page)})
+    assert response.status_code == 302, "the benchmark account could not sign in"
+    bench = History(label, app, client, token, pocha_id, ids[0], ids[1])
+    bench.csrf = csrf_of(client.get("/").get_data(as_text=True))
+    return bench
+
+
+def csrf_of(page: str) -> str:
+    """Return the CSRF token a page carries in its meta tag."""
+    found = re.search(r'name="csrf-token" content="([^"]+)"', page)
+    assert found, "no CSRF token on the page"
+    return found.group(1)
+
+
+def tute_form(deal: dict[str, Any], number: int, csrf: str) -> dict[str, Any]:
+    """Return the fields the Tute deal form posts for `deal`."""
+    points = deal.get("points") or ["", ""]
+    form = {"csrf_token": csrf, "number": number, "dealer": deal["dealer"], "trump": deal["trump"],
+            "points0": points[0], "points1": points[1], "last_trick": deal.get("last_trick", ""),
+            "tute_seat": "", **{f"cante_{suit}": "" for suit in SUITS}}
+    for cante in deal.get("cantes") or []:
+        form[f"cante_{cante['suit']}"] = str(cante["seat"])
+    if deal.get("tute"):
+        form["tute_seat"], form["tute_kind"] = str(deal["tute"]["seat"]), deal["tute"]["kind"]
+    return form
+
+
+def deal_plan(bench: History, seed: int, target: int) -> Iterator[dict[str, Any]]:
+    """Yield (path, form) of deal POSTs for an endless run of Tute matches, started as each one ends.
+
+    The matches are scored here with the engine alone, to know the next dealer and when a
+    match is over, so that nothing but the measured POST touches the database.
+    """
+    rng = random.Random(seed)
+    while True:
+        with bench.app.app_context():
+            user = services.user_named(USERNAME)
+            players = [p.name for p in db.session.scalars(sa.select(Player).order_by(Player.id))]
+            names = rng.sample(players[:8], 2)
+            match = services.start_match(user, "tute2", names, {"target": target}, rng.randrange(2))
+            match_id, dealer = match.id, match.first_dealer
+        document: dict[str, Any] = {"game": "tute2", "players": names, "options": {"target": target}, "deals": []}
+        while not score_match(document)["finished"]:
+            deal = history.tute_deal(rng, 2, dealer)
+            document["deals"].append(deal)
+            yield {"path": f"/matches/{match_id}/deal", "form": tute_form(deal, len(document["deals"]), bench.csrf)}
+            dealer = (dealer + 1) % 2
+
+
+# ---------------------------------------------------------------- measuring
+
+
+@contextmanager
+def counting_queries(app: Flask) -> Iterator[list[str]]:
+    """Collect the SQL statements the app sends while the block runs."""
+    with app.app_context():
+        engine = db.engine
+    statements: list[str] = []
+
+    def count(_connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        statements.append(statement)
+
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+
+
+def next_step(bench: History, page: str) -> dict[str, Any] | None:
+    """Return the next deal to post when `page` is the deal POST (starting a new match when one ends)."""
+    assert bench.deal_plan is not None
+    return next(bench.deal_plan) if page == "deal POST" else None
+
+
+def request_page(bench: History, page: str, step: dict[str, Any] | None) -> None:
+    """Request one page of `bench` and check that it answered as it should."""
+    client = bench.client
+    if step is not None:
+        response = client.post(step["path"], data=step["form"])
+        expected = 302
+    else:
+        path, headers = {
+            "floor": (FLOOR_PATH, {}),
+            "home": ("/", {}),
+            "scoreboard": (f"/matches/{bench.pocha_match}", {}),
+            "history": ("/history", {}),
+            "player": (f"/players/{bench.player}", {}),
+            "leaderboard": ("/stats/pocha", {}),
+            "head-to-head": (f"/stats/head-to-head?a={bench.player}&b={bench.rival}", {}),
+            "API match": (f"/api/v1/matches/{bench.pocha_match}", {"Authorization": f"Bearer {bench.api_token}"}),
+        }[page]
+        response = client.get(path, headers=headers)
+        expected = 200
+    response.close()
+    if response.status_code != expected:
+        raise SystemExit(f"{bench.label} {page}: answered {response.status_code}, not {expected}")
+
+
+def percentile(samples: list[float], share: float) -> float:
+    """Return the sample below which `share` of the samples lie (nearest rank)."""
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+@dataclass
+class Figures:
+    """A page's measurements on one history."""
+
+    median_ms: float
+    p95_ms: float
+    queries: int
+
+
+def measure(histories: list[History], rounds: int, warmup: int) -> dict[tuple[str, str], Figures]:
+    """Request every page on every history, round after round (interleaved, so drift hits all alike)."""
+    samples: dict[tuple[str, str], list[float]] = {(b.label, p): [] for b in histories for p in PAGES}
+    queries: dict[tuple[str, str], int] = {}
+    for bench in histories:
+        for page in PAGES:
+            step = next_step(bench, page)
+            with counting_queries(bench.app) as statements:
+                request_page(bench, page, step)
+            queries[bench.label, page] = len(statements)
+    original = services.add_deal
+    for number in range(warmup + rounds):
+        for bench in histories:
+            def timed(*args: Any, _bench: History = bench, **kwargs: Any) -> Any:
+                began = time.perf_counter()
+                try:
+                    return original(*args, **kwargs)
+                finally:
+                    if number >= warmup:
+                        _bench.store_times.append(time.perf_counter() - began)
+
+            services.add_deal = timed  # the deal view calls services.add_deal: time the service alone
+            try:
+                for page in PAGES:
+                    step = next_step(bench, page)
+                    began = time.perf_counter()
+                    request_page(bench, page, step)
+                    if number >= warmup:
+                        samples[bench.label, page].append(time.perf_counter() - began)
+            finally:
+                services.add_deal = original
+    return {key: Figures(1000 * statistics.median(values), 1000 * percentile(values, 0.95), queries[key])
+            for key, values in samples.items()}
+
+
+def count_rows(bench: History) -> None:
+    """Note how many matches and deals the history holds now."""
+    with bench.app.app_context():
+        bench.matches = db.session.scalar(sa.select(sa.func.count()).select_from(Match)) or 0
+        bench.deals = db.session.scalar(sa.select(sa.func.count()).select_from(Deal)) or 0
+
+
+# ---------------------------------------------------------------- the load test
+
+
+def free_port() -> int:
+    """Return a TCP port on loopback that nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def http_request(port: int, method: str, path: str, body: str | None = None,
+                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
+    """Send one request on a new connection; return status, headers and body."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request(method, path, body, headers or {})
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read().decode()
+    finally:
+        connection.close()
+
+
+def sign_in_over_http(port: int) -> tuple[str, str]:
+    """Sign the benchmark account in against the server; return its cookies and CSRF token."""
+    status, headers, page = http_request(port, "GET", "/login")
+    cookie = headers.get("Set-Cookie", "").split(";")[0]
+    form = urllib.parse.urlencode({"username": USERNAME, "password": PASSWORD, "csrf_token": csrf_of(page)})
+    status, headers, _ = http_request(port, "POST", "/login", form, {
+        "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 302, f"signing in over HTTP answered {status}"
+    cookies = "; ".join(part.split(";")[0] for part in headers["Set-Cookie"].split(", ")
+                        if "=" in part.split(";")[0] and not part.startswith(("Expires", "expires")))
+    _, _, home = http_request(port, "GET", "/", headers={"Cookie": cookies})
+    return cookies, csrf_of(home)
+
+
+def load_client(job: dict[str, Any]) -> tuple[int, int, list[float]]:
+    """Send the job's requests one after another until its time is up; return successes, errors, latencies."""
+    connection = http.client.HTTPConnection("127.0.0.1", job["port"], timeout=30)
+    headers = {"Cookie": job["cookies"]}
+    if job["forms"]:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    forms = iter(job["forms"])
+    ok = errors = 0
+    latencies: list[float] = []
+    deadline = time.perf_counter() + job["seconds"]
+    while time.perf_counter() < deadline:
+        if job["forms"]:
+            step = next(forms, None)
+            if step is None:
+                break
+            method, path, body = "POST", step["path"], urllib.parse.urlencode(step["form"])
+        else:
+            method, path, body = "GET", job["path"], None
+        began = time.perf_counter()
+        try:
+            connection.request(method, path, body, headers)
+            response = connection.getresponse()
+            response.read()
+            good = response.status == job["expected"] and (
+                job["expected"] != 302 or "/login" not in response.getheader("Location", ""))
+        except (OSError, http.client.HTTPException):
+            connection.close()
+            good = False
+        latencies.append(time.perf_counter() - began)
+        ok, errors = (ok + 1, errors) if good else (ok, errors + 1)
+    connection.close()
+    return ok, errors, latencies
+
+
+@dataclass
+class Load:
+    """What the load test measured for one endpoint."""
+
+    requests_per_second: float
+    errors: int
+    median_ms: float
+    p95_ms: float
+
+
+def run_load(port: int, jobs: list[dict[str, Any]]) -> Load:
+    """Run one client process per job at once; add up what they measured."""
+    began = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+        results = pool.map(load_client, jobs)
+    elapsed = max(time.perf_counter() - began, max(job["seconds"] for job in jobs))
+    ok = sum(r[0] for r in results)
+    latencies = [latency for r in results for latency in r[2]]
+    return Load(ok / elapsed, sum(r[1] for r in results), 1000 * statistics.median(latencies),
+                1000 * percentile(latencies, 0.95))
+
+
+def load_test(bench: History, instance: Path, url: str, workers: int, clients: int, seconds: float,
+              seed: int) -> dict[str, Load]:
+    """Serve the history with gunicorn on loopback and measure requests per second under load."""
+    port = free_port()
+    environment = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_DATABASE_URL": url,
+                   "SCOREKEEPER_SIGN_IN_LIMIT_PER_ADDRESS": "1000 per minute"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
+         "--log-level", "warning", "bench.wsgi:app"], cwd=ROOT, env=environment)
+    try:
+        for _ in range(300):
+            try:
+                if http_request(port, "GET", "/login")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise SystemExit("gunicorn did not start")
+        cookies, csrf = sign_in_over_http(port)
+        bench.csrf = csrf
+        results: dict[str, Load] = {}
+        for name, path in (("floor", FLOOR_PATH), ("scoreboard", f"/matches/{bench.pocha_match}")):
+            results[name] = run_load(port, [{"port": port, "cookies": cookies, "path": path, "forms": [],
+                                             "expected": 200, "seconds": seconds}] * clients)
+        jobs = []
+        for client in range(clients):
+            plan = deal_plan(bench, seed + client, target=15)
+            # As many deals as one client could possibly send in the time given.
+            forms = [next(plan) for _ in range(int(seconds * 200))]
+            jobs.append({"port": port, "cookies": cookies, "path": "", "forms": forms, "expected": 302,
+                         "seconds": seconds})
+        results["deal POST"] = run_load(port, jobs)
+        return results
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+# ---------------------------------------------------------------- the report
+
+
+def report(histories: list[History], figures: dict[tuple[str, str], Figures], load: dict[str, Load] | None,
+           workers: int, clients: int) -> list[str]:
+    """Print the tables; return the budgets that were missed."""
+    small, full = histories
+    missed = []
+    print(f"\nServer time per request, in one process (median of {len(small.store_times)} rounds, ms):\n")
+    print(f"| page | {small.label}: median | p95 | × floor | queries "
+          f"| {full.label}: median | p95 | × floor | queries | full ÷ {small.label} |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for page in PAGES:
+        row = [page]
+        for bench in histories:
+            f, floor = figures[bench.label, page], figures[bench.label, "floor"]
+            row += [f"{f.median_ms:.2f}", f"{f.p95_ms:.2f}", f"{f.median_ms / floor.median_ms:.2f}", str(f.queries)]
+        growth = figures[full.label, page].median_ms / figures[small.label, page].median_ms
+        row.append(f"{growth:.2f}")
+        print("| " + " | ".join(row) + " |")
+        ratio = figures[full.label, page].median_ms / figures[full.label, "floor"].median_ms
+        if ratio > FLOOR_RATIO_BUDGET:
+            missed.append(f"{page}: {ratio:.2f}× the floor (budget {FLOOR_RATIO_BUDGET}×)")
+        if growth > GROWTH_BUDGET:
+            missed.append(f"{page}: {100 * (growth - 1):.0f}% slower on the full history (budget 25%)")
+        if figures[full.label, page].queries != figures[small.label, page].queries:
+            missed.append(f"{page}: {figures[small.label, page].queries} queries on {small.label}, "
+                          f"{figures[full.label, page].queries} on {full.label}")
+    print()
+    for bench in histories:
+        times = [1000 * t for t in bench.store_times]
+        median = statistics.median(times)
+        print(f"Check, score and store one deal (services.add_deal), {bench.label}: median {median:.2f} ms, "
+              f"p95 {percentile(times, 0.95):.2f} ms over {len(times)} deals")
+        if bench is full and median > STORE_BUDGET_MS:
+            missed.append(f"storing a deal: {median:.2f} ms median (budget {STORE_BUDGET_MS} ms)")
+    print(f"Histories: {small.label} {small.matches} matches / {small.deals} deals; "
+          f"{full.label} {full.matches} matches / {full.deals} deals (after the measured deal POSTs)")
+    if load:
+        print(f"\nLoad on loopback: gunicorn, {workers} sync workers, {clients} client processes, full history:\n")
+        print("| endpoint | requests/s | errors | median ms | p95 ms |")
+        print("|---|---:|---:|---:|---:|")
+        for name, result in load.items():
+            print(f"| {name} | {result.requests_per_second:.0f} | {result.errors} | {result.median_ms:.1f} "
+                  f"| {result.p95_ms:.1f} |")
+            if result.errors:
+                missed.append(f"load test, {name}: {result.errors} errors")
+    print("\nBudgets: " + ("all met." if not missed else "MISSED:\n  " + "\n  ".join(missed)))
+    return missed
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build the histories, measure, load, report; exit 1 if a budget is missed."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=3000, help="matches in the full history (default 3000)")
+    parser.add_argument("--players", type=int, default=30, help="players in the account (default 30)")
+    parser.add_argument("--rounds", type=int, default=200, help="timed requests of each page (default 200)")
+    parser.add_argument("--warmup", type=int, default=10, help="untimed rounds first (default 10)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--postgres", metavar="URL", help="use fresh schemas on this PostgreSQL server, not SQLite")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers in the load test (default 4)")
+    parser.add_argument("--clients", type=int, default=4, help="client processes in the load test (default 4)")
+    parser.add_argument("--seconds", type=float, default=10, help="length of each load run (default 10 s)")
+    parser.add_argument("--no-load", action="store_true", help="skip the load test")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    args = parser.parse_args(argv)
+    if args.matches < 100:
+        parser.error("--matches must be at least 100 (the small history holds a hundredth of it)")
+    workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
+    urls: list[str] = []
+    try:
+        print("Building the histories through the service layer…", file=sys.stderr)
+        histories = []
+        for label, matches in (("1/100", args.matches // 100), ("full", args.matches)):
+            name = "small" if label != "full" else "full"
+            url = database_url(workdir, name, args.postgres)
+            urls.append(url)
+            histories.append(build_history(label, workdir / name, url, matches, args.players, args.seed))
+        for bench in histories:
+            bench.deal_plan = deal_plan(bench, args.seed, target=15)
+        print("Measuring…", file=sys.stderr)
+        figures = measure(histories, args.rounds, args.warmup)
+        for bench in histories:
+            count_rows(bench)
+        load = None
+        if not args.no_load:
+            print("Load test…", file=sys.stderr)
+            load = load_test(histories[1], workdir / "full", urls[1], args.workers, args.clients, args.seconds,
+                             args.seed)
+        missed = report(histories, figures, load, args.workers, args.clients)
+        if args.json:
+            Path(args.json).write_text(json.dumps({
+                "pages": {f"{label} {page}": vars(f) for (label, page), f in figures.items()},
+                "store_ms": {b.label: [1000 * t for t in b.store_times] for b in histories},
+                "load": {name: vars(result) for name, result in (load or {}).items()},
+                "missed": missed}, indent=1))
+        return 1 if missed else 0
+    finally:
+        for bench in locals().get("histories", []):
+            with bench.app.app_context():
+                db.session.remove()
+                db.engine.dispose()
+        if args.postgres:
+            drop_schemas(urls)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
