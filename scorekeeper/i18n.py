@@ -6,29 +6,52 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from babel.numbers import format_decimal, format_percent
-from flask_babel import get_locale, gettext, lazy_gettext
+from babel.support import NullTranslations
+from flask import g, has_request_context
+from flask_babel import get_locale, get_translations
 
 from .rules import GAMES, RuleError
-from .rules.messages import MESSAGES
+from .rules.messages import MESSAGES, N_
 
 #: Suit names as players of each language say them (the catalogues hold each language's word).
-SUIT_NAMES = {
-    "oros": lazy_gettext("Oros"),
-    "copas": lazy_gettext("Copas"),
-    "espadas": lazy_gettext("Espadas"),
-    "bastos": lazy_gettext("Bastos"),
-}
-STATUS_WORDS = {"playing": lazy_gettext("playing"), "finished": lazy_gettext("finished"),
-                "abandoned": lazy_gettext("abandoned")}
+SUIT_NAMES = {"oros": N_("Oros"), "copas": N_("Copas"), "espadas": N_("Espadas"), "bastos": N_("Bastos")}
+STATUS_WORDS = {"playing": N_("playing"), "finished": N_("finished"), "abandoned": N_("abandoned")}
 #: The engine's messages that the deal forms check in the browser before sending.
 BROWSER_CHECKED = ("trump_missing", "points_impossible", "points_not_pair", "points_total", "points_total_tute",
                    "last_trick_missing",
                    "bid_hook", "tricks_total", "bids_not_list", "tricks_not_list")
 
 
+def translations() -> NullTranslations:
+    """Return the page's translations, looked up once per request.
+
+    Flask-Babel looks the locale and catalogue up again on every call (about 10 µs each);
+    a scoreboard says a few hundred words, so the request keeps what it found. The locale
+    is chosen once per request (switching language redirects), so nothing goes stale.
+    """
+    if not has_request_context():
+        return get_translations()
+    found: NullTranslations | None = g.get("translations")
+    if found is None:
+        found = g.translations = get_translations()
+    return found
+
+
+def gettext(string: str, **variables: Any) -> str:
+    """Return `string` in the page's language, its %(name)s placeholders filled (as Flask-Babel's gettext)."""
+    text = translations().ugettext(string)
+    return text % variables if variables else text
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """Return the singular or plural of a sentence in the page's language (as Flask-Babel's ngettext)."""
+    variables.setdefault("num", num)
+    return translations().ungettext(singular, plural, num) % variables
+
+
 def suit_name(suit: str | None) -> str:
     """Return a suit's name in the page's language."""
-    return str(SUIT_NAMES.get(suit or "", suit or ""))
+    return gettext(SUIT_NAMES[suit]) if suit in SUIT_NAMES else suit or ""
 
 
 def game_title(name: str) -> str:
@@ -38,7 +61,7 @@ def game_title(name: str) -> str:
 
 def status_word(status: str) -> str:
     """Return a match status in the page's language."""
-    return str(STATUS_WORDS.get(status, status))
+    return gettext(STATUS_WORDS[status]) if status in STATUS_WORDS else status
 
 
 def say(problem: RuleError) -> str:
@@ -95,6 +118,11 @@ def register(app: Any) -> None:
     app.add_template_filter(enumerate_pairs, "enumerate_pairs")
     app.add_template_filter(same_pairs, "zip_self")
     app.add_template_global(lambda: str(get_locale() or "en"), "current_language")
+    # In place of the callables Flask-Babel installed: the same translations, looked up once per request.
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda string: translations().ugettext(string),
+        lambda singular, plural, num: translations().ungettext(singular, plural, num),
+        newstyle=True)
 
     @app.context_processor
     def _words() -> Mapping[str, Any]:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from .i18n import gettext, ngettext
 from markupsafe import Markup
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import selectinload
@@ -125,6 +125,21 @@ class DealRow:
     scores: tuple[int, ...]
     running: tuple[int, ...]
     winner: str | None
+
+    @property
+    def dealt(self) -> str:
+        """Return who dealt, as a sentence."""
+        return gettext("%(name)s dealt", name=self.dealer)
+
+    @property
+    def won_by(self) -> str | None:
+        """Return who won the deal, as a sentence, if anyone did."""
+        return None if self.winner is None else gettext("won by %(names)s", names=self.winner)
+
+    @property
+    def edit_label(self) -> str:
+        """Return the label of the deal's edit button."""
+        return gettext("Edit deal %(number)s", number=self.number)
 
 
 @dataclass(frozen=True)
