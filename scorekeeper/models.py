@@ -104,7 +104,11 @@ class Match(db.Model):
     """One match: its game, house rules, seats and deals as the table entered them."""
 
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_user_id_created_at", "user_id", "created_at"),)
+    __table_args__ = (Index("ix_matches_user_id_created_at", "user_id", "created_at"),
+                      # The home page's matches in progress and latest finished ones.
+                      Index("ix_matches_user_id_status_created_at", "user_id", "status", "created_at"),
+                      # The finished matches of a game in the order they ended, for the ratings.
+                      Index("ix_matches_user_id_game_status_ended_at", "user_id", "game", "status", "ended_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     uid: Mapped[str] = mapped_column(String(32), unique=True)
@@ -232,7 +236,8 @@ class PlayerRating(db.Model):
 
     __tablename__ = "player_ratings"
     __table_args__ = (UniqueConstraint("match_id", "player_id"),
-                      Index("ix_player_ratings_player_id_game", "player_id", "game"))
+                      # A player's ratings in a game in order: the latest one is a single index step.
+                      Index("ix_player_ratings_player_id_game_rated_at", "player_id", "game", "rated_at", "match_id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)

@@ -14,10 +14,11 @@ import unicodedata
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -246,32 +247,66 @@ def _store_result(match: Match, result: MatchResult, rerate: bool = True) -> Non
     (an import rates its games once, at the end, so it passes `rerate=False`)."""
     now = utcnow()
     was_finished = match.status == FINISHED
+    ended_before = match.ended_at if was_finished else None
     match.result = result.to_dict()
     match.updated_at = now
     if match.status != ABANDONED:
         match.status = FINISHED if result.finished else PLAYING
         if not (was_finished and result.finished):
             match.ended_at = now if result.finished else None
-    _refresh_figures(match, result, rerate=rerate and (was_finished or match.status == FINISHED))
+    changed = rerate and (was_finished or match.status == FINISHED)
+    _refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None)
 
 
-def _refresh_figures(match: Match, result: MatchResult, rerate: bool) -> None:
-    """Rewrite the match's derived rows (inside the change's transaction); rerate its game if needed."""
+#: Where ratings are to be redone from: a finished match's end and id; None for all of them.
+RatingKey = tuple[datetime, int]
+
+
+def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None) -> None:
+    """Rewrite the match's derived rows (inside the change's transaction).
+
+    With `rerate_since` (when the match ended, or ended before this change), the ratings of
+    its game are redone from there on: only this match when it is the latest to end.
+    """
     db.session.flush()
     db.session.execute(delete(PlayerResult).where(PlayerResult.match_id == match.id))
     db.session.add_all(PlayerResult(**row) for row in stats.result_rows(match, result))
-    if rerate:
-        _rerate(match.user_id, match.game)
+    if rerate_since is not None:
+        _rerate(match.user_id, match.game, (rerate_since, match.id))
 
 
-def _rerate(user_id: int, game: str) -> None:
-    """Rate the account's finished matches of `game` again, in the order they ended."""
+def _rerate(user_id: int, game: str, since: RatingKey | None = None) -> None:
+    """Rate the account's finished matches of `game` again, in the order they ended.
+
+    Ratings only depend on the matches that ended before, so with `since` only the matches
+    from that (end, id) on are rated again, starting from each player's rating just before.
+    """
     db.session.flush()
-    db.session.execute(delete(PlayerRating).where(PlayerRating.user_id == user_id, PlayerRating.game == game))
-    finished = db.session.scalars(
-        select(Match).where(Match.user_id == user_id, Match.game == game, Match.status == FINISHED)
-        .order_by(Match.ended_at, Match.id))
-    db.session.add_all(PlayerRating(**row) for row in stats.ratings(finished))
+    ratings = delete(PlayerRating).where(PlayerRating.user_id == user_id, PlayerRating.game == game)
+    finished = (select(Match).where(Match.user_id == user_id, Match.game == game, Match.status == FINISHED)
+                .order_by(Match.ended_at, Match.id))
+    if since is not None:
+        ended, match_id = since
+        ratings = ratings.where(or_(PlayerRating.rated_at > ended,
+                                    and_(PlayerRating.rated_at == ended, PlayerRating.match_id >= match_id)))
+        finished = finished.where(or_(Match.ended_at > ended, and_(Match.ended_at == ended, Match.id >= match_id)))
+    db.session.execute(ratings)
+    matches = list(db.session.scalars(finished))
+    players = {seat.player_id for match in matches for seat in match.seats}
+    db.session.add_all(PlayerRating(**row) for row in stats.ratings(matches, _ratings_before(game, players)
+                                                                       if since is not None else {}))
+
+
+def _ratings_before(game: str, players: set[int]) -> dict[int, tuple[float, float]]:
+    """Return each player's latest (mu, sigma) in `game` among the ratings kept, in one query."""
+    if not players:
+        return {}
+    latest = (select(PlayerRating.id).where(PlayerRating.player_id == Player.id, PlayerRating.game == game)
+              .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc()).limit(1)
+              .correlate(Player).scalar_subquery())
+    rows = db.session.execute(select(PlayerRating.player_id, PlayerRating.mu, PlayerRating.sigma).where(
+        PlayerRating.id.in_(select(latest).where(Player.id.in_(players)))))
+    return {player: (mu, sigma) for player, mu, sigma in rows}
 
 
 def _dealer_error(players: int) -> RuleViolation:
@@ -474,18 +509,18 @@ def abandon_match(match: Match) -> Match:
     match.status = ABANDONED
     match.pending = None
     match.ended_at = match.updated_at = utcnow()
-    _refresh_figures(match, check_match(match_document(match)), rerate=False)
+    _refresh_figures(match, check_match(match_document(match)))
     return match
 
 
 @_atomic
 def delete_match(match: Match) -> None:
     """Delete a match with its deals and figures; the ratings of its game follow."""
-    finished = match.status == FINISHED
+    since = (match.ended_at, match.id) if match.status == FINISHED and match.ended_at else None
     user_id, game = match.user_id, match.game
     db.session.delete(match)
-    if finished:
-        _rerate(user_id, game)
+    if since is not None:
+        _rerate(user_id, game, since)
 
 
 @_atomic
@@ -527,7 +562,7 @@ def recompute_all() -> int:
         match.result = result.to_dict()
         if match.status != ABANDONED:
             match.status = FINISHED if result.finished else PLAYING
-        _refresh_figures(match, result, rerate=False)
+        _refresh_figures(match, result)
         games.add((match.user_id, match.game))
         count += 1
     for user_id, game in sorted(games):
@@ -572,11 +607,12 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
             if item["status"] == ABANDONED:
                 match.status = ABANDONED
             match.pending = item["pending"]
-            match.created_at, match.updated_at, match.ended_at = (
-                item["created_at"], item["updated_at"], item["ended_at"])
+            # A finished match always has an end: the ratings follow the order matches ended in.
+            ended = item["ended_at"] or (item["updated_at"] if match.status == FINISHED else None)
+            match.created_at, match.updated_at, match.ended_at = item["created_at"], item["updated_at"], ended
             for deal, (created, updated) in zip(match.deals, item["deal_dates"]):
                 deal.created_at, deal.updated_at = created, updated
-            _refresh_figures(match, _result, rerate=False)
+            _refresh_figures(match, _result)
             games.add((user.id, match.game))
             report["matches"] += 1
     for user_id, game in sorted(games):

@@ -7,7 +7,7 @@ keeps the ratings, with the maintained `openskill` package (Plackett–Luce).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -50,10 +50,12 @@ def result_rows(match: Match, result: MatchResult) -> list[dict[str, Any]]:
     return rows
 
 
-def ratings(matches: Iterable[Match]) -> list[dict[str, Any]]:
-    """Rate finished matches in the order given (from their cached results); return one row per player per match."""
+def ratings(matches: Iterable[Match], start: Mapping[int, tuple[float, float]]) -> list[dict[str, Any]]:
+    """Rate finished matches in the order given (from their cached results), each player starting
+    from their (mu, sigma) in `start` or new; return one row per player per match."""
     model = PlackettLuce()
-    current: dict[int, Any] = {}
+    current: dict[int, Any] = {player: model.rating(mu=mu, sigma=sigma, name=str(player))
+                               for player, (mu, sigma) in start.items()}
     rows = []
     for match in matches:
         result = match.result or {}

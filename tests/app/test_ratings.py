@@ -1,0 +1,79 @@
+"""Ratings are redone only from the change on, and always end up as a full re-rating would leave them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import Match, PlayerRating
+
+PLAYERS = ["Ana", "Luis", "Carmen", "Pedro"]
+
+
+def ratings_now() -> list[tuple[int, int, float, float]]:
+    """Return every rating row as (match, player, mu, sigma)."""
+    rows = db.session.execute(select(PlayerRating.match_id, PlayerRating.player_id, PlayerRating.mu,
+                                     PlayerRating.sigma).order_by(PlayerRating.match_id, PlayerRating.player_id))
+    return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+def deal(rng: random.Random, dealer: int) -> dict[str, Any]:
+    """Return a played-out Tute deal that either side may win."""
+    points = rng.choice([20, 40, 80, 100])
+    return {"dealer": dealer, "trump": "oros", "points": [points, 120 - points], "last_trick": rng.randrange(2)}
+
+
+def finish(rng: random.Random, user: Any) -> Match:
+    """Play a one-juego Tute match between two of the players."""
+    match = services.start_match(user, "tute2", rng.sample(PLAYERS, 2), {"target": 1}, 0)
+    return services.add_deal(match, deal(rng, 0), 1)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_change_leaves_the_ratings_a_full_re_rating_would(app: Flask, seed: int) -> None:
+    rng = random.Random(seed)
+    with app.app_context():
+        user = services.create_user("ana", "correct horse")
+        for _ in range(6):
+            finish(rng, user)
+        for step in range(12):
+            matches = list(db.session.scalars(select(Match).where(Match.status != "abandoned").order_by(Match.id)))
+            match = rng.choice(matches)
+            action = rng.choice(["finish", "edit", "undo", "delete"] if len(matches) > 3 else ["finish"])
+            if action == "finish" or (action == "edit" and not match.deals):
+                finish(rng, user)
+            elif action == "edit":
+                services.replace_deal(match, 1, deal(rng, 0))
+            elif action == "undo":
+                services.undo(match)
+            else:
+                services.delete_match(match)
+            kept = ratings_now()
+            services.recompute_all()
+            redone = ratings_now()
+            where = f"after step {step}: {action} of match {match.id}"
+            assert [row[:2] for row in redone] == [row[:2] for row in kept], where
+            assert [v for row in redone for v in row[2:]] == pytest.approx([v for row in kept for v in row[2:]]), where
+
+
+def test_finishing_the_latest_match_rates_only_that_match(app: Flask) -> None:
+    rng = random.Random(4)
+    with app.app_context():
+        user = services.create_user("ana", "correct horse")
+        for _ in range(30):
+            finish(rng, user)
+        before = set(db.session.scalars(select(PlayerRating.id)))
+        match = services.start_match(user, "tute2", ["Ana", "Luis"], {"target": 1}, 0)
+        services.add_deal(match, deal(rng, 0), 1)
+        assert match.status == "finished"
+        after = set(db.session.scalars(select(PlayerRating.id)))
+        # The earlier rows stay as they were (a full re-rating would write them all anew).
+        assert before < after
+        assert db.session.scalars(select(PlayerRating.match_id).where(PlayerRating.id.in_(after - before))).all() \
+            == [match.id, match.id]
