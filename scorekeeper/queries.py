@@ -13,6 +13,7 @@ from typing import Any
 
 from .i18n import gettext, ngettext
 from markupsafe import Markup
+from flask_sqlalchemy.pagination import Pagination
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import selectinload
 
@@ -72,9 +73,7 @@ def _matches_query(user: User) -> Select[tuple[Match]]:
             .options(selectinload(Match.seats)).order_by(Match.created_at.desc(), Match.id.desc()))
 
 
-def matches(user: User, *, game: str | None = None, player_id: int | None = None, status: str | None = None,
-            limit: int | None = None, with_deals: bool = False) -> list[Match]:
-    """Return the account's matches, newest first, filtered by game, player and status."""
+def _filtered(user: User, game: str | None, player_id: int | None, status: str | None) -> Select[tuple[Match]]:
     query = _matches_query(user)
     if game in GAMES:
         query = query.where(Match.game == game)
@@ -82,11 +81,32 @@ def matches(user: User, *, game: str | None = None, player_id: int | None = None
         query = query.where(Match.status == status)
     if player_id is not None and 0 < player_id <= MAX_ID:
         query = query.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id == player_id)))
+    return query
+
+
+def matches(user: User, *, game: str | None = None, player_id: int | None = None, status: str | None = None,
+            limit: int | None = None, with_deals: bool = False) -> list[Match]:
+    """Return the account's matches, newest first, filtered by game, player and status."""
+    query = _filtered(user, game, player_id, status)
     if with_deals:
         query = query.options(selectinload(Match.deals))
     if limit is not None:
         query = query.limit(limit)
     return list(db.session.scalars(query))
+
+
+#: Matches per page of the history (and of the API's list, unless it asks for another size).
+PAGE_SIZE = 25
+MAX_PAGE_SIZE = 100
+
+
+def match_page(user: User, page: int, *, game: str | None = None, player_id: int | None = None,
+               status: str | None = None, per_page: int = PAGE_SIZE, with_deals: bool = False) -> Pagination:
+    """Return one page of the account's matches, newest first, filtered by game, player and status."""
+    query = _filtered(user, game, player_id, status)
+    if with_deals:
+        query = query.options(selectinload(Match.deals))
+    return db.paginate(query, page=page, per_page=per_page, max_per_page=MAX_PAGE_SIZE, error_out=False)
 
 
 def deal_counts(match_ids: Sequence[int]) -> dict[int, int]:

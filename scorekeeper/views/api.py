@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, g, jsonify, request
+from flask import Blueprint, Response, g, jsonify, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from .. import queries, services
@@ -119,8 +119,20 @@ def _one(match_id: int) -> Any:
 
 @bp.get("/matches")
 def list_matches() -> Reply:
-    """List the account's matches, newest first."""
-    return jsonify([api_view(m) for m in queries.matches(_user(), with_deals=True)]), 200
+    """List the account's matches, newest first, a page at a time (`page`, `per_page` up to 100).
+
+    The total is in `X-Total-Count`, and the other pages are linked in `Link` (rel next, prev).
+    """
+    size = whole_number(request.args.get("per_page")) or queries.PAGE_SIZE
+    found = queries.match_page(_user(), whole_number(request.args.get("page")) or 1, per_page=size,
+                               with_deals=True)
+    response = jsonify([api_view(m) for m in found.items])
+    links = [(found.next_num, "next"), (found.prev_num, "prev")]
+    response.headers["Link"] = ", ".join(
+        f'<{url_for("api.list_matches", page=number, per_page=found.per_page, _external=True)}>; rel="{rel}"'
+        for number, rel in links if number is not None) or None
+    response.headers["X-Total-Count"] = str(found.total)
+    return response, 200
 
 
 @bp.post("/matches")

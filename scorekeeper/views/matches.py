@@ -271,14 +271,16 @@ def edit_deal(match_id: int, number: int) -> Page:
 
 @bp.get("/history")
 def history() -> str:
-    """List every match, newest first, filtered by game, player and status."""
+    """List the matches, newest first, a page at a time, filtered by game, player and status."""
     game = request.args.get("game") or None
     status = request.args.get("status") or None
     player_id = whole_number(request.args.get("player"))
-    found = queries.matches(current_user, game=game if game in GAMES else None,
-                            status=status if status in STATUSES else None, player_id=player_id)
-    return render_template("matches/history.html", matches=found, games=GAMES.values(), statuses=STATUSES,
-                           players=queries.players(current_user), deal_counts=queries.deal_counts([m.id for m in found]),
+    found = queries.match_page(current_user, whole_number(request.args.get("page")) or 1,
+                               game=game if game in GAMES else None, status=status if status in STATUSES else None,
+                               player_id=player_id)
+    return render_template("matches/history.html", page=found, matches=found.items, games=GAMES.values(),
+                           statuses=STATUSES, players=queries.players(current_user),
+                           deal_counts=queries.deal_counts([m.id for m in found.items]),
                            selected={"game": game, "status": status, "player": player_id})
 
 

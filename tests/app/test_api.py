@@ -75,6 +75,23 @@ def test_create_a_match_answers_201_with_id_status_document_and_result(api: Api)
     assert body["result"]["juegos"] == [0, 0] and body["result"]["next_dealer"] is None
 
 
+def test_the_list_comes_a_page_at_a_time_with_links_to_the_others(api: Api) -> None:
+    for _ in range(5):
+        api.post("/api/v1/matches", TUTE)
+    first = api.get("/api/v1/matches?per_page=2")
+    assert [m["id"] for m in first.get_json()] == [5, 4]
+    assert first.headers["X-Total-Count"] == "5"
+    assert first.headers["Link"] == '<http://localhost/api/v1/matches?page=2&per_page=2>; rel="next"'
+    middle = api.get("/api/v1/matches?page=2&per_page=2")
+    assert [m["id"] for m in middle.get_json()] == [3, 2]
+    assert 'page=3&per_page=2>; rel="next"' in middle.headers["Link"]
+    assert 'page=1&per_page=2>; rel="prev"' in middle.headers["Link"]
+    last = api.get("/api/v1/matches?page=3&per_page=2")
+    assert [m["id"] for m in last.get_json()] == [1] and "next" not in last.headers["Link"]
+    assert len(api.get("/api/v1/matches").get_json()) == 5  # 25 to a page unless asked otherwise
+    assert len(api.get("/api/v1/matches?per_page=1000").get_json()) == 5  # at most 100 to a page
+
+
 def test_create_with_deals_imports_the_whole_match(api: Api) -> None:
     deals = [DEAL, {**DEAL, "dealer": 1}, {**DEAL, "dealer": 0}]
     body = api.post("/api/v1/matches", {**TUTE, "deals": deals}).get_json()

@@ -340,6 +340,27 @@ def test_history_lists_newest_first_and_filters(ana: Browser) -> None:
     assert "Pedro, Luis" in abandoned and "Ana, Luis" not in abandoned
 
 
+def test_history_shows_a_page_at_a_time_and_keeps_the_filters(ana: Browser, app: Flask) -> None:
+    from scorekeeper import services
+
+    with app.app_context():
+        user = services.user_named("ana")
+        for number in range(1, 30):
+            players = ["Ana", "Luis"] if number % 2 else ["Carmen", "Pedro"]
+            services.start_match(user, "tute2", players, {}, 0)
+    first = ana.get("/history").get_data(as_text=True)
+    assert first.count('class="card"') == 25 and "Page 1 of 2" in first
+    assert 'href="/history/29"' in first and 'href="/history/4"' not in first
+    second = ana.get("/history?page=2").get_data(as_text=True)
+    assert [int(n) for n in re.findall(r'href="/history/(\d+)"', second)] == [4, 3, 2, 1]
+    assert 'rel="prev" href="/history?page=1"' in second and 'rel="next"' not in second
+    filtered = ana.get("/history?player=1").get_data(as_text=True)  # Ana: 15 matches, one page
+    assert filtered.count('class="card"') == 15 and "Page 1 of" not in filtered
+    both = ana.get("/history?game=tute2&status=playing").get_data(as_text=True)
+    assert 'href="/history?page=2&amp;game=tute2&amp;status=playing"' in both
+    assert ana.get("/history?page=7").status_code == 200
+
+
 def test_the_detail_page_is_read_only(ana: Browser) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
