@@ -249,3 +249,44 @@ class PlayerRating(db.Model):
     sigma: Mapped[float] = mapped_column()
     #: The conservative estimate shown to players (mu - 3 sigma).
     ordinal: Mapped[float] = mapped_column()
+
+
+class PlayerSummary(db.Model):
+    """Derived: one player's figures in one game over every match they sat in, for the player page
+    and the all-time leaderboard (which then read one row, not the whole history).
+
+    Rebuilt from `player_results` whenever a match of theirs starts, finishes, is abandoned,
+    reopened, corrected after it finished, or deleted; never edited on its own.
+    """
+
+    __tablename__ = "player_summaries"
+    __table_args__ = (UniqueConstraint("player_id", "game"), Index("ix_player_summaries_user_id_game", "user_id", "game"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(10))
+    played: Mapped[int] = mapped_column(default=0)
+    won: Mapped[int] = mapped_column(default=0)
+    abandoned: Mapped[int] = mapped_column(default=0)
+    unfinished: Mapped[int] = mapped_column(default=0)
+    finished: Mapped[int] = mapped_column(default=0)
+    #: The sums below count finished matches only.
+    deals: Mapped[int] = mapped_column(default=0)
+    points: Mapped[int] = mapped_column(default=0)
+    juegos: Mapped[int] = mapped_column(default=0)
+    cantes_20: Mapped[int] = mapped_column(default=0)
+    cantes_40: Mapped[int] = mapped_column(default=0)
+    tutes: Mapped[int] = mapped_column(default=0)
+    last_tricks: Mapped[int] = mapped_column(default=0)
+    exact_bids: Mapped[int] = mapped_column(default=0)
+    over_bids: Mapped[int] = mapped_column(default=0)
+    under_bids: Mapped[int] = mapped_column(default=0)
+    best_total: Mapped[int | None] = mapped_column()
+    best_match_id: Mapped[int | None] = mapped_column()
+    worst_total: Mapped[int | None] = mapped_column()
+    worst_match_id: Mapped[int | None] = mapped_column()
+    current_streak: Mapped[int] = mapped_column(default=0)
+    longest_streak: Mapped[int] = mapped_column(default=0)
+    #: The last finished matches, newest first: W for a win, L otherwise.
+    recent: Mapped[str] = mapped_column(String(10), default="")

@@ -19,9 +19,11 @@ def fill_missing_figures() -> None:
     from sqlalchemy import exists, select
 
     from .extensions import db
-    from .models import Match, PlayerResult
+    from .models import Match, PlayerResult, PlayerSummary
     from .services import recompute_all
 
     missing = select(Match.id).where(~exists().where(PlayerResult.match_id == Match.id)).limit(1)
-    if db.session.scalar(missing) is not None:
+    unsummed = select(PlayerResult.id).where(~exists().where(
+        PlayerSummary.player_id == PlayerResult.player_id, PlayerSummary.game == PlayerResult.game)).limit(1)
+    if db.session.scalar(missing) is not None or db.session.scalar(unsummed) is not None:
         recompute_all()

@@ -12,7 +12,7 @@ import re
 import secrets
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, TypeVar
@@ -25,10 +25,10 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from .documents import api_view, match_document
 from .extensions import db
-from . import stats
+from . import statistics, stats
 from .models import (
     ABANDONED, FINISHED, MAX_ID, PLAYING, ApiToken, Deal, IdempotencyKey, Match, Player, PlayerRating, PlayerResult,
-    Seat, User, name_key, utcnow,
+    PlayerSummary, Seat, User, name_key, utcnow,
 )
 from .rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from .rules import next_seat
@@ -246,7 +246,8 @@ def _store_result(match: Match, result: MatchResult, rerate: bool = True) -> Non
     """Cache the engine's result on the match, move its status with it, and refresh the figures
     (an import rates its games once, at the end, so it passes `rerate=False`)."""
     now = utcnow()
-    was_finished = match.status == FINISHED
+    status_before = match.status
+    was_finished = status_before == FINISHED
     ended_before = match.ended_at if was_finished else None
     match.result = result.to_dict()
     match.updated_at = now
@@ -255,24 +256,45 @@ def _store_result(match: Match, result: MatchResult, rerate: bool = True) -> Non
         if not (was_finished and result.finished):
             match.ended_at = now if result.finished else None
     changed = rerate and (was_finished or match.status == FINISHED)
-    _refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None)
+    # The summaries count matches by status and sum finished ones only: a deal of a match
+    # still being played leaves them as they are.
+    summarize = rerate and (match.status != status_before or match.status == FINISHED)
+    _refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
+                     summarize=summarize)
 
 
 #: Where ratings are to be redone from: a finished match's end and id; None for all of them.
 RatingKey = tuple[datetime, int]
 
 
-def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None) -> None:
+def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None,
+                     summarize: bool = False) -> None:
     """Rewrite the match's derived rows (inside the change's transaction).
 
     With `rerate_since` (when the match ended, or ended before this change), the ratings of
-    its game are redone from there on: only this match when it is the latest to end.
+    its game are redone from there on: only this match when it is the latest to end. With
+    `summarize`, its players' summaries in its game are rebuilt.
     """
     db.session.flush()
     db.session.execute(delete(PlayerResult).where(PlayerResult.match_id == match.id))
     db.session.add_all(PlayerResult(**row) for row in stats.result_rows(match, result))
     if rerate_since is not None:
         _rerate(match.user_id, match.game, (rerate_since, match.id))
+    if summarize:
+        _summarize(match.user_id, match.game, [seat.player_id for seat in match.seats])
+
+
+def _summarize(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
+    """Rebuild the summaries of these players (None: all the account's) in `game` from their results."""
+    db.session.flush()
+    stale = delete(PlayerSummary).where(PlayerSummary.user_id == user_id, PlayerSummary.game == game)
+    if player_ids is None:
+        player_ids = list(db.session.scalars(select(PlayerResult.player_id).distinct().where(
+            PlayerResult.user_id == user_id, PlayerResult.game == game)))
+    else:
+        stale = stale.where(PlayerSummary.player_id.in_(player_ids))
+    db.session.execute(stale)
+    db.session.add_all(PlayerSummary(**row) for row in statistics.summary_rows(user_id, game, player_ids))
 
 
 def _rerate(user_id: int, game: str, since: RatingKey | None = None) -> None:
@@ -509,7 +531,7 @@ def abandon_match(match: Match) -> Match:
     match.status = ABANDONED
     match.pending = None
     match.ended_at = match.updated_at = utcnow()
-    _refresh_figures(match, check_match(match_document(match)))
+    _refresh_figures(match, check_match(match_document(match)), summarize=True)
     return match
 
 
@@ -517,10 +539,11 @@ def abandon_match(match: Match) -> Match:
 def delete_match(match: Match) -> None:
     """Delete a match with its deals and figures; the ratings of its game follow."""
     since = (match.ended_at, match.id) if match.status == FINISHED and match.ended_at else None
-    user_id, game = match.user_id, match.game
+    user_id, game, players = match.user_id, match.game, [seat.player_id for seat in match.seats]
     db.session.delete(match)
     if since is not None:
         _rerate(user_id, game, since)
+    _summarize(user_id, game, players)
 
 
 @_atomic
@@ -565,8 +588,10 @@ def recompute_all() -> int:
         _refresh_figures(match, result)
         games.add((match.user_id, match.game))
         count += 1
+    db.session.execute(delete(PlayerSummary))
     for user_id, game in sorted(games):
         _rerate(user_id, game)
+        _summarize(user_id, game)
     return count
 
 
@@ -617,4 +642,5 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
             report["matches"] += 1
     for user_id, game in sorted(games):
         _rerate(user_id, game)
+        _summarize(user_id, game)
     return report

@@ -2,21 +2,27 @@
 
 Each page asks a fixed number of queries, however many matches the account holds: the
 work is done by the database (sums, window functions), never by a loop over matches here.
+The player page and the all-time leaderboard read each player's summary row, which the
+services rebuild with `summary_rows` whenever one of the player's matches changes status.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from collections.abc import Collection
+from functools import cache
 from typing import Any
 
-from sqlalchemy import and_, case, func, select
+from sqlalchemy import Select, and_, bindparam, case, func, or_, select, union_all
 
+from flask_sqlalchemy.pagination import Pagination, SelectPagination
 from markupsafe import Markup
 
 from .charts import bars_svg, running_totals_svg
 from .extensions import db
-from .models import ABANDONED, FINISHED, PLAYING, Player, PlayerRating, PlayerResult, User
+from .models import ABANDONED, FINISHED, PLAYING, Player, PlayerRating, PlayerResult, PlayerSummary, User
+from .rules import GAMES
 
 RECENT = 10
 
@@ -90,74 +96,126 @@ class GameFigures:
         return self.over_bids - self.under_bids
 
 
-def _rows(user: User, player: Player) -> Any:
-    return and_(PlayerResult.user_id == user.id, PlayerResult.player_id == player.id)
+#: The figures a summary row keeps, in the order `GameFigures` takes them after `game`.
+COUNTS = ("played", "won", "abandoned", "unfinished", "finished", "deals", "points", "juegos", "cantes_20",
+          "cantes_40", "tutes", "last_tricks", "exact_bids", "over_bids", "under_bids")
+#: The rating chart shows a player's latest ratings, so that it stays as quick to draw after years.
+RATING_CHART_POINTS = 100
 
 
-def player_figures(user: User, player: Player) -> list[GameFigures]:
-    """Return the player's figures per game they played, in a fixed number of queries."""
-    mine = _rows(user, player)
+def summary_rows(user_id: int, game: str, player_ids: Collection[int]) -> list[dict[str, Any]]:
+    """Return the summary of each of these players in `game` (the columns of PlayerSummary),
+    aggregated in SQL from their results: a fixed number of queries for any number of players."""
+    if not player_ids:
+        return []
+    mine = and_(PlayerResult.user_id == user_id, PlayerResult.game == game, PlayerResult.player_id.in_(player_ids))
     finished = PlayerResult.status == FINISHED
     as_int = lambda condition: func.sum(case((condition, 1), else_=0))  # noqa: E731
     in_finished = lambda column: func.sum(case((finished, column), else_=0))  # noqa: E731
     totals = db.session.execute(
-        select(PlayerResult.game, func.count(), as_int(PlayerResult.won), as_int(PlayerResult.status == ABANDONED),
+        select(PlayerResult.player_id, func.count(), as_int(PlayerResult.won), as_int(PlayerResult.status == ABANDONED),
                as_int(PlayerResult.status == PLAYING), as_int(finished), in_finished(PlayerResult.deals),
                in_finished(PlayerResult.total), in_finished(func.coalesce(PlayerResult.juegos, 0)),
                in_finished(PlayerResult.cantes_20), in_finished(PlayerResult.cantes_40),
                in_finished(PlayerResult.tutes), in_finished(PlayerResult.last_tricks),
                in_finished(PlayerResult.exact_bids), in_finished(PlayerResult.over_bids),
                in_finished(PlayerResult.under_bids))
-        .where(mine).group_by(PlayerResult.game).order_by(PlayerResult.game))
-    figures = {row[0]: GameFigures(row[0], *[int(v or 0) for v in row[1:]]) for row in totals}
-    if not figures:
+        .where(mine).group_by(PlayerResult.player_id))
+    rows: dict[int, dict[str, Any]] = {}
+    for player_id, *counts in totals:
+        rows[player_id] = {"user_id": user_id, "player_id": player_id, "game": game,
+                           **{name: int(value or 0) for name, value in zip(COUNTS, counts)},
+                           "best_total": None, "best_match_id": None, "worst_total": None, "worst_match_id": None,
+                           "current_streak": 0, "longest_streak": 0, "recent": ""}
+    if not rows:
         return []
-    for order, attribute in ((PlayerResult.total.desc(), "best"), (PlayerResult.total.asc(), "worst")):
-        ranked = select(PlayerResult.game, PlayerResult.total, PlayerResult.match_id, func.row_number().over(
-            partition_by=PlayerResult.game, order_by=(order, PlayerResult.match_id)).label("place")).where(
-            mine, finished).subquery()
-        for game, total, match_id in db.session.execute(
-                select(ranked.c.game, ranked.c.total, ranked.c.match_id).where(ranked.c.place == 1)):
-            setattr(figures[game], attribute, (total, match_id))
-    _streaks(mine, figures)
-    _recent(mine, figures)
-    for game, rated_at, ordinal in db.session.execute(
-            select(PlayerRating.game, PlayerRating.rated_at, PlayerRating.ordinal)
-            .where(PlayerRating.user_id == user.id, PlayerRating.player_id == player.id)
-            .order_by(PlayerRating.game, PlayerRating.rated_at, PlayerRating.match_id)):
-        figures[game].rating_history.append((rated_at, ordinal))
-        figures[game].rating = ordinal
-    return list(figures.values())
+    _best_and_worst(mine, rows)
+    _streaks(mine, rows)
+    _recent(mine, rows)
+    return list(rows.values())
 
 
-def _streaks(mine: Any, figures: dict[str, GameFigures]) -> None:
+def _best_and_worst(mine: Any, rows: dict[int, dict[str, Any]]) -> None:
+    """Fill each player's best and worst finished match (the earliest on a tie)."""
+    ranked = select(
+        PlayerResult.player_id, PlayerResult.total, PlayerResult.match_id,
+        func.row_number().over(partition_by=PlayerResult.player_id,
+                               order_by=(PlayerResult.total.desc(), PlayerResult.match_id)).label("best"),
+        func.row_number().over(partition_by=PlayerResult.player_id,
+                               order_by=(PlayerResult.total.asc(), PlayerResult.match_id)).label("worst"),
+    ).where(mine, PlayerResult.status == FINISHED).subquery()
+    for player_id, total, match_id, best, worst in db.session.execute(
+            select(ranked).where(or_(ranked.c.best == 1, ranked.c.worst == 1))):
+        if best == 1:
+            rows[player_id].update(best_total=total, best_match_id=match_id)
+        if worst == 1:
+            rows[player_id].update(worst_total=total, worst_match_id=match_id)
+
+
+def _streaks(mine: Any, rows: dict[int, dict[str, Any]]) -> None:
     """Fill the current and longest winning streaks (gaps and islands, in SQL)."""
     ordered = select(
-        PlayerResult.game, PlayerResult.won,
-        func.row_number().over(partition_by=PlayerResult.game,
+        PlayerResult.player_id, PlayerResult.won,
+        func.row_number().over(partition_by=PlayerResult.player_id,
                                order_by=(PlayerResult.played_at, PlayerResult.match_id)).label("n"),
-        func.row_number().over(partition_by=(PlayerResult.game, PlayerResult.won),
+        func.row_number().over(partition_by=(PlayerResult.player_id, PlayerResult.won),
                                order_by=(PlayerResult.played_at, PlayerResult.match_id)).label("k"),
     ).where(mine, PlayerResult.status == FINISHED).subquery()
-    runs = select(ordered.c.game, func.count().label("length"), func.max(ordered.c.n).label("last")).where(
-        ordered.c.won.is_(True)).group_by(ordered.c.game, ordered.c.n - ordered.c.k).subquery()
-    last = select(ordered.c.game, func.max(ordered.c.n).label("last")).group_by(ordered.c.game).subquery()
-    query = select(runs.c.game, func.max(runs.c.length),
+    runs = select(ordered.c.player_id, func.count().label("length"), func.max(ordered.c.n).label("last")).where(
+        ordered.c.won.is_(True)).group_by(ordered.c.player_id, ordered.c.n - ordered.c.k).subquery()
+    last = select(ordered.c.player_id, func.max(ordered.c.n).label("last")).group_by(ordered.c.player_id).subquery()
+    query = select(runs.c.player_id, func.max(runs.c.length),
                    func.max(case((runs.c.last == last.c.last, runs.c.length), else_=0))).join(
-        last, last.c.game == runs.c.game).group_by(runs.c.game)
-    for game, longest, current in db.session.execute(query):
-        figures[game].longest_streak, figures[game].current_streak = int(longest), int(current)
+        last, last.c.player_id == runs.c.player_id).group_by(runs.c.player_id)
+    for player_id, longest, current in db.session.execute(query):
+        rows[player_id].update(longest_streak=int(longest), current_streak=int(current))
 
 
-def _recent(mine: Any, figures: dict[str, GameFigures]) -> None:
+def _recent(mine: Any, rows: dict[int, dict[str, Any]]) -> None:
     """Fill the last ten finished matches' outcomes, newest first."""
-    ranked = select(PlayerResult.game, PlayerResult.won, func.row_number().over(
-        partition_by=PlayerResult.game, order_by=(PlayerResult.played_at.desc(), PlayerResult.match_id.desc()))
-        .label("place")).where(mine, PlayerResult.status == FINISHED).subquery()
-    for game, won in db.session.execute(select(ranked.c.game, ranked.c.won).where(
-            ranked.c.place <= RECENT).order_by(ranked.c.game, ranked.c.place)):
-        figures[game].recent.append(bool(won))
+    ranked = select(PlayerResult.player_id, PlayerResult.won, func.row_number().over(
+        partition_by=PlayerResult.player_id,
+        order_by=(PlayerResult.played_at.desc(), PlayerResult.match_id.desc())).label("place")).where(
+        mine, PlayerResult.status == FINISHED).subquery()
+    for player_id, won in db.session.execute(select(ranked.c.player_id, ranked.c.won).where(
+            ranked.c.place <= RECENT).order_by(ranked.c.player_id, ranked.c.place)):
+        rows[player_id]["recent"] += "W" if won else "L"
 
+
+@cache
+def _latest_ratings() -> Select[tuple[str, datetime, int, float]]:
+    """Return the query of a player's latest ratings in each game, oldest first.
+
+    Each game is looked up by the index on its own; the query is built once, as building it
+    costs more than running it.
+    """
+    latest = [select(PlayerRating.game, PlayerRating.rated_at, PlayerRating.match_id, PlayerRating.ordinal)
+              .where(PlayerRating.user_id == bindparam("user_id"), PlayerRating.player_id == bindparam("player_id"),
+                     PlayerRating.game == game)
+              .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc())
+              .limit(RATING_CHART_POINTS).subquery() for game in GAMES]
+    ratings = union_all(*[select(part) for part in latest]).subquery()
+    return select(ratings).order_by(ratings.c.game, ratings.c.rated_at, ratings.c.match_id)
+
+
+def player_figures(user: User, player: Player) -> list[GameFigures]:
+    """Return the player's figures per game they played: their summary rows and latest ratings, in two queries."""
+    summaries = db.session.scalars(select(PlayerSummary).where(
+        PlayerSummary.user_id == user.id, PlayerSummary.player_id == player.id).order_by(PlayerSummary.game))
+    figures = {
+        row.game: GameFigures(
+            row.game, *[getattr(row, name) for name in COUNTS],
+            best=None if row.best_match_id is None else (row.best_total, row.best_match_id),
+            worst=None if row.worst_match_id is None else (row.worst_total, row.worst_match_id),
+            current_streak=row.current_streak, longest_streak=row.longest_streak,
+            recent=[outcome == "W" for outcome in row.recent])
+        for row in summaries}
+    for game, rated_at, _match, ordinal in db.session.execute(
+            _latest_ratings(), {"user_id": user.id, "player_id": player.id}):
+        if game in figures:
+            figures[game].rating_history.append((rated_at, ordinal))
+            figures[game].rating = ordinal
+    return list(figures.values())
 
 
 LEADERBOARD_COLUMNS = ("name", "matches", "won", "win_rate", "average_deal", "rating")
@@ -201,30 +259,39 @@ def period_bounds(period: str, start: datetime | None, end: datetime | None,
 
 def leaderboard(user: User, game: str, since: datetime | None, until: datetime | None, minimum: int,
                 sort: str, descending: bool) -> list[Standing]:
-    """Return the players' standings in `game` over finished matches in a period, in one query."""
-    finished = and_(PlayerResult.user_id == user.id, PlayerResult.game == game, PlayerResult.status == FINISHED)
-    if since is not None:
-        finished = and_(finished, PlayerResult.played_at >= since)
-    if until is not None:
-        finished = and_(finished, PlayerResult.played_at < until)
-    latest = select(PlayerRating.player_id, PlayerRating.ordinal, func.row_number().over(
-        partition_by=PlayerRating.player_id, order_by=(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc()))
-        .label("place")).where(PlayerRating.user_id == user.id, PlayerRating.game == game).subquery()
-    matches = func.count(PlayerResult.id)
-    won = func.sum(case((PlayerResult.won, 1), else_=0))
-    points, deals = func.sum(PlayerResult.total), func.sum(PlayerResult.deals)
+    """Return the players' standings in `game` over finished matches in a period, in one query.
+
+    All time, they come from the players' summary rows; for a period, from their results in it.
+    """
+    if since is None and until is None:
+        source = select(PlayerSummary.player_id, PlayerSummary.finished.label("matches"), PlayerSummary.won,
+                        PlayerSummary.points, PlayerSummary.deals).where(
+            PlayerSummary.user_id == user.id, PlayerSummary.game == game).subquery()
+    else:
+        finished = and_(PlayerResult.user_id == user.id, PlayerResult.game == game, PlayerResult.status == FINISHED)
+        if since is not None:
+            finished = and_(finished, PlayerResult.played_at >= since)
+        if until is not None:
+            finished = and_(finished, PlayerResult.played_at < until)
+        source = select(PlayerResult.player_id, func.count(PlayerResult.id).label("matches"),
+                        func.sum(case((PlayerResult.won, 1), else_=0)).label("won"),
+                        func.sum(PlayerResult.total).label("points"), func.sum(PlayerResult.deals).label("deals"),
+                        ).where(finished).group_by(PlayerResult.player_id).subquery()
+    # Each player's latest rating: one step down the index on (player, game, rated_at).
+    rating = (select(PlayerRating.ordinal).where(PlayerRating.player_id == Player.id, PlayerRating.game == game)
+              .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc()).limit(1)
+              .correlate(Player).scalar_subquery())
+    matches, won = source.c.matches, source.c.won
     columns = {
         "name": Player.name_key, "matches": matches, "won": won,
         "win_rate": func.cast(won, db.Float) / func.nullif(matches, 0),
-        "average_deal": func.cast(points, db.Float) / func.nullif(deals, 0),
-        "rating": func.max(latest.c.ordinal),
+        "average_deal": func.cast(source.c.points, db.Float) / func.nullif(source.c.deals, 0),
+        "rating": rating,
     }
     order = columns.get(sort, columns["win_rate"])
-    query = (select(Player.id, Player.name, matches, won, points, deals, func.max(latest.c.ordinal))
-             .join(PlayerResult, PlayerResult.player_id == Player.id)
-             .outerjoin(latest, and_(latest.c.player_id == Player.id, latest.c.place == 1))
-             .where(finished).group_by(Player.id, Player.name, Player.name_key)
-             .having(matches >= max(minimum, 1))
+    query = (select(Player.id, Player.name, matches, won, source.c.points, source.c.deals, rating)
+             .join(source, source.c.player_id == Player.id)
+             .where(Player.user_id == user.id, matches >= max(minimum, 1))
              .order_by(order.desc() if descending else order.asc(), Player.name_key))
     return [Standing(pid, name, int(m), int(w or 0), int(p or 0), int(d or 0), r)
             for pid, name, m, w, p, d, r in db.session.execute(query)]
@@ -243,12 +310,52 @@ class SharedMatch:
     partners: bool
 
 
-def head_to_head(user: User, first: Player, second: Player) -> list[SharedMatch]:
-    """Return every match both players sat in, newest first, in one query."""
+#: Shared matches per page of the head-to-head list.
+SHARED_PAGE_SIZE = 20
+
+
+@dataclass(frozen=True)
+class Rivalry:
+    """What two players' shared matches add up to."""
+
+    shared: int
+    first_wins: int
+    second_wins: int
+    together: int
+    together_won: int
+
+
+def _pair(user: User, first: Player, second: Player) -> tuple[Any, Any, Any]:
     mine, theirs = PlayerResult, db.aliased(PlayerResult)
-    rows = db.session.execute(
-        select(mine.match_id, mine.game, mine.played_at, mine.status, mine.won, theirs.won, mine.side == theirs.side)
-        .join(theirs, theirs.match_id == mine.match_id)
-        .where(mine.user_id == user.id, mine.player_id == first.id, theirs.player_id == second.id)
-        .order_by(mine.played_at.desc(), mine.match_id.desc()))
-    return [SharedMatch(*row[:4], bool(row[4]), bool(row[5]), bool(row[6])) for row in rows]
+    where = and_(mine.user_id == user.id, mine.player_id == first.id, theirs.player_id == second.id)
+    return mine, theirs, where
+
+
+def rivalry(user: User, first: Player, second: Player) -> Rivalry:
+    """Return how often two players met and who won, and their record as partners, in one query."""
+    mine, theirs, where = _pair(user, first, second)
+    apart, together = mine.side != theirs.side, mine.side == theirs.side
+    count = lambda condition: func.coalesce(func.sum(case((condition, 1), else_=0)), 0)  # noqa: E731
+    row = db.session.execute(
+        select(func.count(), count(and_(apart, mine.won)), count(and_(apart, theirs.won)),
+               count(and_(together, mine.status == FINISHED)), count(and_(together, mine.won)))
+        .join(theirs, theirs.match_id == mine.match_id).where(where)).one()
+    return Rivalry(*(int(value) for value in row))
+
+
+class _SharedPage(SelectPagination):
+    """A page of shared matches (Flask-SQLAlchemy's own pages hold only each row's first column)."""
+
+    def _query_items(self) -> list[Any]:
+        query = self._query_args["select"].limit(self.per_page).offset(self._query_offset)
+        return [SharedMatch(*row[:4], bool(row[4]), bool(row[5]), bool(row[6]))
+                for row in self._query_args["session"].execute(query)]
+
+
+def head_to_head(user: User, first: Player, second: Player, page: int = 1) -> Pagination:
+    """Return a page of the matches both players sat in, newest first."""
+    mine, theirs, where = _pair(user, first, second)
+    query = (select(mine.match_id, mine.game, mine.played_at, mine.status, mine.won, theirs.won, mine.side == theirs.side)
+             .join(theirs, theirs.match_id == mine.match_id).where(where)
+             .order_by(mine.played_at.desc(), mine.match_id.desc()))
+    return _SharedPage(select=query, session=db.session(), page=page, per_page=SHARED_PAGE_SIZE, error_out=False)

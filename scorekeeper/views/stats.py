@@ -75,10 +75,11 @@ def head_to_head() -> str:
     first_id, second_id = whole_number(request.args.get("a")), whole_number(request.args.get("b"))
     first = queries.player_for(current_user, first_id) if first_id else None
     second = queries.player_for(current_user, second_id) if second_id else None
-    shared = statistics.head_to_head(current_user, first, second) if first and second and first != second else []
-    together = [m for m in shared if m.partners]
-    return render_template("stats/head_to_head.html", first=first, second=second, shared=shared,
-                           against=[m for m in shared if not m.partners], together=together,
+    rivalry = shared = None
+    if first and second and first != second:
+        rivalry = statistics.rivalry(current_user, first, second)
+        shared = statistics.head_to_head(current_user, first, second, whole_number(request.args.get("page")) or 1)
+    return render_template("stats/head_to_head.html", first=first, second=second, rivalry=rivalry, shared=shared,
                            players=queries.players(current_user))
 
 

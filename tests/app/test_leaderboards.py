@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 from flask import Flask
 
@@ -83,3 +84,15 @@ def test_the_statistics_pages_ask_as_many_queries_for_200_matches_as_for_10(ana:
     few = [queries_for(app, ana, path) for path in paths]
     add_finished_matches(app, 190)
     assert [queries_for(app, ana, path) for path in paths] == few
+
+
+def test_head_to_head_counts_every_shared_match_and_lists_them_a_page_at_a_time(ana: Browser, app: Flask) -> None:
+    add_finished_matches(app, 25)  # Ana beats Luis unless the match's number is a multiple of 3
+    first = ana.get("/stats/head-to-head?a=1&b=2").get_data(as_text=True)
+    wins = [int(n) for n in re.findall(r'class="big-number">(\d+)<', first)]
+    assert wins == [16, 9]
+    assert first.count('class="card"') == 20 and "Page 1 of 2" in first
+    assert 'href="/stats/head-to-head?page=2&amp;a=1&amp;b=2"' in first
+    second = ana.get("/stats/head-to-head?a=1&b=2&page=2").get_data(as_text=True)
+    assert second.count('class="card"') == 5
+    assert [int(n) for n in re.findall(r'class="big-number">(\d+)<', second)] == [16, 9]

@@ -135,10 +135,11 @@ def test_tutes_are_counted_for_the_player_who_showed_them(ana: Browser, app: Fla
 
 
 def test_recompute_rebuilds_the_figures_and_ratings_from_the_deals(evening: Browser, app: Flask) -> None:
-    from scorekeeper.models import PlayerResult
+    from scorekeeper.models import PlayerResult, PlayerSummary
     from .test_cli import run
     before = {name: figures(app, name) for name in ("Ana", "Luis", "Carmen")}
     with app.app_context():
+        db.session.execute(db.delete(PlayerSummary))
         db.session.execute(db.delete(PlayerResult))
         db.session.execute(db.delete(PlayerRating))
         db.session.commit()

@@ -1,4 +1,5 @@
-"""Ratings are redone only from the change on, and always end up as a full re-rating would leave them."""
+"""Derived rows kept up to date change by change: ratings are redone only from the change on,
+summaries only for the players it concerns, and both always end up as a full rebuild leaves them."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from scorekeeper import services
+from scorekeeper import services, statistics
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, PlayerRating
+from scorekeeper.models import Match, PlayerRating, PlayerSummary
 
 PLAYERS = ["Ana", "Luis", "Carmen", "Pedro"]
 
@@ -21,6 +22,15 @@ def ratings_now() -> list[tuple[int, int, float, float]]:
     rows = db.session.execute(select(PlayerRating.match_id, PlayerRating.player_id, PlayerRating.mu,
                                      PlayerRating.sigma).order_by(PlayerRating.match_id, PlayerRating.player_id))
     return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+def summaries_now() -> list[dict[str, Any]]:
+    """Return every summary row as a dict of its figures, in a fixed order."""
+    rows = db.session.scalars(select(PlayerSummary).order_by(PlayerSummary.player_id, PlayerSummary.game))
+    return [{column: getattr(row, column) for column in ("player_id", "game", *statistics.COUNTS, "best_total",
+                                                          "best_match_id", "worst_total", "worst_match_id",
+                                                          "current_streak", "longest_streak", "recent")}
+            for row in rows]
 
 
 def deal(rng: random.Random, dealer: int) -> dict[str, Any]:
@@ -36,7 +46,7 @@ def finish(rng: random.Random, user: Any) -> Match:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_every_change_leaves_the_ratings_a_full_re_rating_would(app: Flask, seed: int) -> None:
+def test_every_change_leaves_the_ratings_and_summaries_a_full_rebuild_would(app: Flask, seed: int) -> None:
     rng = random.Random(seed)
     with app.app_context():
         user = services.create_user("ana", "correct horse")
@@ -45,18 +55,24 @@ def test_every_change_leaves_the_ratings_a_full_re_rating_would(app: Flask, seed
         for step in range(12):
             matches = list(db.session.scalars(select(Match).where(Match.status != "abandoned").order_by(Match.id)))
             match = rng.choice(matches)
-            action = rng.choice(["finish", "edit", "undo", "delete"] if len(matches) > 3 else ["finish"])
+            action = rng.choice(["finish", "start", "edit", "undo", "abandon", "delete"] if len(matches) > 3
+                                else ["finish"])
             if action == "finish" or (action == "edit" and not match.deals):
                 finish(rng, user)
+            elif action == "start":
+                services.start_match(user, "tute2", rng.sample(PLAYERS, 2), {"target": 2}, 0)
+            elif action == "abandon" and match.status == "playing":
+                services.abandon_match(match)
             elif action == "edit":
                 services.replace_deal(match, 1, deal(rng, 0))
             elif action == "undo":
                 services.undo(match)
-            else:
+            elif action == "delete":
                 services.delete_match(match)
-            kept = ratings_now()
+            kept, summed = ratings_now(), summaries_now()
             services.recompute_all()
             redone = ratings_now()
+            assert summaries_now() == summed, f"after step {step}: {action} of match {match.id}"
             where = f"after step {step}: {action} of match {match.id}"
             assert [row[:2] for row in redone] == [row[:2] for row in kept], where
             assert [v for row in redone for v in row[2:]] == pytest.approx([v for row in kept for v in row[2:]]), where
