@@ -208,6 +208,13 @@ class Scoreboard:
         return self.seat_names[self.bidding_order[0]] if self.bidding_order else None
 
 
+def side_names(match: Match) -> list[str]:
+    """Return the names of the match's sides ("Ana & Carmen" in Tute for four), from its cached result."""
+    names = match.player_names
+    sides = (match.result or {}).get("sides") or check_match(match_document(match)).sides
+    return [" & ".join(names[seat] for seat in side) for side in sides]
+
+
 def scoreboard(match: Match) -> Scoreboard:
     """Score the match's facts with the rules engine and lay them out for the scoreboard."""
     game = get_game(match.game)

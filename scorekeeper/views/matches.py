@@ -15,7 +15,7 @@ from ..forms import (
     options_from_form, players_from_form, whole_number,
 )
 from ..i18n import say
-from ..models import STATUSES
+from ..models import STATUSES, Match
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
 
 bp = Blueprint("matches", __name__)
@@ -144,6 +144,13 @@ def _deal_form(board: queries.Scoreboard) -> TuteDealForm | PochaDealForm:
     return TuteDealForm().setup(board.seat_names, board.side_names)
 
 
+def _posted_form(match: Match) -> TuteDealForm | PochaDealForm:
+    """Return the deal form for a posted entry, without scoring the match (the service does that)."""
+    if match.game == "pocha":
+        return PochaDealForm().setup(match.player_names)
+    return TuteDealForm().setup(match.player_names, queries.side_names(match))
+
+
 def _render_entry(board: queries.Scoreboard, form: FlaskForm, step: str, status: int = 200) -> tuple[str, int]:
     return render_template("matches/deal.html", board=board, form=form, step=step, editing=None), status
 
@@ -183,8 +190,7 @@ def _store_deal(match_id: int, step: str) -> Page:
     earlier = services.answered(current_user, key)
     if earlier is not None and earlier.match_id == match.id:
         return _after(step, match_id)
-    board = queries.scoreboard(match)
-    form = _deal_form(board)
+    form = _posted_form(match)
     status = 422
     if form.validate_on_submit():
         # A form always carries the number it was opened for; one without is out of date.
