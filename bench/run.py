@@ -112,8 +112,16 @@ def drop_schemas(urls: list[str]) -> None:
 
 
 def build_history(label: str, instance: Path, url: str, matches: int, players: int, seed: int) -> History:
-    """Create the app on a fresh database and fill it with `matches` matches; sign a client in."""
+    """Create the app on a fresh database and fill it with `matches` matches; sign a client in.
+
+    A history kept from an earlier run (--workdir) is used again as it is.
+    """
     app = bench_app({"SQLALCHEMY_DATABASE_URI": url, "INSTANCE_PATH": str(instance)})
+    kept = instance / "history.json"
+    if kept.exists():
+        ids = json.loads(kept.read_text())
+        print(f"  {label}: using the history kept in {instance}", file=sys.stderr)
+        return sign_in(label, app, ids["token"], ids["pocha"], ids["players"])
     rng = random.Random(seed)
     started = time.perf_counter()
     with app.app_context():
@@ -129,6 +137,12 @@ def build_history(label: str, instance: Path, url: str, matches: int, players: i
         ids = [p.id for p in db.session.scalars(sa.select(Player).order_by(Player.id).limit(2))]
     print(f"  {label}: {matches} matches, {deals} deals written in {time.perf_counter() - started:.0f} s",
           file=sys.stderr)
+    kept.write_text(json.dumps({"token": token, "pocha": pocha_id, "players": ids}))
+    return sign_in(label, app, token, pocha_id, ids)
+
+
+def sign_in(label: str, app: Flask, token: str, pocha_id: int, ids: list[int]) -> History:
+    """Sign a test client in to the benchmark account."""
     client = app.test_client()
     page = client.get("/login").get_data(as_text=True)
     response = client.post("/login", data={"username": USERNAME, "password": PASSWORD, "csrf_token": csrf_of(page)})
@@ -483,16 +497,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10, help="length of each load run (default 10 s)")
     parser.add_argument("--no-load", action="store_true", help="skip the load test")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
+    parser.add_argument("--workdir", metavar="DIR", help="build the SQLite histories in DIR and keep them; "
+                        "a later run with the same DIR measures them again without building")
     args = parser.parse_args(argv)
     if args.matches < 2:
         parser.error("--matches must be at least 2")
-    workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
+    workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
+    workdir.mkdir(parents=True, exist_ok=True)
     urls: list[str] = []
     try:
         print("Building the histories through the service layer…", file=sys.stderr)
         histories = []
         for label, matches in (("1/100", max(1, args.matches // 100)), ("full", args.matches)):
             name = "small" if label != "full" else "full"
+            if args.postgres and args.workdir:
+                parser.error("--workdir keeps SQLite histories only")
             url = database_url(workdir, name, args.postgres)
             urls.append(url)
             histories.append(build_history(label, workdir / name, url, matches, args.players, args.seed))
@@ -522,7 +541,8 @@ def main(argv: list[str] | None = None) -> int:
                 db.engine.dispose()
         if args.postgres:
             drop_schemas(urls)
-        shutil.rmtree(workdir, ignore_errors=True)
+        if not args.workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":
