@@ -160,9 +160,9 @@ def csrf_of(page: str) -> str:
 
 
 def tute_form(deal: dict[str, Any], number: int, csrf: str) -> dict[str, Any]:
-    """Return the fields the Tute deal form posts for `deal`."""
+    """Return the fields the Tute deal form posts for `deal`, with a fresh idempotency key as a phone sends."""
     points = deal.get("points") or ["", ""]
-    form = {"csrf_token": csrf, "number": number, "dealer": deal["dealer"], "trump": deal["trump"],
+    form = {"csrf_token": csrf, "idempotency_key": uuid.uuid4().hex, "number": number, "dealer": deal["dealer"], "trump": deal["trump"],
             "points0": points[0], "points1": points[1], "last_trick": deal.get("last_trick", ""),
             "tute_seat": "", **{f"cante_{suit}": "" for suit in SUITS}}
     for cante in deal.get("cantes") or []:

@@ -185,13 +185,15 @@ class IdempotencyKey(db.Model):
     """
 
     __tablename__ = "idempotency_keys"
-    __table_args__ = (UniqueConstraint("user_id", "key"),)
+    __table_args__ = (UniqueConstraint("user_id", "key"),
+                      # Old keys are forgotten account by account.
+                      Index("ix_idempotency_keys_user_id_created_at", "user_id", "created_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     key: Mapped[str] = mapped_column(String(100))
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
-    #: The API's answer to the first request (the pages answer with the scoreboard).
+    #: The API's answer to the first request (the pages keep none: they answer with the scoreboard).
     body: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 

@@ -14,7 +14,7 @@ import unicodedata
 import uuid
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from flask_babel import gettext as _
@@ -415,12 +415,21 @@ def answered(user: User, key: str | None) -> IdempotencyKey | None:
                                                           IdempotencyKey.key == key))
 
 
-def _remember(match: Match, key: str | None) -> None:
-    """Keep the idempotency key with the change it made (inside the change's transaction)."""
+#: How long a phone may take to send a deal again: its key is kept that long, then forgotten.
+IDEMPOTENCY_KEY_LIFETIME = timedelta(days=7)
+
+
+def _remember(match: Match, key: str | None, answer: bool) -> None:
+    """Keep the idempotency key with the change it made (inside the change's transaction), with
+    the API's answer when `answer` is set (the pages answer with the scoreboard as it is then);
+    forget the account's keys old enough that no phone will send them again."""
     key = usable_key(key)
     if key:
         db.session.flush()
-        db.session.add(IdempotencyKey(user_id=match.user_id, key=key, match_id=match.id, body=api_view(match)))
+        db.session.execute(delete(IdempotencyKey).where(
+            IdempotencyKey.user_id == match.user_id, IdempotencyKey.created_at < utcnow() - IDEMPOTENCY_KEY_LIFETIME))
+        db.session.add(IdempotencyKey(user_id=match.user_id, key=key, match_id=match.id,
+                                      body=api_view(match) if answer else None))
 
 
 def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None) -> Match:
@@ -437,10 +446,14 @@ def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | N
 
 @_atomic
 def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None = None,
-             idempotency_key: str | None = None) -> Match:
-    """Add the next deal: the whole match is re-checked and scored first."""
+             idempotency_key: str | None = None, keep_answer: bool = False) -> Match:
+    """Add the next deal: the whole match is re-checked and scored first.
+
+    With an idempotency key, a retry is recognised (`answered`); `keep_answer` keeps the
+    API's answer with it, to be given again.
+    """
     _append_deal(match, deal, expected_number)
-    _remember(match, idempotency_key)
+    _remember(match, idempotency_key, keep_answer)
     return match
 
 
@@ -453,7 +466,7 @@ def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None
     check_bids(match_document(match), dict(bids))
     match.pending = dict(bids)
     match.updated_at = utcnow()
-    _remember(match, idempotency_key)
+    _remember(match, idempotency_key, answer=False)
     return match
 
 
@@ -469,7 +482,7 @@ def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expec
         raise Conflict(_("The bids of deal %(number)s were changed on another phone. Check them and enter the "
                          "tricks again.", number=number))
     _append_deal(match, {**match.pending, "tricks": tricks}, expected_number)
-    _remember(match, idempotency_key)
+    _remember(match, idempotency_key, answer=False)
     return match
 
 

@@ -171,7 +171,7 @@ def add_deal(match_id: int) -> Reply:
     if earlier is None:
         deal, number = _deal_body()
         try:
-            match = services.add_deal(match, deal, number, key)
+            match = services.add_deal(match, deal, number, key, keep_answer=True)
         except services.Conflict:
             earlier = services.answered(_user(), key)  # the same request, sent twice at once
             if earlier is None:

@@ -109,6 +109,23 @@ def test_a_deal_form_sent_twice_with_one_idempotency_key_is_stored_once(ana: Bro
         assert db.session.scalar(db.select(db.func.count()).select_from(Deal)) == 1
 
 
+def test_keys_are_kept_a_week_and_the_pages_keep_no_answer_with_them(ana: Browser, app: Flask) -> None:
+    from datetime import timedelta
+
+    from scorekeeper.models import IdempotencyKey, utcnow
+
+    start(ana, "tute2", ["Ana", "Luis"], opt_target="9")
+    ana.post("/matches/1/deal", data={**tute_form(70, 0, number=1), "idempotency_key": "old"})
+    with app.app_context():
+        row = db.session.scalar(db.select(IdempotencyKey))
+        assert row.body is None
+        row.created_at = utcnow() - timedelta(days=8)
+        db.session.commit()
+    ana.post("/matches/1/deal", data={**tute_form(70, 0, number=2, dealer=1), "idempotency_key": "new"})
+    with app.app_context():
+        assert db.session.scalars(db.select(IdempotencyKey.key)).all() == ["new"]
+
+
 def test_pocha_bids_sent_twice_are_kept_once(ana: Browser) -> None:
     start(ana, "pocha", ["Ana", "Luis"])
     data = {**bids_form([1, 1], number=1, dealer=0, cards=1), "idempotency_key": "bids-1"}
