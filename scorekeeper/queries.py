@@ -15,10 +15,12 @@ from .i18n import gettext, ngettext
 from markupsafe import Markup
 from flask_sqlalchemy.pagination import Pagination
 from sqlalchemy import Select, func, select
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import defer, selectinload
 
 from .extensions import db
-from .models import ABANDONED, FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Deal, Match, Player, Seat, User
+from .models import (
+    ABANDONED, FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Deal, Match, Player, PlayerResult, Seat, User,
+)
 from .rules import GAMES, Game, bidding_order, cante_value, check_match, check_options, get_game
 from .charts import running_totals_svg
 from .i18n import suit_name
@@ -73,6 +75,11 @@ def _matches_query(user: User) -> Select[tuple[Match]]:
             .options(selectinload(Match.seats)).order_by(Match.created_at.desc(), Match.id.desc()))
 
 
+def _listed(query: Select[tuple[Match]], with_deals: bool) -> Select[tuple[Match]]:
+    """Load the deals too, or else leave out the cached result (a list names the winners from `winners`)."""
+    return query.options(selectinload(Match.deals)) if with_deals else query.options(defer(Match.result))
+
+
 def _filtered(user: User, game: str | None, player_id: int | None, status: str | None) -> Select[tuple[Match]]:
     query = _matches_query(user)
     if game in GAMES:
@@ -87,9 +94,7 @@ def _filtered(user: User, game: str | None, player_id: int | None, status: str |
 def matches(user: User, *, game: str | None = None, player_id: int | None = None, status: str | None = None,
             limit: int | None = None, with_deals: bool = False) -> list[Match]:
     """Return the account's matches, newest first, filtered by game, player and status."""
-    query = _filtered(user, game, player_id, status)
-    if with_deals:
-        query = query.options(selectinload(Match.deals))
+    query = _listed(_filtered(user, game, player_id, status), with_deals)
     if limit is not None:
         query = query.limit(limit)
     return list(db.session.scalars(query))
@@ -103,9 +108,7 @@ MAX_PAGE_SIZE = 100
 def match_page(user: User, page: int, *, game: str | None = None, player_id: int | None = None,
                status: str | None = None, per_page: int = PAGE_SIZE, with_deals: bool = False) -> Pagination:
     """Return one page of the account's matches, newest first, filtered by game, player and status."""
-    query = _filtered(user, game, player_id, status)
-    if with_deals:
-        query = query.options(selectinload(Match.deals))
+    query = _listed(_filtered(user, game, player_id, status), with_deals)
     return db.paginate(query, page=page, per_page=per_page, max_per_page=MAX_PAGE_SIZE, error_out=False)
 
 
@@ -118,17 +121,33 @@ def deal_counts(match_ids: Sequence[int]) -> dict[int, int]:
     return {match_id: count for match_id, count in rows}
 
 
+def winners(matches: Sequence[Match]) -> dict[int, str]:
+    """Name the winners of each finished match ("Ana & Carmen", "Ana and Luis" on a tie), in one query."""
+    ids = [match.id for match in matches if match.status == FINISHED]
+    if not ids:
+        return {}
+    sides: dict[int, dict[int, list[str]]] = {}
+    for match_id, side, name in db.session.execute(
+            select(PlayerResult.match_id, PlayerResult.side, Player.name).join(Player)
+            .where(PlayerResult.match_id.in_(ids), PlayerResult.won).order_by(PlayerResult.seat)):
+        sides.setdefault(match_id, {}).setdefault(side, []).append(name)
+    return {match_id: " and ".join(" & ".join(names) for _, names in sorted(found.items()))
+            for match_id, found in sides.items()}
+
+
 @dataclass(frozen=True)
 class Home:
     """What the home page shows."""
 
     playing: list[Match]
     recent: list[Match]
+    winners: dict[int, str]
 
 
 def home(user: User) -> Home:
-    """Return the matches in progress and the latest finished ones."""
-    return Home(playing=matches(user, status=PLAYING), recent=matches(user, status=FINISHED, limit=RECENT_FINISHED))
+    """Return the matches in progress and the latest finished ones, with their winners."""
+    recent = matches(user, status=FINISHED, limit=RECENT_FINISHED)
+    return Home(playing=matches(user, status=PLAYING), recent=recent, winners=winners(recent))
 
 
 # ---------------------------------------------------------------- the scoreboard

@@ -15,7 +15,6 @@ from werkzeug.wrappers import Response
 from .. import i18n, queries
 from ..extensions import login_manager
 from ..forms import group_errors, whole_number
-from ..models import Match
 from ..services import NotFound
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
@@ -42,17 +41,8 @@ def register(app: Flask) -> None:
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(429, _too_many)
-    app.add_template_filter(_winner_names, "winner_names")
     app.add_template_filter(_group_errors, "group_errors")
     i18n.register(app)
-
-
-def _winner_names(match: Match) -> str:
-    """Name the winners of a finished match from the result cached with its deals."""
-    result = match.result or {}
-    names = match.player_names
-    sides = [" & ".join(names[seat] for seat in side) for side in result.get("sides", [])]
-    return " and ".join(sides[w] for w in result.get("winners", []))
 
 
 def _group_errors(form: Any, group: str) -> list[str]:

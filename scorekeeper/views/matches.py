@@ -287,6 +287,7 @@ def history() -> str:
     return render_template("matches/history.html", page=found, matches=found.items, games=GAMES.values(),
                            statuses=STATUSES, players=queries.players(current_user),
                            deal_counts=queries.deal_counts([m.id for m in found.items]),
+                           winners=queries.winners(found.items),
                            selected={"game": game, "status": status, "player": player_id})
 
 

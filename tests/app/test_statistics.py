@@ -146,3 +146,13 @@ def test_recompute_rebuilds_the_figures_and_ratings_from_the_deals(evening: Brow
     assert figures(app, "Ana") == {}
     assert run(app, "recompute").exit_code == 0
     assert {name: figures(app, name) for name in ("Ana", "Luis", "Carmen")} == before
+
+
+def test_home_and_history_name_the_winners_ties_and_pairs_included(evening: Browser) -> None:
+    start(evening, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], opt_target="1")
+    evening.post("/matches/6/deal", data=tute_form(30, 1, trump="oros"))
+    home = evening.get("/").get_data(as_text=True)
+    history = evening.get("/history").get_data(as_text=True)
+    for page in (home, history):
+        assert "won by Luis &amp; Pedro" in page  # seats 1 and 3 are partners
+        assert "won by Ana and Luis" in page  # the Pocha match's tie for first
