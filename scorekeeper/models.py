@@ -208,7 +208,9 @@ class PlayerResult(db.Model):
     __tablename__ = "player_results"
     __table_args__ = (UniqueConstraint("match_id", "seat"),
                       Index("ix_player_results_user_id_game", "user_id", "game"),
-                      Index("ix_player_results_player_id_game", "player_id", "game"))
+                      Index("ix_player_results_player_id_game", "player_id", "game"),
+                      # A player's matches newest first, for head-to-head's pages.
+                      Index("ix_player_results_player_id_played_at", "player_id", "played_at", "match_id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
@@ -292,3 +294,26 @@ class PlayerSummary(db.Model):
     longest_streak: Mapped[int] = mapped_column(default=0)
     #: The last finished matches, newest first: W for a win, L otherwise.
     recent: Mapped[str] = mapped_column(String(10), default="")
+
+
+class PlayerPair(db.Model):
+    """Derived: what two players' shared matches add up to, for head-to-head (each pair once, lower id first).
+
+    Rebuilt from `player_results` together with the players' summaries; never edited on its own.
+    """
+
+    __tablename__ = "player_pairs"
+    __table_args__ = (UniqueConstraint("first_id", "second_id"), Index("ix_player_pairs_user_id", "user_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    first_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    second_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    #: Matches both sat in, whatever their status.
+    shared: Mapped[int] = mapped_column(default=0)
+    #: Finished matches on opposite sides that each one won.
+    first_wins: Mapped[int] = mapped_column(default=0)
+    second_wins: Mapped[int] = mapped_column(default=0)
+    #: Finished matches as partners (Tute for four), and how many of them they won.
+    together: Mapped[int] = mapped_column(default=0)
+    together_won: Mapped[int] = mapped_column(default=0)

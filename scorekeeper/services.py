@@ -28,7 +28,7 @@ from .extensions import db
 from . import statistics, stats
 from .models import (
     ABANDONED, FINISHED, MAX_ID, PLAYING, ApiToken, Deal, IdempotencyKey, Match, Player, PlayerRating, PlayerResult,
-    PlayerSummary, Seat, User, name_key, utcnow,
+    PlayerPair, PlayerSummary, Seat, User, name_key, utcnow,
 )
 from .rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from .rules import next_seat
@@ -281,7 +281,9 @@ def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime |
     if rerate_since is not None:
         _rerate(match.user_id, match.game, (rerate_since, match.id))
     if summarize:
-        _summarize(match.user_id, match.game, [seat.player_id for seat in match.seats])
+        players = [seat.player_id for seat in match.seats]
+        _summarize(match.user_id, match.game, players)
+        _pair_up(match.user_id, players)
 
 
 def _summarize(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
@@ -295,6 +297,16 @@ def _summarize(user_id: int, game: str, player_ids: Collection[int] | None = Non
         stale = stale.where(PlayerSummary.player_id.in_(player_ids))
     db.session.execute(stale)
     db.session.add_all(PlayerSummary(**row) for row in statistics.summary_rows(user_id, game, player_ids))
+
+
+def _pair_up(user_id: int, player_ids: Collection[int] | None = None) -> None:
+    """Rebuild the records of the pairs among these players (None: all the account's) from their results."""
+    db.session.flush()
+    stale = delete(PlayerPair).where(PlayerPair.user_id == user_id)
+    if player_ids is not None:
+        stale = stale.where(PlayerPair.first_id.in_(player_ids), PlayerPair.second_id.in_(player_ids))
+    db.session.execute(stale)
+    db.session.add_all(PlayerPair(**row) for row in statistics.pair_rows(user_id, player_ids))
 
 
 def _rerate(user_id: int, game: str, since: RatingKey | None = None) -> None:
@@ -557,6 +569,7 @@ def delete_match(match: Match) -> None:
     if since is not None:
         _rerate(user_id, game, since)
     _summarize(user_id, game, players)
+    _pair_up(user_id, players)
 
 
 @_atomic
@@ -602,9 +615,12 @@ def recompute_all() -> int:
         games.add((match.user_id, match.game))
         count += 1
     db.session.execute(delete(PlayerSummary))
+    db.session.execute(delete(PlayerPair))
     for user_id, game in sorted(games):
         _rerate(user_id, game)
         _summarize(user_id, game)
+    for user_id in sorted({user_id for user_id, _game in games}):
+        _pair_up(user_id)
     return count
 
 
@@ -656,4 +672,6 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
     for user_id, game in sorted(games):
         _rerate(user_id, game)
         _summarize(user_id, game)
+    for user_id in sorted({user_id for user_id, _game in games}):
+        _pair_up(user_id)
     return report

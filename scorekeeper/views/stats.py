@@ -78,7 +78,8 @@ def head_to_head() -> str:
     rivalry = shared = None
     if first and second and first != second:
         rivalry = statistics.rivalry(current_user, first, second)
-        shared = statistics.head_to_head(current_user, first, second, whole_number(request.args.get("page")) or 1)
+        shared = statistics.head_to_head(current_user, first, second, rivalry.shared,
+                                         whole_number(request.args.get("page")) or 1)
     return render_template("stats/head_to_head.html", first=first, second=second, rivalry=rivalry, shared=shared,
                            players=queries.players(current_user))
 

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from scorekeeper import services, statistics
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, PlayerRating, PlayerSummary
+from scorekeeper.models import Match, PlayerPair, PlayerRating, PlayerSummary
 
 PLAYERS = ["Ana", "Luis", "Carmen", "Pedro"]
 
@@ -33,6 +33,13 @@ def summaries_now() -> list[dict[str, Any]]:
             for row in rows]
 
 
+def pairs_now() -> list[tuple[int, ...]]:
+    """Return every pair record as a tuple of its figures."""
+    rows = db.session.scalars(select(PlayerPair).order_by(PlayerPair.first_id, PlayerPair.second_id))
+    return [(r.first_id, r.second_id, r.shared, r.first_wins, r.second_wins, r.together, r.together_won)
+            for r in rows]
+
+
 def deal(rng: random.Random, dealer: int) -> dict[str, Any]:
     """Return a played-out Tute deal that either side may win."""
     points = rng.choice([20, 40, 80, 100])
@@ -40,8 +47,10 @@ def deal(rng: random.Random, dealer: int) -> dict[str, Any]:
 
 
 def finish(rng: random.Random, user: Any) -> Match:
-    """Play a one-juego Tute match between two of the players."""
-    match = services.start_match(user, "tute2", rng.sample(PLAYERS, 2), {"target": 1}, 0)
+    """Play a one-juego Tute match, for two or in pairs."""
+    game = rng.choice(["tute2", "tute4"])
+    players = rng.sample(PLAYERS, 2) if game == "tute2" else rng.sample(PLAYERS, 4)
+    match = services.start_match(user, game, players, {"target": 1}, 0)
     return services.add_deal(match, deal(rng, 0), 1)
 
 
@@ -69,10 +78,11 @@ def test_every_change_leaves_the_ratings_and_summaries_a_full_rebuild_would(app:
                 services.undo(match)
             elif action == "delete":
                 services.delete_match(match)
-            kept, summed = ratings_now(), summaries_now()
+            kept, summed, paired = ratings_now(), summaries_now(), pairs_now()
             services.recompute_all()
             redone = ratings_now()
             assert summaries_now() == summed, f"after step {step}: {action} of match {match.id}"
+            assert pairs_now() == paired, f"after step {step}: {action} of match {match.id}"
             where = f"after step {step}: {action} of match {match.id}"
             assert [row[:2] for row in redone] == [row[:2] for row in kept], where
             assert [v for row in redone for v in row[2:]] == pytest.approx([v for row in kept for v in row[2:]]), where
@@ -84,8 +94,8 @@ def test_finishing_the_latest_match_rates_only_that_match(app: Flask) -> None:
         user = services.create_user("ana", "correct horse")
         for _ in range(30):
             finish(rng, user)
-        before = set(db.session.scalars(select(PlayerRating.id)))
         match = services.start_match(user, "tute2", ["Ana", "Luis"], {"target": 1}, 0)
+        before = set(db.session.scalars(select(PlayerRating.id)))
         services.add_deal(match, deal(rng, 0), 1)
         assert match.status == "finished"
         after = set(db.session.scalars(select(PlayerRating.id)))

@@ -1,4 +1,4 @@
-"""Keep each player's summary per game, for the player page and the all-time leaderboard
+"""Keep each player's summary per game and each pair's record, for the player page, the all-time leaderboard and head-to-head
 
 Revision ID: 0007
 Revises: 0006
@@ -52,9 +52,36 @@ def upgrade():
     )
     with op.batch_alter_table('player_summaries', schema=None) as batch_op:
         batch_op.create_index('ix_player_summaries_user_id_game', ['user_id', 'game'], unique=False)
+    op.create_table('player_pairs',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('user_id', sa.Integer(), nullable=False),
+    sa.Column('first_id', sa.Integer(), nullable=False),
+    sa.Column('second_id', sa.Integer(), nullable=False),
+    sa.Column('shared', sa.Integer(), nullable=False),
+    sa.Column('first_wins', sa.Integer(), nullable=False),
+    sa.Column('second_wins', sa.Integer(), nullable=False),
+    sa.Column('together', sa.Integer(), nullable=False),
+    sa.Column('together_won', sa.Integer(), nullable=False),
+    sa.ForeignKeyConstraint(['first_id'], ['players.id'], name=op.f('fk_player_pairs_first_id_players'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['second_id'], ['players.id'], name=op.f('fk_player_pairs_second_id_players'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_player_pairs_user_id_users'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_player_pairs')),
+    sa.UniqueConstraint('first_id', 'second_id', name=op.f('uq_player_pairs_first_id_second_id'))
+    )
+    with op.batch_alter_table('player_pairs', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_player_pairs_second_id'), ['second_id'], unique=False)
+        batch_op.create_index('ix_player_pairs_user_id', ['user_id'], unique=False)
+    with op.batch_alter_table('player_results', schema=None) as batch_op:
+        batch_op.create_index('ix_player_results_player_id_played_at', ['player_id', 'played_at', 'match_id'], unique=False)
 
 
 def downgrade():
+    with op.batch_alter_table('player_results', schema=None) as batch_op:
+        batch_op.drop_index('ix_player_results_player_id_played_at')
+    with op.batch_alter_table('player_pairs', schema=None) as batch_op:
+        batch_op.drop_index('ix_player_pairs_user_id')
+        batch_op.drop_index(batch_op.f('ix_player_pairs_second_id'))
+    op.drop_table('player_pairs')
     with op.batch_alter_table('player_summaries', schema=None) as batch_op:
         batch_op.drop_index('ix_player_summaries_user_id_game')
     op.drop_table('player_summaries')
