@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import and_, delete, or_, select
+from sqlalchemy import and_, delete, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -267,6 +267,12 @@ def _store_result(match: Match, result: MatchResult, rerate: bool = True) -> Non
 RatingKey = tuple[datetime, int]
 
 
+def _insert(model: type[db.Model], rows: Sequence[Mapping[str, Any]]) -> None:  # type: ignore[name-defined]
+    """Insert derived rows in one statement (no objects are needed for rows nothing reads back)."""
+    if rows:
+        db.session.execute(insert(model), list(rows))
+
+
 def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None,
                      summarize: bool = False) -> None:
     """Rewrite the match's derived rows (inside the change's transaction).
@@ -277,7 +283,7 @@ def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime |
     """
     db.session.flush()
     db.session.execute(delete(PlayerResult).where(PlayerResult.match_id == match.id))
-    db.session.add_all(PlayerResult(**row) for row in stats.result_rows(match, result))
+    _insert(PlayerResult, stats.result_rows(match, result))
     if rerate_since is not None:
         _rerate(match.user_id, match.game, (rerate_since, match.id))
     if summarize:
@@ -296,7 +302,7 @@ def _summarize(user_id: int, game: str, player_ids: Collection[int] | None = Non
     else:
         stale = stale.where(PlayerSummary.player_id.in_(player_ids))
     db.session.execute(stale)
-    db.session.add_all(PlayerSummary(**row) for row in statistics.summary_rows(user_id, game, player_ids))
+    _insert(PlayerSummary, statistics.summary_rows(user_id, game, player_ids))
 
 
 def _pair_up(user_id: int, player_ids: Collection[int] | None = None) -> None:
@@ -306,7 +312,7 @@ def _pair_up(user_id: int, player_ids: Collection[int] | None = None) -> None:
     if player_ids is not None:
         stale = stale.where(PlayerPair.first_id.in_(player_ids), PlayerPair.second_id.in_(player_ids))
     db.session.execute(stale)
-    db.session.add_all(PlayerPair(**row) for row in statistics.pair_rows(user_id, player_ids))
+    _insert(PlayerPair, statistics.pair_rows(user_id, player_ids))
 
 
 def _rerate(user_id: int, game: str, since: RatingKey | None = None) -> None:
@@ -327,8 +333,7 @@ def _rerate(user_id: int, game: str, since: RatingKey | None = None) -> None:
     db.session.execute(ratings)
     matches = list(db.session.scalars(finished))
     players = {seat.player_id for match in matches for seat in match.seats}
-    db.session.add_all(PlayerRating(**row) for row in stats.ratings(matches, _ratings_before(game, players)
-                                                                       if since is not None else {}))
+    _insert(PlayerRating, stats.ratings(matches, _ratings_before(game, players) if since is not None else {}))
 
 
 def _ratings_before(game: str, players: set[int]) -> dict[int, tuple[float, float]]:
@@ -440,8 +445,8 @@ def _remember(match: Match, key: str | None, answer: bool) -> None:
         db.session.flush()
         db.session.execute(delete(IdempotencyKey).where(
             IdempotencyKey.user_id == match.user_id, IdempotencyKey.created_at < utcnow() - IDEMPOTENCY_KEY_LIFETIME))
-        db.session.add(IdempotencyKey(user_id=match.user_id, key=key, match_id=match.id,
-                                      body=api_view(match) if answer else None))
+        _insert(IdempotencyKey, [{"user_id": match.user_id, "key": key, "match_id": match.id,
+                                  "body": api_view(match) if answer else None}])
 
 
 def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None) -> Match:
