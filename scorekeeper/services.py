@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy import and_, delete, insert, or_, select
+from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -260,7 +260,7 @@ def _store_result(match: Match, result: MatchResult, rerate: bool = True) -> Non
     # still being played leaves them as they are.
     summarize = rerate and (match.status != status_before or match.status == FINISHED)
     _refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
-                     summarize=summarize)
+                     summarize=summarize, rows_exist=status_before is not None)
 
 
 #: Where ratings are to be redone from: a finished match's end and id; None for all of them.
@@ -268,22 +268,37 @@ RatingKey = tuple[datetime, int]
 
 
 def _insert(model: type[db.Model], rows: Sequence[Mapping[str, Any]]) -> None:  # type: ignore[name-defined]
-    """Insert derived rows in one statement (no objects are needed for rows nothing reads back)."""
+    """Insert rows in one statement, as plain table rows: nothing in the change reads them back as
+    objects (and so neither do these statements, nor the deletes beside them, touch the session's)."""
     if rows:
-        db.session.execute(insert(model), list(rows))
+        db.session.execute(insert(model.__table__), list(rows))
+
+
+#: The columns of a player's result that a change to the match's deals or status can move.
+_RESULT_FIGURES = ("side", "status", "won", "played_at", "deals", "total", "juegos", "cantes_20", "cantes_40", "tutes",
+                   "last_tricks", "exact_bids", "over_bids", "under_bids")
+_UPDATE_RESULT = (update(PlayerResult.__table__)
+                  .where(PlayerResult.match_id == bindparam("at_match"), PlayerResult.seat == bindparam("at_seat"))
+                  .values({name: bindparam(name) for name in _RESULT_FIGURES}))
 
 
 def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None,
-                     summarize: bool = False) -> None:
+                     summarize: bool = False, rows_exist: bool = False) -> None:
     """Rewrite the match's derived rows (inside the change's transaction).
 
     With `rerate_since` (when the match ended, or ended before this change), the ratings of
     its game are redone from there on: only this match when it is the latest to end. With
-    `summarize`, its players' summaries in its game are rebuilt.
+    `summarize`, its players' summaries in its game are rebuilt. `rows_exist` says that the
+    match has its rows already (its seats never change), so they are updated in place.
     """
     db.session.flush()
-    db.session.execute(delete(PlayerResult).where(PlayerResult.match_id == match.id))
-    _insert(PlayerResult, stats.result_rows(match, result))
+    rows = stats.result_rows(match, result)
+    if rows_exist:
+        db.session.execute(_UPDATE_RESULT, [{**row, "at_match": row["match_id"], "at_seat": row["seat"]}
+                                            for row in rows])
+    else:
+        db.session.execute(delete(PlayerResult.__table__).where(PlayerResult.match_id == match.id))
+        _insert(PlayerResult, rows)
     if rerate_since is not None:
         _rerate(match.user_id, match.game, (rerate_since, match.id))
     if summarize:
@@ -295,7 +310,7 @@ def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime |
 def _summarize(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
     """Rebuild the summaries of these players (None: all the account's) in `game` from their results."""
     db.session.flush()
-    stale = delete(PlayerSummary).where(PlayerSummary.user_id == user_id, PlayerSummary.game == game)
+    stale = delete(PlayerSummary.__table__).where(PlayerSummary.user_id == user_id, PlayerSummary.game == game)
     if player_ids is None:
         player_ids = list(db.session.scalars(select(PlayerResult.player_id).distinct().where(
             PlayerResult.user_id == user_id, PlayerResult.game == game)))
@@ -308,7 +323,7 @@ def _summarize(user_id: int, game: str, player_ids: Collection[int] | None = Non
 def _pair_up(user_id: int, player_ids: Collection[int] | None = None) -> None:
     """Rebuild the records of the pairs among these players (None: all the account's) from their results."""
     db.session.flush()
-    stale = delete(PlayerPair).where(PlayerPair.user_id == user_id)
+    stale = delete(PlayerPair.__table__).where(PlayerPair.user_id == user_id)
     if player_ids is not None:
         stale = stale.where(PlayerPair.first_id.in_(player_ids), PlayerPair.second_id.in_(player_ids))
     db.session.execute(stale)
@@ -322,7 +337,7 @@ def _rerate(user_id: int, game: str, since: RatingKey | None = None) -> None:
     from that (end, id) on are rated again, starting from each player's rating just before.
     """
     db.session.flush()
-    ratings = delete(PlayerRating).where(PlayerRating.user_id == user_id, PlayerRating.game == game)
+    ratings = delete(PlayerRating.__table__).where(PlayerRating.user_id == user_id, PlayerRating.game == game)
     finished = (select(Match).where(Match.user_id == user_id, Match.game == game, Match.status == FINISHED)
                 .order_by(Match.ended_at, Match.id))
     if since is not None:
@@ -443,7 +458,7 @@ def _remember(match: Match, key: str | None, answer: bool) -> None:
     key = usable_key(key)
     if key:
         db.session.flush()
-        db.session.execute(delete(IdempotencyKey).where(
+        db.session.execute(delete(IdempotencyKey.__table__).where(
             IdempotencyKey.user_id == match.user_id, IdempotencyKey.created_at < utcnow() - IDEMPOTENCY_KEY_LIFETIME))
         _insert(IdempotencyKey, [{"user_id": match.user_id, "key": key, "match_id": match.id,
                                   "body": api_view(match) if answer else None}])
@@ -561,7 +576,7 @@ def abandon_match(match: Match) -> Match:
     match.status = ABANDONED
     match.pending = None
     match.ended_at = match.updated_at = utcnow()
-    _refresh_figures(match, check_match(match_document(match)), summarize=True)
+    _refresh_figures(match, check_match(match_document(match)), summarize=True, rows_exist=True)
     return match
 
 
@@ -619,8 +634,8 @@ def recompute_all() -> int:
         _refresh_figures(match, result)
         games.add((match.user_id, match.game))
         count += 1
-    db.session.execute(delete(PlayerSummary))
-    db.session.execute(delete(PlayerPair))
+    db.session.execute(delete(PlayerSummary.__table__))
+    db.session.execute(delete(PlayerPair.__table__))
     for user_id, game in sorted(games):
         _rerate(user_id, game)
         _summarize(user_id, game)
