@@ -9,13 +9,13 @@ from flask_login import current_user
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from .. import queries, services
+from .. import i18n, queries, services
 from ..forms import (
     PochaDealForm, TuteDealForm, add_form_error, attach_errors, has_errors, new_match_form_class, option_fields,
     options_from_form, players_from_form, whole_number,
 )
 from ..i18n import say
-from ..models import STATUSES, Match
+from ..models import FINISHED, STATUSES, Match
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
 
 bp = Blueprint("matches", __name__)
@@ -284,11 +284,25 @@ def history() -> str:
     found = queries.match_page(current_user, whole_number(request.args.get("page")) or 1,
                                game=game if game in GAMES else None, status=status if status in STATUSES else None,
                                player_id=player_id)
-    return render_template("matches/history.html", page=found, matches=found.items, games=GAMES.values(),
-                           statuses=STATUSES, players=queries.players(current_user),
-                           deal_counts=queries.deal_counts([m.id for m in found.items]),
-                           winners=queries.winners(found.items),
+    return render_template("matches/history.html", page=found, notes=_history_notes(found.items),
+                           games=GAMES.values(), statuses=STATUSES, players=queries.players(current_user),
                            selected={"game": game, "status": status, "player": player_id})
+
+
+def _history_notes(matches: list[Match]) -> list[tuple[Match, str]]:
+    """Return each match with the line under its players: when, how many deals, how it ended.
+
+    Written here rather than in the template, where each of a page's dozens of words costs
+    several times as much.
+    """
+    counts, winners = queries.deal_counts([m.id for m in matches]), queries.winners(matches)
+    notes = []
+    for match in matches:
+        outcome = (i18n.gettext("won by %(names)s", names=winners.get(match.id, "")) if match.status == FINISHED
+                   else i18n.status_word(match.status))
+        deals = i18n.ngettext("%(num)s deal", "%(num)s deals", counts.get(match.id, 0))
+        notes.append((match, f"{match.created_at:%Y-%m-%d} · {deals} · {outcome}"))
+    return notes
 
 
 @bp.get("/history/<int:match_id>")
