@@ -183,8 +183,8 @@ def _after(step: str, match_id: int) -> Response:
     return redirect(url_for(endpoint, match_id=match_id))
 
 
-def _store_deal(match_id: int, step: str) -> Page:
-    match = queries.match_for(current_user, match_id)
+def _store_deal(match: Match, step: str) -> Page:
+    match_id = match.id
     # A phone that lost its connection sends a saved entry again with the key it chose at first.
     key = request.headers.get("Idempotency-Key") or request.form.get("idempotency_key") or None
     earlier = services.answered(current_user, key)
@@ -225,7 +225,7 @@ def _hidden_fields_wrong(form: FlaskForm) -> bool:
 def save_deal(match_id: int) -> Page:
     """Store the next deal (Tute), or the tricks of the deal whose bids are in (Pocha)."""
     match = queries.match_for(current_user, match_id)
-    return _store_deal(match_id, "tricks" if match.game == "pocha" else "deal")
+    return _store_deal(match, "tricks" if match.game == "pocha" else "deal")
 
 
 @bp.post("/matches/<int:match_id>/bids")
@@ -234,7 +234,7 @@ def save_bids(match_id: int) -> Page:
     match = queries.match_for(current_user, match_id)
     if match.game != "pocha":
         raise services.NotFound(gettext("Only Pocha has bids."))
-    return _store_deal(match_id, "bids")
+    return _store_deal(match, "bids")
 
 
 @bp.route("/matches/<int:match_id>/deals/<int:number>/edit", methods=["GET", "POST"])
