@@ -1,8 +1,8 @@
 """Measure Scorekeeper's server times on a realistic history, against a floor, and under load.
 
     pip install -e '.[bench]'
-    python -m bench.run                  # 30 players, 3,000 matches, about 60,000 deals
-    python -m bench.run --matches 300    # a quicker look at a tenth of that
+    python bench/run.py                  # 30 players, 3,000 matches, about 60,000 deals
+    python bench/run.py --matches 300    # a quicker look at a tenth of that
 
 Two histories are built from the same seed, each in a fresh SQLite file (or a fresh
 PostgreSQL schema with --postgres): the full one and one a hundredth of its size. Every
@@ -44,6 +44,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+if __package__ in (None, ""):  # run as a script (python bench/run.py): make the project importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
@@ -53,8 +56,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Deal, Match, Player
 from scorekeeper.rules import SUITS, score_match
 
-from . import history
-from .app import FLOOR_PATH, bench_app
+from bench import history
+from bench.app import FLOOR_PATH, bench_app
 
 ROOT = Path(__file__).resolve().parent.parent
 USERNAME, PASSWORD = "bench", "benchmark password"

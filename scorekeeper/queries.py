@@ -14,12 +14,12 @@ from typing import Any
 from .i18n import gettext, ngettext
 from markupsafe import Markup
 from flask_sqlalchemy.pagination import Pagination
-from sqlalchemy import Select, func, select
-from sqlalchemy.orm import defer, selectinload
+from sqlalchemy import Select, select
+from sqlalchemy.orm import defer, raiseload, selectinload
 
 from .extensions import db
 from .models import (
-    ABANDONED, FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Deal, Match, Player, PlayerResult, Seat, User,
+    ABANDONED, FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Match, Player, PlayerResult, Seat, User,
 )
 from .rules import GAMES, Game, bidding_order, cante_value, check_match, check_options, get_game
 from .charts import running_totals_svg
@@ -71,13 +71,15 @@ def api_tokens(user: User) -> list[ApiToken]:
 
 
 def _matches_query(user: User) -> Select[tuple[Match]]:
-    return (select(Match).where(Match.user_id == user.id)
-            .options(selectinload(Match.seats)).order_by(Match.created_at.desc(), Match.id.desc()))
+    return select(Match).where(Match.user_id == user.id).order_by(Match.created_at.desc(), Match.id.desc())
 
 
 def _listed(query: Select[tuple[Match]], with_deals: bool) -> Select[tuple[Match]]:
-    """Load the deals too, or else leave out the cached result (a list names the winners from `winners`)."""
-    return query.options(selectinload(Match.deals)) if with_deals else query.options(defer(Match.result))
+    """Load the seats and deals too, for whole match documents; or else neither the seats nor the
+    cached result, which a list of matches takes from `card_facts` instead."""
+    if with_deals:
+        return query.options(selectinload(Match.seats), selectinload(Match.deals))
+    return query.options(defer(Match.result), raiseload(Match.seats))
 
 
 def _filtered(user: User, game: str | None, player_id: int | None, status: str | None) -> Select[tuple[Match]]:
@@ -112,27 +114,36 @@ def match_page(user: User, page: int, *, game: str | None = None, player_id: int
     return db.paginate(query, page=page, per_page=per_page, max_per_page=MAX_PAGE_SIZE, error_out=False)
 
 
-def deal_counts(match_ids: Sequence[int]) -> dict[int, int]:
-    """Return how many deals each of these matches has."""
-    if not match_ids:
-        return {}
-    rows = db.session.execute(
-        select(Deal.match_id, func.count()).where(Deal.match_id.in_(match_ids)).group_by(Deal.match_id))
-    return {match_id: count for match_id, count in rows}
+@dataclass(frozen=True)
+class CardFacts:
+    """What a list shows of a match besides its game and dates."""
+
+    players: str
+    deals: int
+    winners: str
 
 
-def winners(matches: Sequence[Match]) -> dict[int, str]:
-    """Name the winners of each finished match ("Ana & Carmen", "Ana and Luis" on a tie), in one query."""
-    ids = [match.id for match in matches if match.status == FINISHED]
-    if not ids:
+def card_facts(matches: Sequence[Match]) -> dict[int, CardFacts]:
+    """Return the players, deal count and winners of each match ("Ana & Carmen", or "Ana and Luis"
+    on a tie), from the derived rows in one query."""
+    if not matches:
         return {}
-    sides: dict[int, dict[int, list[str]]] = {}
-    for match_id, side, name in db.session.execute(
-            select(PlayerResult.match_id, PlayerResult.side, Player.name).join(Player)
-            .where(PlayerResult.match_id.in_(ids), PlayerResult.won).order_by(PlayerResult.seat)):
-        sides.setdefault(match_id, {}).setdefault(side, []).append(name)
-    return {match_id: " and ".join(" & ".join(names) for _, names in sorted(found.items()))
-            for match_id, found in sides.items()}
+    seats: dict[int, list[tuple[int, bool, int, str]]] = {}
+    for match_id, side, won, deals, name in db.session.execute(
+            select(PlayerResult.match_id, PlayerResult.side, PlayerResult.won, PlayerResult.deals, Player.name)
+            .join(Player, Player.id == PlayerResult.player_id)
+            .where(PlayerResult.match_id.in_([match.id for match in matches]))
+            .order_by(PlayerResult.match_id, PlayerResult.seat)):
+        seats.setdefault(match_id, []).append((side, bool(won), deals, name))
+    facts = {match.id: CardFacts("", 0, "") for match in matches}  # a match always has its rows; just in case
+    for match_id, rows in seats.items():
+        sides: dict[int, list[str]] = {}
+        for side, won, _deals, name in rows:
+            if won:
+                sides.setdefault(side, []).append(name)
+        facts[match_id] = CardFacts(players=", ".join(name for *_, name in rows), deals=rows[0][2],
+                                    winners=" and ".join(" & ".join(names) for _, names in sorted(sides.items())))
+    return facts
 
 
 @dataclass(frozen=True)
@@ -141,13 +152,13 @@ class Home:
 
     playing: list[Match]
     recent: list[Match]
-    winners: dict[int, str]
+    facts: dict[int, CardFacts]
 
 
 def home(user: User) -> Home:
-    """Return the matches in progress and the latest finished ones, with their winners."""
-    recent = matches(user, status=FINISHED, limit=RECENT_FINISHED)
-    return Home(playing=matches(user, status=PLAYING), recent=recent, winners=winners(recent))
+    """Return the matches in progress and the latest finished ones, with their players and winners."""
+    playing, recent = matches(user, status=PLAYING), matches(user, status=FINISHED, limit=RECENT_FINISHED)
+    return Home(playing=playing, recent=recent, facts=card_facts(playing + recent))
 
 
 # ---------------------------------------------------------------- the scoreboard

@@ -289,19 +289,20 @@ def history() -> str:
                            selected={"game": game, "status": status, "player": player_id})
 
 
-def _history_notes(matches: list[Match]) -> list[tuple[Match, str]]:
-    """Return each match with the line under its players: when, how many deals, how it ended.
+def _history_notes(matches: list[Match]) -> list[tuple[Match, str, str]]:
+    """Return each match with its players and the line under them: when, how many deals, how it ended.
 
     Written here rather than in the template, where each of a page's dozens of words costs
     several times as much.
     """
-    counts, winners = queries.deal_counts([m.id for m in matches]), queries.winners(matches)
+    facts = queries.card_facts(matches)
     notes = []
     for match in matches:
-        outcome = (i18n.gettext("won by %(names)s", names=winners.get(match.id, "")) if match.status == FINISHED
+        fact = facts[match.id]
+        outcome = (i18n.gettext("won by %(names)s", names=fact.winners) if match.status == FINISHED
                    else i18n.status_word(match.status))
-        deals = i18n.ngettext("%(num)s deal", "%(num)s deals", counts.get(match.id, 0))
-        notes.append((match, f"{match.created_at:%Y-%m-%d} · {deals} · {outcome}"))
+        deals = i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals)
+        notes.append((match, fact.players, f"{match.created_at:%Y-%m-%d} · {deals} · {outcome}"))
     return notes
 
 
