@@ -241,7 +241,9 @@ class PlayerRating(db.Model):
     __tablename__ = "player_ratings"
     __table_args__ = (UniqueConstraint("match_id", "player_id"),
                       # A player's ratings in a game in order: the latest one is a single index step.
-                      Index("ix_player_ratings_player_id_game_rated_at", "player_id", "game", "rated_at", "match_id"))
+                      Index("ix_player_ratings_player_id_game_rated_at", "player_id", "game", "rated_at", "match_id"),
+                      # An account's ratings in a game from a match on, to be redone.
+                      Index("ix_player_ratings_user_id_game_rated_at", "user_id", "game", "rated_at", "match_id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)

@@ -294,8 +294,8 @@ def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime |
     db.session.flush()
     rows = stats.result_rows(match, result)
     if rows_exist:
-        db.session.execute(_UPDATE_RESULT, [{**row, "at_match": row["match_id"], "at_seat": row["seat"]}
-                                            for row in rows])
+        db.session.execute(_UPDATE_RESULT, [{**{name: row[name] for name in _RESULT_FIGURES},
+                                             "at_match": row["match_id"], "at_seat": row["seat"]} for row in rows])
     else:
         db.session.execute(delete(PlayerResult.__table__).where(PlayerResult.match_id == match.id))
         _insert(PlayerResult, rows)

@@ -23,6 +23,7 @@ def upgrade():
     with op.batch_alter_table('player_ratings', schema=None) as batch_op:
         batch_op.drop_index('ix_player_ratings_player_id_game')
         batch_op.create_index('ix_player_ratings_player_id_game_rated_at', ['player_id', 'game', 'rated_at', 'match_id'], unique=False)
+        batch_op.create_index('ix_player_ratings_user_id_game_rated_at', ['user_id', 'game', 'rated_at', 'match_id'], unique=False)
     with op.batch_alter_table('idempotency_keys', schema=None) as batch_op:
         batch_op.create_index('ix_idempotency_keys_user_id_created_at', ['user_id', 'created_at'], unique=False)
     # Ratings follow the order matches ended in, so a finished match needs an end
@@ -34,6 +35,7 @@ def downgrade():
     with op.batch_alter_table('idempotency_keys', schema=None) as batch_op:
         batch_op.drop_index('ix_idempotency_keys_user_id_created_at')
     with op.batch_alter_table('player_ratings', schema=None) as batch_op:
+        batch_op.drop_index('ix_player_ratings_user_id_game_rated_at')
         batch_op.drop_index('ix_player_ratings_player_id_game_rated_at')
         batch_op.create_index('ix_player_ratings_player_id_game', ['player_id', 'game'], unique=False)
     with op.batch_alter_table('matches', schema=None) as batch_op:
