@@ -108,7 +108,7 @@ class GameFigures:
 COUNTS = ("played", "won", "abandoned", "unfinished", "finished", "deals", "points", "juegos", "cantes_20",
           "cantes_40", "tutes", "last_tricks", "exact_bids", "over_bids", "under_bids")
 #: The rating chart shows a player's latest ratings, so that it stays as quick to draw after years.
-RATING_CHART_POINTS = 50
+RATING_CHART_POINTS = 30
 
 
 def summary_rows(user_id: int, game: str, player_ids: Collection[int]) -> list[dict[str, Any]]:

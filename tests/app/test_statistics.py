@@ -156,3 +156,13 @@ def test_home_and_history_name_the_winners_ties_and_pairs_included(evening: Brow
     for page in (home, history):
         assert "won by Luis &amp; Pedro" in page  # seats 1 and 3 are partners
         assert "won by Ana and Luis" in page  # the Pocha match's tie for first
+
+
+def test_the_rating_chart_shows_the_latest_thirty_ratings_and_says_so(ana: Browser, app: Flask) -> None:
+    add_finished_matches(app, 12)
+    assert "Rating after each finished match" in ana.get("/players/1").get_data(as_text=True)
+    add_finished_matches(app, 23)
+    page = ana.get("/players/1").get_data(as_text=True)
+    assert "Rating after each of the last 30 finished matches" in page
+    assert figures(app, "Ana")["tute2"].played == 35
+    assert len(figures(app, "Ana")["tute2"].rating_history) == 30
