@@ -438,11 +438,11 @@ def load_test(bench: History, instance: Path, url: str, workers: int, clients: i
 
 
 def report(histories: list[History], figures: dict[tuple[str, str], Figures], load: dict[str, Load] | None,
-           workers: int, clients: int) -> list[str]:
+           rounds: int, workers: int, clients: int) -> list[str]:
     """Print the tables; return the budgets that were missed."""
     small, full = histories
     missed = []
-    print(f"\nServer time per request, in one process (median of {len(small.store_times)} rounds, ms):\n")
+    print(f"\nServer time per request, in one process (median of {rounds} rounds, ms):\n")
     print(f"| page | {small.label}: median | p95 | × floor | queries "
           f"| {full.label}: median | p95 | × floor | queries | full ÷ {small.label} |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -529,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
             print("Load test…", file=sys.stderr)
             load = load_test(histories[1], workdir / "full", urls[1], args.workers, args.clients, args.seconds,
                              args.seed)
-        missed = report(histories, figures, load, args.workers, args.clients)
+        missed = report(histories, figures, load, args.rounds, args.workers, args.clients)
         if args.json:
             Path(args.json).write_text(json.dumps({
                 "pages": {f"{label} {page}": vars(f) for (label, page), f in figures.items()},
