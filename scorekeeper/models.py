@@ -198,7 +198,20 @@ class IdempotencyKey(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
-class PlayerResult(db.Model):
+class DealCounts:
+    """What is counted deal by deal: Tute's cantes, tutes and last tricks, Pocha's bids against tricks
+    (for one match in a player's result, summed over finished matches in their summary)."""
+
+    cantes_20: Mapped[int] = mapped_column(default=0)
+    cantes_40: Mapped[int] = mapped_column(default=0)
+    tutes: Mapped[int] = mapped_column(default=0)
+    last_tricks: Mapped[int] = mapped_column(default=0)
+    exact_bids: Mapped[int] = mapped_column(default=0)
+    over_bids: Mapped[int] = mapped_column(default=0)
+    under_bids: Mapped[int] = mapped_column(default=0)
+
+
+class PlayerResult(DealCounts, db.Model):
     """Derived: what one player did in one match, for the statistics pages.
 
     Written with the match's facts in the same transaction, and rebuilt from them by
@@ -226,13 +239,6 @@ class PlayerResult(db.Model):
     deals: Mapped[int] = mapped_column(default=0)
     total: Mapped[int] = mapped_column(default=0)
     juegos: Mapped[int | None] = mapped_column()
-    cantes_20: Mapped[int] = mapped_column(default=0)
-    cantes_40: Mapped[int] = mapped_column(default=0)
-    tutes: Mapped[int] = mapped_column(default=0)
-    last_tricks: Mapped[int] = mapped_column(default=0)
-    exact_bids: Mapped[int] = mapped_column(default=0)
-    over_bids: Mapped[int] = mapped_column(default=0)
-    under_bids: Mapped[int] = mapped_column(default=0)
 
 
 class PlayerRating(db.Model):
@@ -257,7 +263,7 @@ class PlayerRating(db.Model):
     ordinal: Mapped[float] = mapped_column()
 
 
-class PlayerSummary(db.Model):
+class PlayerSummary(DealCounts, db.Model):
     """Derived: one player's figures in one game over every match they sat in, for the player page
     and the all-time leaderboard (which then read one row, not the whole history).
 
@@ -281,13 +287,6 @@ class PlayerSummary(db.Model):
     deals: Mapped[int] = mapped_column(default=0)
     points: Mapped[int] = mapped_column(default=0)
     juegos: Mapped[int] = mapped_column(default=0)
-    cantes_20: Mapped[int] = mapped_column(default=0)
-    cantes_40: Mapped[int] = mapped_column(default=0)
-    tutes: Mapped[int] = mapped_column(default=0)
-    last_tricks: Mapped[int] = mapped_column(default=0)
-    exact_bids: Mapped[int] = mapped_column(default=0)
-    over_bids: Mapped[int] = mapped_column(default=0)
-    under_bids: Mapped[int] = mapped_column(default=0)
     best_total: Mapped[int | None] = mapped_column()
     best_match_id: Mapped[int | None] = mapped_column()
     worst_total: Mapped[int | None] = mapped_column()
