@@ -238,11 +238,15 @@ class Scoreboard:
         return self.seat_names[self.bidding_order[0]] if self.bidding_order else None
 
 
-def side_names(match: Match) -> list[str]:
-    """Return the names of the match's sides ("Ana & Carmen" in Tute for four), from its cached result."""
-    names = match.player_names
-    sides = (match.result or {}).get("sides") or check_match(match_document(match)).sides
+def _name_sides(names: Sequence[str], sides: Sequence[Sequence[int]]) -> list[str]:
+    """Name each side by its players ("Ana & Carmen" in Tute for four)."""
     return [" & ".join(names[seat] for seat in side) for side in sides]
+
+
+def side_names(match: Match) -> list[str]:
+    """Return the names of the match's sides, from its cached result."""
+    sides = (match.result or {}).get("sides") or check_match(match_document(match)).sides
+    return _name_sides(match.player_names, sides)
 
 
 def scoreboard(match: Match) -> Scoreboard:
@@ -250,7 +254,7 @@ def scoreboard(match: Match) -> Scoreboard:
     game = get_game(match.game)
     result = check_match(match_document(match))
     names = match.player_names
-    sides = [" & ".join(names[s] for s in side) for side in result.sides]
+    sides = _name_sides(names, result.sides)
     options = check_options(match.game, match.options, len(names))
     rows = []
     for deal, scored, running in zip(match.deals, result.deals, result.running_totals()):
