@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from flask_babel import gettext as _
 from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -626,7 +627,7 @@ def recompute_all() -> int:
     """Rebuild every match's cached result and status from its deals; return how many were done."""
     count = 0
     games: set[tuple[int, str]] = set()
-    for match in db.session.scalars(select(Match)):
+    for match in db.session.scalars(select(Match).options(selectinload(Match.deals))):
         result = check_match(match_document(match))
         match.result = result.to_dict()
         if match.status != ABANDONED:
