@@ -40,6 +40,7 @@ import urllib.parse
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from http.cookies import SimpleCookie
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -315,29 +316,32 @@ def free_port() -> int:
 
 
 def http_request(port: int, method: str, path: str, body: str | None = None,
-                 headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], str]:
-    """Send one request on a new connection; return status, headers and body."""
+                 jar: SimpleCookie | None = None, headers: dict[str, str] | None = None) -> tuple[int, str]:
+    """Send one request on a new connection with the cookies of `jar`, keeping those it sets; return status and body."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    sent = dict(headers or {})
+    if jar:
+        sent["Cookie"] = "; ".join(f"{name}={morsel.value}" for name, morsel in jar.items())
     try:
-        connection.request(method, path, body, headers or {})
+        connection.request(method, path, body, sent)
         response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read().decode()
+        if jar is not None:
+            for cookie in response.headers.get_all("Set-Cookie") or []:
+                jar.load(cookie)
+        return response.status, response.read().decode()
     finally:
         connection.close()
 
 
 def sign_in_over_http(port: int) -> tuple[str, str]:
     """Sign the benchmark account in against the server; return its cookies and CSRF token."""
-    status, headers, page = http_request(port, "GET", "/login")
-    cookie = headers.get("Set-Cookie", "").split(";")[0]
+    jar: SimpleCookie = SimpleCookie()
+    _, page = http_request(port, "GET", "/login", jar=jar)
     form = urllib.parse.urlencode({"username": USERNAME, "password": PASSWORD, "csrf_token": csrf_of(page)})
-    status, headers, _ = http_request(port, "POST", "/login", form, {
-        "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"})
+    status, _ = http_request(port, "POST", "/login", form, jar, {"Content-Type": "application/x-www-form-urlencoded"})
     assert status == 302, f"signing in over HTTP answered {status}"
-    cookies = "; ".join(part.split(";")[0] for part in headers["Set-Cookie"].split(", ")
-                        if "=" in part.split(";")[0] and not part.startswith(("Expires", "expires")))
-    _, _, home = http_request(port, "GET", "/", headers={"Cookie": cookies})
-    return cookies, csrf_of(home)
+    _, home = http_request(port, "GET", "/", jar=jar)
+    return "; ".join(f"{name}={morsel.value}" for name, morsel in jar.items()), csrf_of(home)
 
 
 def load_client(job: dict[str, Any]) -> tuple[int, int, list[float]]:
