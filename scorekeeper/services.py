@@ -245,7 +245,7 @@ def _players_for(user: User, names: Sequence[str], unarchive: bool = True) -> li
 
 def _store_result(match: Match, result: MatchResult, rerate: bool = True) -> None:
     """Cache the engine's result on the match, move its status with it, and refresh the figures
-    (an import rates its games once, at the end, so it passes `rerate=False`)."""
+    (an import rates its games and sums up its players once, at the end, so it passes `rerate=False`)."""
     now = utcnow()
     status_before = match.status
     was_finished = status_before == FINISHED
