@@ -33,6 +33,31 @@ def whole_number(value: Any) -> int | None:
     return int(text) if _WHOLE_NUMBER.fullmatch(text) else None
 
 
+class WholeNumberField(IntegerField):
+    """A number typed at the table: ASCII digits with an optional sign, at most six of them.
+
+    No count, score or house rule of these games needs more, and bounding every number as it
+    is read keeps a posted value from sizing anything later (a loop, a page, an allocation).
+    The rules engine still says which values are possible; this only refuses absurd text.
+    """
+
+    MAX_DIGITS = 6
+    _PATTERN = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        """Read the posted text as a whole number, or refuse it with a message at the field."""
+        if not valuelist:
+            return
+        text = str(valuelist[0]).strip()
+        if not text:
+            self.data = None
+            return
+        if not self._PATTERN.fullmatch(text):
+            self.data = None
+            raise ValueError(_l("Type a whole number of at most %(digits)s digits.", digits=self.MAX_DIGITS))
+        self.data = int(text)
+
+
 def choices(pairs: Iterable[tuple[Any, str]]) -> list[SelectChoice]:
     """Return (value, label) pairs as WTForms choices."""
     return [SelectChoice(value, label) for value, label in pairs]
@@ -147,7 +172,7 @@ def _option_field(spec: OptionSpec) -> Field:
     if spec.kind == "bool":
         return BooleanField(label, default=spec.default, description=description)
     if spec.kind == "int":
-        return IntegerField(label, default=spec.default, validators=[Optional()], description=description,
+        return WholeNumberField(label, default=spec.default, validators=[Optional()], description=description,
                             render_kw={"min": spec.minimum, "max": spec.maximum, "inputmode": "numeric"})
     values = [str(c) for c in spec.choices] + (["custom"] if spec.kind == "schedule" else [])
     return SelectField(label, choices=choices((v, OPTION_VALUE_LABELS.get(v, v)) for v in values),
@@ -225,8 +250,8 @@ class TuteDealForm(FlaskForm):
     version = HiddenField()
     dealer = SelectField(_l("Dealer"), coerce=int, validators=[InputRequired()])
     trump = RadioField(_l("Trump"), choices=SUIT_CHOICES, validators=[Optional()])
-    points0 = IntegerField(_l("Card points"), validators=[Optional()])
-    points1 = IntegerField(_l("Card points"), validators=[Optional()])
+    points0 = WholeNumberField(_l("Card points"), validators=[Optional()])
+    points1 = WholeNumberField(_l("Card points"), validators=[Optional()])
     last_trick = RadioField(_l("Last trick"), coerce=int, validators=[Optional()])
     cante_oros = SelectField("oros")
     cante_copas = SelectField("copas")
@@ -312,11 +337,10 @@ class PochaDealForm(FlaskForm):
     number = HiddenField()
     version = HiddenField()
     dealer = SelectField(_l("Dealer"), coerce=int, validators=[InputRequired()])
-    cards = HiddenField()
     trump = RadioField(_l("Trump"), choices=choices([("none", "none")]) + SUIT_CHOICES, default="none",
                        validators=[Optional()])
-    bids = FieldList(IntegerField(_l("Bid"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
-    tricks = FieldList(IntegerField(_l("Tricks"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
+    bids = FieldList(WholeNumberField(_l("Bid"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
+    tricks = FieldList(WholeNumberField(_l("Tricks"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
 
     def setup(self, seat_names: Sequence[str]) -> PochaDealForm:
         """Fill the choices and rows that depend on the table."""
@@ -328,24 +352,25 @@ class PochaDealForm(FlaskForm):
                 field_list.pop_entry()
         return self
 
-    def to_bids(self) -> dict[str, Any]:
-        """Return the deal's bidding (without tricks), as the engine's `check_bids` takes it."""
-        cards = self.cards.data
+    def to_bids(self, cards: int | None) -> dict[str, Any]:
+        """Return the deal's bidding (without tricks), as the engine's `check_bids` takes it.
+
+        The cards in hand are the server's to say (the match's schedule), never the form's.
+        """
         return {
             "dealer": self.dealer.data,
-            "cards": whole_number(cards) if whole_number(cards) is not None else cards,
+            "cards": cards,
             "trump": None if self.trump.data in (None, "none") else self.trump.data,
             "bids": [entry.data for entry in self.bids.entries],
         }
 
-    def to_deal(self) -> dict[str, Any]:
+    def to_deal(self, cards: int | None) -> dict[str, Any]:
         """Return the whole deal, bids and tricks."""
-        return {**self.to_bids(), "tricks": [entry.data for entry in self.tricks.entries]}
+        return {**self.to_bids(cards), "tricks": [entry.data for entry in self.tricks.entries]}
 
     def load(self, deal: Mapping[str, Any]) -> None:
         """Show a stored deal (or pending bids) in the form."""
         self.dealer.data = deal.get("dealer")
-        self.cards.data = deal.get("cards")
         self.trump.data = deal.get("trump") or "none"
         for entry, value in zip(self.bids.entries, deal.get("bids") or []):
             entry.data = value

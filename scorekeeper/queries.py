@@ -249,6 +249,16 @@ def side_names(match: Match) -> list[str]:
     return _name_sides(match.player_names, sides)
 
 
+def next_cards(match: Match) -> int | None:
+    """Return the cards each player holds in the match's next Pocha deal (None in Tute, or when it is over).
+
+    Pending bids were checked against the same schedule when they were saved, so they agree.
+    """
+    cached = match.result if match.result is not None else check_match(match_document(match)).to_dict()
+    cards = cached.get("next_cards")
+    return cards if isinstance(cards, int) else None
+
+
 def scoreboard(match: Match) -> Scoreboard:
     """Score the match's facts with the rules engine and lay them out for the scoreboard."""
     game = get_game(match.game)

@@ -439,13 +439,21 @@ def usable_key(key: str | None) -> str | None:
     return plain_text(key, MAX_IDEMPOTENCY_KEY) if key else None
 
 
-def answered(user: User, key: str | None) -> IdempotencyKey | None:
-    """Return the stored answer to an earlier request with this idempotency key, if there was one."""
+def answered(match: Match, key: str | None) -> IdempotencyKey | None:
+    """Return the stored answer to an earlier request for `match` with this idempotency key, if there was one.
+
+    A key belongs to the one match it was first sent for: raise Conflict if the account used it
+    for another match, rather than let the request pass for a retry that stored nothing here.
+    """
     key = usable_key(key)
     if key is None:
         return None
-    return db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.user_id == user.id,
-                                                          IdempotencyKey.key == key))
+    earlier = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.user_id == match.user_id,
+                                                             IdempotencyKey.key == key))
+    if earlier is not None and earlier.match_id != match.id:
+        raise Conflict(_("This entry was sent before for another match, so it was not stored here. "
+                         "Reload the page and enter it again."), "idempotency_key")
+    return earlier
 
 
 #: How long a phone may take to send a deal again: its key is kept that long, then forgotten.

@@ -167,19 +167,17 @@ def add_deal(match_id: int) -> Reply:
     key = request.headers.get("Idempotency-Key")
     if key is not None and services.usable_key(key) is None:
         raise ApiError(400, f"An Idempotency-Key has 1 to {services.MAX_IDEMPOTENCY_KEY} printable characters.")
-    earlier = services.answered(_user(), key)
+    earlier = services.answered(match, key)  # a key used for another match: 409
     if earlier is None:
         deal, number = _deal_body()
         try:
             match = services.add_deal(match, deal, number, key, keep_answer=True)
         except services.Conflict:
-            earlier = services.answered(_user(), key)  # the same request, sent twice at once
+            earlier = services.answered(match, key)  # the same request, sent twice at once
             if earlier is None:
                 raise
         else:
             return jsonify(api_view(match)), 201
-    if earlier.match_id != match.id:
-        raise ApiError(409, "This Idempotency-Key was used for another match.")
     return jsonify(earlier.body), 201
 
 

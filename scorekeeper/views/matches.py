@@ -152,7 +152,8 @@ def _posted_form(match: Match) -> TuteDealForm | PochaDealForm:
 
 
 def _render_entry(board: queries.Scoreboard, form: FlaskForm, step: str, status: int = 200) -> tuple[str, int]:
-    return render_template("matches/deal.html", board=board, form=form, step=step, editing=None), status
+    return render_template("matches/deal.html", board=board, form=form, step=step, editing=None,
+                           cards=board.next_cards or 0), status
 
 
 @bp.get("/matches/<int:match_id>/deal")
@@ -166,7 +167,6 @@ def enter_deal(match_id: int) -> Page:
     form.dealer.data = board.next_dealer
     step = "deal"
     if isinstance(form, PochaDealForm):
-        form.cards.data = board.next_cards
         step = "bids"
         trump = request.args.get("trump")
         if trump in ("none", "oros", "copas", "espadas", "bastos"):
@@ -187,26 +187,34 @@ def _store_deal(match: Match, step: str) -> Page:
     match_id = match.id
     # A phone that lost its connection sends a saved entry again with the key it chose at first.
     key = request.headers.get("Idempotency-Key") or request.form.get("idempotency_key") or None
-    earlier = services.answered(current_user, key)
-    if earlier is not None and earlier.match_id == match.id:
-        return _after(step, match_id)
     form = _posted_form(match)
     status = 422
+    try:
+        if services.answered(match, key) is not None:
+            return _after(step, match_id)
+    except services.Conflict as error:  # the key was sent before for another match
+        add_form_error(form, error.message)
+        return _render_entry(queries.scoreboard(match), form, step, 409)
     if form.validate_on_submit():
         # A form always carries the number it was opened for; one without is out of date.
         number = whole_number(form.number.data) or 0
+        # The cards in hand follow from the match's schedule: the server knows them, the form does not say.
+        cards = queries.next_cards(match)
         try:
             if isinstance(form, TuteDealForm):
                 services.add_deal(match, form.to_deal(), number, key)
             elif step == "bids":
-                services.save_bids(match, form.to_bids(), number, key)
+                services.save_bids(match, form.to_bids(cards), number, key)
             else:
-                services.complete_deal(match, form.to_bids(), form.to_deal()["tricks"], number, key)
+                services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key)
         except RuleViolation as violation:
             attach_errors(form, violation.problems, form.error_fields())
         except services.Conflict as error:
-            if services.answered(current_user, key) is not None:  # the same entry, sent twice at once
-                return _after(step, match_id)
+            try:
+                if services.answered(match, key) is not None:  # the same entry, sent twice at once
+                    return _after(step, match_id)
+            except services.Conflict:
+                pass
             add_form_error(form, error.message)
             status = 409
         else:
@@ -246,6 +254,8 @@ def edit_deal(match_id: int, number: int) -> Page:
     if stored is None:
         raise services.NotFound(gettext("This match has no deal %(number)s.", number=number))
     form = _deal_form(board)
+    # A Pocha deal is played with the cards its schedule gave it: the stored deal says how many.
+    cards = stored.data.get("cards") if match.game == "pocha" else None
     status = 200
     if request.method == "GET":
         form.load(stored.data)
@@ -253,7 +263,8 @@ def edit_deal(match_id: int, number: int) -> Page:
     elif form.validate_on_submit():
         try:
             version = whole_number(form.version.data)
-            services.replace_deal(match, number, form.to_deal(), -1 if version is None else version)
+            deal = form.to_deal(cards) if isinstance(form, PochaDealForm) else form.to_deal()
+            services.replace_deal(match, number, deal, -1 if version is None else version)
         except RuleViolation as violation:
             attach_errors(form, [p for p in violation.problems if p.deal == number], form.error_fields())
             for problem in violation.problems:
@@ -269,7 +280,8 @@ def edit_deal(match_id: int, number: int) -> Page:
             return redirect(url_for("matches.scoreboard", match_id=match_id))
     else:
         status = 422
-    return render_template("matches/deal.html", board=board, form=form, step="edit", editing=number), status
+    return render_template("matches/deal.html", board=board, form=form, step="edit", editing=number,
+                           cards=cards if isinstance(cards, int) else 0), status
 
 
 # ---------------------------------------------------------------- history

@@ -149,3 +149,16 @@ def test_the_api_answers_a_retried_post_with_the_first_answer(app: Flask) -> Non
     too_long = api.client.post(f"/api/v1/matches/{match_id}/deals", json=deal,
                                headers={**api.headers, "Idempotency-Key": "x" * 101})
     assert too_long.status_code == 400
+
+
+def test_a_form_deal_with_a_key_used_for_another_match_is_refused_and_says_so(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    start(ana, "tute2", ["Ana", "Luis"])
+    assert ana.post("/matches/1/deal", data={**tute_form(70, 0), "idempotency_key": "k1"}).location == "/matches/1"
+    response = ana.post("/matches/2/deal", data={**tute_form(60, 0), "idempotency_key": "k1"})
+    assert response.status_code == 409
+    assert "sent before for another match" in response.get_data(as_text=True)
+    assert 'value="60"' in response.get_data(as_text=True)  # what was typed comes back
+    with app.app_context():
+        assert [m.id for m in db.session.scalars(db.select(Deal)).all() if m.match_id == 2] == []
+    assert ana.post("/matches/2/deal", data={**tute_form(60, 0), "idempotency_key": "k2"}).location == "/matches/2"
