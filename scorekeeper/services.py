@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 
 from flask_babel import gettext as _
 from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -227,13 +229,21 @@ def _players_for(user: User, names: Sequence[str], unarchive: bool = True) -> li
 
     A player who sits down again is no longer archived, unless `unarchive` is off (imports).
     """
+    missing = [name for name in names if _player_named(user, name) is None]
+    if missing:
+        # Two phones starting a match with the same new player at once must both get it: the
+        # second insert waits for the first and then adds nothing, instead of failing.
+        dialect = db.session.get_bind().dialect.name
+        insert_new = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(Player.__table__)
+        db.session.execute(insert_new.on_conflict_do_nothing(index_elements=["user_id", "name_key"]), [
+            {"user_id": user.id, "name": clean_name(name), "name_key": name_key(name), "archived": False,
+             "created_at": utcnow()} for name in missing])
     players = []
     for name in names:
         player = _player_named(user, name)
-        if player is None:
-            player = Player(user_id=user.id, name=clean_name(name), name_key=name_key(name))
-            db.session.add(player)
-        elif player.archived and unarchive:
+        if player is None:  # only if the row that stopped the insert was rolled back meanwhile
+            raise Conflict(_("Someone else changed this at the same moment. Reload the page and try again."))
+        if player.archived and unarchive:
             player.archived = False
         players.append(player)
     db.session.flush()
@@ -293,6 +303,8 @@ def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime |
     match has its rows already (its seats never change), so they are updated in place.
     """
     db.session.flush()
+    if rerate_since is not None or summarize:
+        _lock_figures(match.user_id)
     rows = stats.result_rows(match, result)
     if rows_exist:
         db.session.execute(_UPDATE_RESULT, [{**{name: row[name] for name in _RESULT_FIGURES},
@@ -306,6 +318,20 @@ def _refresh_figures(match: Match, result: MatchResult, rerate_since: datetime |
         players = [seat.player_id for seat in match.seats]
         _summarize(match.user_id, match.game, players)
         _pair_up(match.user_id, players)
+
+
+def _lock_figures(user_id: int) -> None:
+    """Make the account's changes that rebuild ratings, summaries and pair records wait for each other.
+
+    Each of those is built from the account's other matches: two matches of the same players
+    finishing at the same moment must not each rebuild them from a reading without the other
+    (on PostgreSQL, under READ COMMITTED, the second would also re-insert rows the first just
+    inserted). Locking the account's row serialises them, and every statement after the lock
+    sees what the first one committed. FOR NO KEY UPDATE, because every insert of a derived
+    row holds a KEY SHARE lock on it (its foreign key), which plain FOR UPDATE would wait for.
+    SQLite writes one transaction at a time already, and SQLAlchemy leaves the clause out there.
+    """
+    db.session.execute(select(User.id).where(User.id == user_id).with_for_update(key_share=True))
 
 
 def _summarize(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
@@ -594,6 +620,7 @@ def delete_match(match: Match) -> None:
     """Delete a match with its deals and figures; the ratings of its game follow."""
     since = (match.ended_at, match.id) if match.status == FINISHED and match.ended_at else None
     user_id, game, players = match.user_id, match.game, [seat.player_id for seat in match.seats]
+    _lock_figures(user_id)
     db.session.delete(match)
     if since is not None:
         _rerate(user_id, game, since)
@@ -645,12 +672,20 @@ def recompute_all() -> int:
         count += 1
     db.session.execute(delete(PlayerSummary.__table__))
     db.session.execute(delete(PlayerPair.__table__))
+    _rebuild_figures(games)
+    return count
+
+
+def _rebuild_figures(games: set[tuple[int, str]]) -> None:
+    """Rate again and sum up again every (account, game) given, and the accounts' pair records."""
+    accounts = sorted({user_id for user_id, _game in games})
+    for user_id in accounts:
+        _lock_figures(user_id)
     for user_id, game in sorted(games):
         _rerate(user_id, game)
         _summarize(user_id, game)
-    for user_id in sorted({user_id for user_id, _game in games}):
+    for user_id in accounts:
         _pair_up(user_id)
-    return count
 
 
 def user_named(username: str) -> User | None:
@@ -698,9 +733,5 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
             _refresh_figures(match, _result)
             games.add((user.id, match.game))
             report["matches"] += 1
-    for user_id, game in sorted(games):
-        _rerate(user_id, game)
-        _summarize(user_id, game)
-    for user_id in sorted({user_id for user_id, _game in games}):
-        _pair_up(user_id)
+    _rebuild_figures(games)
     return report

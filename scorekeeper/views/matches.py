@@ -57,7 +57,7 @@ def new(game_name: str) -> Page:
             fields.update({f"options.{spec.name}": f"opt_{spec.name}" for spec in game.option_specs})
             fields.update({"players": "@players", "first_dealer": "leader" if game.name == "tute4" else "first_dealer"})
             attach_errors(form, violation.problems, fields)
-        except services.InvalidInput as error:
+        except services.ServiceError as error:  # a name refused, or a race lost to another phone
             field = error.field or ""
             if field.startswith("players."):
                 field = f"players-{entries[int(field.split('.')[1])]}"

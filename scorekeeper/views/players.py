@@ -26,7 +26,7 @@ def index() -> Response | tuple[str, int]:
     if form.validate_on_submit():
         try:
             player = services.add_player(current_user, form.name.data)
-        except services.InvalidInput as error:
+        except services.ServiceError as error:
             add_form_error(form, error.message, error.field)
         else:
             flash(gettext("%(name)s joined the table.", name=player.name))
@@ -42,7 +42,7 @@ def rename(player_id: int) -> Response | tuple[str, int]:
     if form.validate_on_submit():
         try:
             services.rename_player(current_user, player.id, form.name.data)
-        except services.InvalidInput as error:
+        except services.ServiceError as error:
             add_form_error(form, error.message, error.field)
         else:
             flash(gettext("Renamed to %(name)s.", name=form.name.data.strip()))

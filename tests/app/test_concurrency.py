@@ -3,28 +3,19 @@
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-WORKERS = 4
+from .servers import served
+
 PHONES = 6
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def call(method: str, url: str, token: str, body: Any = None) -> tuple[int, Any]:
@@ -41,33 +32,10 @@ def call(method: str, url: str, token: str, body: Any = None) -> tuple[int, Any]
 
 
 @pytest.fixture
-def gunicorn(database_url: str, tmp_path: Path) -> Any:
+def gunicorn(database_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
     """Serve the app with several worker processes on one database; yield its URL and an API token."""
-    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "concurrency",
-           "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance")}
-    flask = [sys.executable, "-m", "flask", "--app", "scorekeeper"]
-    subprocess.run([*flask, "user", "create", "ana", "--password-stdin"], input=b"a long secret\n", env=env,
-                   check=True, capture_output=True)
-    token = subprocess.run([*flask, "token", "create", "ana"], env=env, check=True,
-                           capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--preload", "-w", str(WORKERS), "-b",
-                               f"127.0.0.1:{port}", "scorekeeper:create_app()"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/login", timeout=2):
-                break
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.1)
-    try:
-        yield url, token
-    finally:
-        server.terminate()
-        server.wait(10)
-        server.stderr.close()  # type: ignore[union-attr]
+    with served(database_url, tmp_path) as server:
+        yield server
 
 
 def test_the_same_next_deal_posted_by_several_phones_at_once_is_stored_once(gunicorn: Any) -> None:
