@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
+from datetime import timedelta
 from pathlib import Path
 
 #: Where a generated secret key is kept, inside the instance folder.
@@ -35,11 +36,15 @@ class Defaults:
     #: Where rate-limit counts are kept: memory:// (one process) or e.g. redis://127.0.0.1:6379.
     RATELIMIT_STORAGE_URI = "memory://"
     RATELIMIT_HEADERS_ENABLED = True
-    #: Sign-in attempts allowed from one address, and for one username, before a pause;
-    #: and new accounts from one address.
+    #: Failed sign-ins allowed from one address (whatever the account), from one address for one
+    #: account, and for one account from every address together (the ceiling against guesses
+    #: spread over many addresses), before a pause; and new accounts from one address.
     SIGN_IN_LIMIT_PER_ADDRESS = "30 per 10 minutes"
-    SIGN_IN_LIMIT_PER_ACCOUNT = "10 per 10 minutes"
+    SIGN_IN_LIMIT_PER_ADDRESS_AND_ACCOUNT = "10 per 10 minutes"
+    SIGN_IN_LIMIT_PER_ACCOUNT = "100 per hour"
     SIGN_UP_LIMIT_PER_ADDRESS = "10 per hour"
+    #: How long a browser stays signed in (its remember-me cookie, and the sign-in it carries).
+    REMEMBER_COOKIE_DURATION = timedelta(days=365)
     #: Behind a reverse proxy, how many proxies' X-Forwarded-For/-Proto to trust (0: none).
     PROXY_FIX = 0
     #: The languages the pages speak, by their codes; English is the default.

@@ -77,9 +77,21 @@ class AccountForm(FlaskForm):
     """Create an account (the first one, or a sign-up)."""
 
     username = StringField(_l("Username"), validators=[DataRequired(), Length(max=40)])
-    password = PasswordField(_l("Password"), validators=[DataRequired()])
+    password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=1000)])
     confirm = PasswordField(_l("Password again"),
                             validators=[DataRequired(), EqualTo("password", _l("The passwords differ."))])
+
+
+class PasswordForm(FlaskForm):
+    """Change the account's password (which signs every other browser out)."""
+
+    current = PasswordField(_l("Current password"), validators=[DataRequired()],
+                            render_kw={"autocomplete": "current-password"})
+    password = PasswordField(_l("New password"), validators=[DataRequired(), Length(max=1000)],
+                             render_kw={"autocomplete": "new-password"})
+    confirm = PasswordField(_l("New password again"),
+                            validators=[DataRequired(), EqualTo("password", _l("The passwords differ."))],
+                            render_kw={"autocomplete": "new-password"})
 
 
 class PlayerForm(FlaskForm):

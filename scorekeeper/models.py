@@ -1,4 +1,4 @@
-"""Tables that store facts: accounts, their API tokens, players, matches, seats and deals.
+"""Tables that store facts: accounts, their sign-ins and API tokens, players, matches, seats and deals.
 
 Scores are never stored as facts: a match keeps its raw deals, and `Match.result` is a
 cache of what the rules engine derives from them, written in the same transaction and
@@ -61,6 +61,8 @@ class User(UserMixin, db.Model):
     """An account: one group of friends, or one person, with its own players and matches."""
 
     __tablename__ = "users"
+    # `sign_in_key` below is not a column: it says which browser's sign-in this request came with.
+    __allow_unmapped__ = True
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(40))
@@ -69,6 +71,36 @@ class User(UserMixin, db.Model):
     #: The language chosen for the pages (a code of LANGUAGES), or None to follow the browser.
     language: Mapped[str | None] = mapped_column(String(8))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    #: The key of the sign-in (a row of `sign_ins`) this request was made with, when it was.
+    sign_in_key: str | None = None
+
+    def get_id(self) -> str:
+        """Return what Flask-Login keeps in the session and the remember-me cookie: this browser's sign-in key.
+
+        Not the account's id, so that signing out (which deletes the sign-in) makes a copy
+        of either cookie open nothing, as Flask-Login's "alternative tokens" describe.
+        """
+        if self.sign_in_key is None:
+            raise RuntimeError("sign in through services.start_sign_in, which gives the browser its key")
+        return self.sign_in_key
+
+
+class SignIn(db.Model):
+    """A browser signed in to an account; its session and remember-me cookie carry the key, kept here hashed.
+
+    Signing out deletes the row; changing the password or signing out everywhere deletes all
+    of the account's rows. A row lives as long as the remember-me cookie, then is forgotten.
+    """
+
+    __tablename__ = "sign_ins"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    user: Mapped[User] = relationship()
 
 
 class ApiToken(db.Model):

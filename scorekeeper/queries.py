@@ -14,12 +14,14 @@ from typing import Any
 from .i18n import gettext, ngettext
 from markupsafe import Markup
 from flask_sqlalchemy.pagination import Pagination
-from sqlalchemy import Select, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import defer, raiseload, selectinload
 
 from .extensions import db
+from .keys import hash_token, looks_like_key, sign_in_lifetime
 from .models import (
-    ABANDONED, FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Match, Player, PlayerResult, Seat, User,
+    ABANDONED, FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Match, Player, PlayerResult, Seat, SignIn, User,
+    utcnow,
 )
 from .rules import GAMES, Game, bidding_order, cante_value, check_match, check_options, get_game
 from .charts import running_totals_svg
@@ -35,9 +37,20 @@ def has_users() -> bool:
     return db.session.scalar(select(User.id).limit(1)) is not None
 
 
-def get_user(user_id: int) -> User | None:
-    """Return the account with this id, or None."""
-    return db.session.get(User, user_id)
+def user_for_sign_in(key: str) -> User | None:
+    """Return the account a browser's sign-in key belongs to, while that sign-in lasts; else None."""
+    if not looks_like_key(key):
+        return None
+    user = db.session.scalar(select(User).join(SignIn, SignIn.user_id == User.id).where(
+        SignIn.key_hash == hash_token(key), SignIn.created_at >= utcnow() - sign_in_lifetime()))
+    if user is not None:
+        user.sign_in_key = key
+    return user
+
+
+def sign_in_count(user: User) -> int:
+    """Return how many browsers are signed in to the account."""
+    return db.session.scalar(select(func.count()).select_from(SignIn).where(SignIn.user_id == user.id)) or 0
 
 
 def match_for(user: User, match_id: int) -> Match:

@@ -7,7 +7,6 @@ with the engine's result cached beside them.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import secrets
 import unicodedata
@@ -27,11 +26,12 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .documents import api_view, match_document
+from .keys import hash_token, sign_in_lifetime
 from .extensions import db
 from . import statistics, stats
 from .models import (
     ABANDONED, FINISHED, MAX_ID, PLAYING, ApiToken, Deal, IdempotencyKey, Match, Player, PlayerRating, PlayerResult,
-    PlayerPair, PlayerSummary, Seat, User, name_key, utcnow,
+    PlayerPair, PlayerSummary, Seat, SignIn, User, name_key, utcnow,
 )
 from .rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from .rules import next_seat
@@ -141,15 +141,54 @@ def authenticate(username: str, password: str) -> User | None:
     return user if check_password_hash(user.password_hash, password) else None
 
 
+def _new_sign_in(user: User) -> str:
+    """Record a new signed-in browser of `user` (inside a transaction) and return its key."""
+    key = secrets.token_urlsafe(32)
+    db.session.execute(delete(SignIn.__table__).where(SignIn.user_id == user.id,
+                                                      SignIn.created_at < utcnow() - sign_in_lifetime()))
+    db.session.add(SignIn(user_id=user.id, key_hash=hash_token(key)))
+    user.sign_in_key = key
+    return key
+
+
+@_atomic
+def start_sign_in(user: User) -> str:
+    """Sign a browser in to `user`: return the key its session and remember-me cookie will carry."""
+    return _new_sign_in(user)
+
+
+@_atomic
+def end_sign_in(key: str | None) -> None:
+    """Sign one browser out: its session and remember-me cookie open nothing from now on."""
+    if key:
+        db.session.execute(delete(SignIn.__table__).where(SignIn.key_hash == hash_token(key)))
+
+
+@_atomic
+def end_every_sign_in(user: User) -> int:
+    """Sign every browser of the account out, this one included; return how many there were."""
+    ended = db.session.execute(delete(SignIn.__table__).where(SignIn.user_id == user.id))
+    user.sign_in_key = None
+    return int(getattr(ended, "rowcount", 0) or 0)
+
+
+@_atomic
+def change_password(user: User, current: str, new: str) -> str:
+    """Change the account's password after checking the current one; sign every browser out,
+    and return a new sign-in key for the browser that made the change."""
+    if not check_password_hash(user.password_hash, current):
+        raise InvalidInput(_("That is not the account's current password."), "current")
+    if len(new) < MIN_PASSWORD_LENGTH:
+        raise InvalidInput(_("A password has at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), "password")
+    user.password_hash = generate_password_hash(new)
+    db.session.execute(delete(SignIn.__table__).where(SignIn.user_id == user.id))
+    return _new_sign_in(user)
+
+
 @_atomic
 def set_language(user: User, language: str | None) -> None:
     """Remember the account's language (None: follow the browser)."""
     user.language = language
-
-
-def hash_token(token: str) -> str:
-    """Return the stored form of an API token."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @_atomic

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import (
-    Flask, current_app, has_request_context, jsonify, redirect, render_template, request, session, url_for,
+    Flask, abort, current_app, has_request_context, jsonify, redirect, render_template, request, session, url_for,
 )
 from flask_babel import gettext, lazy_gettext
 from flask_login import current_user
@@ -14,8 +14,8 @@ from werkzeug.wrappers import Response
 
 from .. import i18n, queries
 from ..extensions import login_manager
-from ..forms import group_errors, whole_number
-from ..services import NotFound
+from ..forms import group_errors
+from ..services import Conflict, NotFound, ServiceError
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
 #: static files, what makes the app installable, shared live views, the language switch.
@@ -36,8 +36,10 @@ def register(app: Flask) -> None:
     login_manager.login_view = "auth.login"
     login_manager.login_message = lazy_gettext("Sign in to keep score.")
     login_manager.user_loader(_load_user)
+    app.before_request(_form_bodies_only)
     app.before_request(_require_sign_in)
     app.register_error_handler(NotFound, _not_found)
+    app.register_error_handler(ServiceError, _refused)
     app.register_error_handler(404, _not_found)
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(429, _too_many)
@@ -63,9 +65,27 @@ def select_language() -> str:
     return request.accept_languages.best_match(list(languages)) or current_app.config["BABEL_DEFAULT_LOCALE"]
 
 
-def _load_user(user_id: str) -> Any:
-    number = whole_number(user_id)
-    return None if number is None else queries.get_user(number)
+def _load_user(sign_in_key: str) -> Any:
+    """Return the account of the browser's sign-in (what `User.get_id` gave Flask-Login), while it lasts."""
+    return queries.user_for_sign_in(sign_in_key)
+
+
+#: The bodies an HTML form sends; the pages' routes read nothing else.
+FORM_BODIES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
+def _form_bodies_only() -> Response | None:
+    """Refuse a body that no form of these pages sends (JSON, XML, raw bytes) with 415.
+
+    Flask-WTF would otherwise read a JSON body as the form's data, whatever shape it has;
+    the JSON API has routes of its own.
+    """
+    endpoint = request.endpoint or ""
+    if endpoint.startswith("api.") or request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    if request.mimetype and request.mimetype not in FORM_BODIES:
+        abort(415)
+    return None
 
 
 def _require_sign_in() -> Response | None:
@@ -85,6 +105,18 @@ def _not_found(error: Exception) -> tuple[str, int] | tuple[Response, int]:
     if request.path.startswith("/api/"):
         return jsonify({"message": message}), 404
     return render_template("not_found.html", message=message), 404
+
+
+def _refused(error: ServiceError) -> tuple[str, int] | tuple[Response, int]:
+    """Answer a change that could not be made (most often a race lost to another phone) with its reason.
+
+    Forms catch these themselves to show the message at the field; this is for the rest.
+    """
+    status = 409 if isinstance(error, Conflict) else 422
+    if request.path.startswith("/api/"):
+        return jsonify({"message": error.message}), status
+    back = request.referrer if request.referrer and request.referrer.startswith(request.host_url) else None
+    return render_template("refused.html", message=error.message, back=back), status
 
 
 def _too_many(error: HTTPException) -> tuple[str, int] | tuple[Response, int]:

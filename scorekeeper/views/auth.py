@@ -1,26 +1,22 @@
-"""Accounts: the first account of a fresh install, sign-up, sign-in and out, API tokens."""
+"""Accounts: the first account of a fresh install, sign-up, sign-in and out, passwords, API tokens."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint, abort, current_app, flash, g, make_response, redirect, render_template, request, session, url_for,
+)
 from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
-from .. import queries, services
+from .. import queries, services, sign_in_limits
 from ..extensions import limiter
-from ..forms import AccountForm, LoginForm, TokenForm, add_form_error
+from ..forms import AccountForm, LoginForm, PasswordForm, TokenForm, add_form_error
+from ..models import User
 
 bp = Blueprint("auth", __name__)
-
-
-def _posted_username() -> str:
-    """Key the per-account limit by the username tried, as the form (or a JSON body) gives it."""
-    body = request.get_json(silent=True) if request.is_json else None
-    name = body.get("username") if isinstance(body, dict) else request.form.get("username")
-    return "account:" + " ".join(str(name or "").split()).casefold()[:200]
 
 
 def _too_many() -> str:
@@ -28,22 +24,37 @@ def _too_many() -> str:
 
 
 def _safe_next(target: str | None) -> str:
-    """Return `target` if it is a path on this site, else the home page."""
-    if target:
+    """Return `target` if it is a plain path on this site, else the home page.
+
+    Only printable ASCII passes: a line break would split the Location header, and a
+    backslash is read as a slash by some browsers ("/\\evil.example").
+    """
+    if target and target.isascii() and target.isprintable() and " " not in target and "\\" not in target:
         parts = urlsplit(target)
         if not parts.scheme and not parts.netloc and target.startswith("/") and not target.startswith("//"):
             return target
     return url_for("main.home")
 
 
+def _sign_in(user: User, key: str | None = None) -> None:
+    """Sign this browser in to `user` under a new sign-in key (or `key`, just made), with a new CSRF token."""
+    if key is None:
+        key = services.start_sign_in(user)
+    user.sign_in_key = key
+    # A CSRF token seen before signing in (on a borrowed phone, say) must not outlive it.
+    session.pop("csrf_token", None)
+    g.pop("csrf_token", None)
+    login_user(user, remember=True)
+
+
 def _create_account(form: AccountForm, template: str) -> Response | tuple[str, int] | str:
     if form.validate_on_submit():
         try:
             user = services.create_user(form.username.data, form.password.data)
-        except services.InvalidInput as error:
+        except services.ServiceError as error:  # a name taken, also by a sign-up at the same moment
             add_form_error(form, error.message, error.field)
         else:
-            login_user(user, remember=True)
+            _sign_in(user)
             flash(gettext("Welcome, %(name)s.", name=user.username))
             return redirect(url_for("main.home"))
         return render_template(template, form=form), 422
@@ -67,18 +78,21 @@ def signup() -> Response | tuple[str, int] | str:
     return _create_account(AccountForm(), "auth/signup.html")
 
 
-# Every attempt counts, right as it arrives, so that a burst cannot slip past the limit.
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["SIGN_IN_LIMIT_PER_ADDRESS"], methods=["POST"], error_message=_too_many)
-@limiter.limit(lambda: current_app.config["SIGN_IN_LIMIT_PER_ACCOUNT"], methods=["POST"],
-               key_func=_posted_username, error_message=_too_many)
 def login() -> Response | tuple[str, int] | str:
-    """Sign in."""
+    """Sign in; failed attempts are limited (see `sign_in_limits`)."""
     form = LoginForm()
     if form.validate_on_submit():
+        attempt = sign_in_limits.begin(form.username.data)
+        if not attempt.allowed:
+            form.form_errors.append(_too_many())
+            response = make_response(render_template("auth/login.html", form=form), 429)
+            response.headers["Retry-After"] = str(attempt.retry_after)
+            return response
         user = services.authenticate(form.username.data, form.password.data)
         if user is not None:
-            login_user(user, remember=True)
+            sign_in_limits.forgive(attempt)  # only failures count
+            _sign_in(user)
             return redirect(_safe_next(request.args.get("next")))
         form.form_errors.append(gettext("That username and password do not match an account."))
         return render_template("auth/login.html", form=form), 422
@@ -88,7 +102,8 @@ def login() -> Response | tuple[str, int] | str:
 @bp.post("/logout")
 @login_required
 def logout() -> Response:
-    """Sign out."""
+    """Sign this browser out: its session and remember-me cookie open nothing any more, wherever copied."""
+    services.end_sign_in(current_user.sign_in_key)
     logout_user()
     return redirect(url_for("auth.login"))
 
@@ -104,22 +119,56 @@ def language() -> Response:
     return redirect(_safe_next(request.form.get("next")))
 
 
+def _account_page(form: TokenForm | None = None, password_form: PasswordForm | None = None,
+                  new_token: str | None = None) -> tuple[str, int]:
+    form = form or TokenForm(formdata=None)
+    password_form = password_form or PasswordForm(formdata=None, prefix="change")
+    failed = form.errors or form.form_errors or password_form.errors or password_form.form_errors
+    return render_template("auth/account.html", form=form, password_form=password_form, new_token=new_token,
+                           tokens=queries.api_tokens(current_user),
+                           sign_ins=queries.sign_in_count(current_user)), 422 if failed else 200
+
+
 @bp.route("/account", methods=["GET", "POST"])
 @login_required
 def account() -> tuple[str, int]:
-    """Show the account and its API tokens; make a new token, shown once."""
+    """Show the account, its sign-ins and its API tokens; make a new token, shown once."""
     form = TokenForm()
-    new_token = None
     if form.validate_on_submit():
         try:
             new_token = services.create_api_token(current_user, form.name.data or "API token")
-        except services.InvalidInput as error:
+        except services.ServiceError as error:
             add_form_error(form, error.message, "name")
         else:
-            form = TokenForm(formdata=None)
-    status = 422 if form.errors or form.form_errors else 200
-    return render_template("auth/account.html", form=form, tokens=queries.api_tokens(current_user),
-                           new_token=new_token), status
+            return _account_page(new_token=new_token)
+    return _account_page(form=form)
+
+
+@bp.post("/account/password")
+@login_required
+def change_password() -> Response | tuple[str, int]:
+    """Change the password: every browser is signed out, and this one signed in again."""
+    form = PasswordForm(prefix="change")
+    if form.validate_on_submit():
+        try:
+            key = services.change_password(current_user, form.current.data, form.password.data)
+        except services.ServiceError as error:
+            add_form_error(form, error.message, error.field)
+        else:
+            _sign_in(current_user._get_current_object(), key)
+            flash(gettext("Your password was changed, and every other browser signed out."))
+            return redirect(url_for("auth.account"))
+    return _account_page(password_form=form)
+
+
+@bp.post("/account/sign-out-everywhere")
+@login_required
+def sign_out_everywhere() -> Response:
+    """Sign out every browser signed in to the account, this one included."""
+    services.end_every_sign_in(current_user)
+    logout_user()
+    flash(gettext("Every browser signed in to this account was signed out."))
+    return redirect(url_for("auth.login"))
 
 
 @bp.post("/account/tokens/<int:token_id>/revoke")

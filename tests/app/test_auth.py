@@ -81,6 +81,7 @@ def test_sign_up_makes_a_second_account_while_open(ana: Browser, app: Flask) -> 
     response = client.post("/signup", data={"username": "bea", "password": PASSWORD, "confirm": PASSWORD,
                                             "csrf_token": token})
     assert response.status_code == 302
+    token = csrf_token(client)  # signing in gives the browser a new CSRF token
     taken = client.post("/signup", data={"username": "BEA", "password": PASSWORD, "confirm": PASSWORD,
                                          "csrf_token": token})
     assert "That username is taken." in taken.get_data(as_text=True)
@@ -120,75 +121,6 @@ def test_another_account_cannot_revoke_my_token(ana: Browser, app: Flask) -> Non
     ana.post("/account", data={"name": "mine"})
     bea = signed_in(app, "bea")
     assert bea.post("/account/tokens/1/revoke").status_code == 404
-
-
-def _sign_in(client, username: str, password: str):  # type: ignore[no-untyped-def]
-    return client.post("/login", data={"username": username, "password": password, "csrf_token": csrf_token(client)})
-
-
-def test_sign_ins_are_limited_per_account_without_telling_whether_it_exists(ana: Browser, app: Flask) -> None:
-    app.config["SIGN_IN_LIMIT_PER_ACCOUNT"] = "3 per 10 minutes"
-    for username, variants in (("ana", ["ana", " ANA ", "Ana"]), ("nobody", ["nobody"] * 3)):
-        client = app.test_client()
-        statuses = [_sign_in(client, name, "wrong").status_code for name in variants + [username]]
-        assert statuses == [422, 422, 422, 429], username  # spellings of one name share one count
-        page = _sign_in(client, username, "wrong").get_data(as_text=True)
-        assert "Too many sign-in attempts. Wait a few minutes and try again." in page
-    assert _sign_in(app.test_client(), "ana", PASSWORD).status_code == 429  # even the right password waits
-
-
-def test_a_json_sign_in_counts_against_the_account_too(ana: Browser, app: Flask) -> None:
-    app.config["SIGN_IN_LIMIT_PER_ACCOUNT"] = "2 per 10 minutes"
-    client = app.test_client()
-    token = csrf_token(client)
-    for _ in range(2):
-        client.post("/login", json={"username": "ana", "password": "wrong"}, headers={"X-CSRFToken": token})
-    assert _sign_in(client, "ana", "wrong").status_code == 429
-
-
-def test_a_wrong_username_takes_as_long_as_a_wrong_password(ana: Browser, app: Flask,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    import scorekeeper.services as services_module
-    checked: list[str] = []
-    real = services_module.check_password_hash
-    monkeypatch.setattr(services_module, "check_password_hash", lambda h, p: checked.append(h) or real(h, p))
-    with app.app_context():
-        assert services_module.authenticate("nobody", "wrong") is None
-        assert services_module.authenticate("ana", "wrong") is None
-    assert len(checked) == 2  # a hash is checked either way
-
-
-def test_sign_up_is_limited_per_address(ana: Browser, app: Flask) -> None:
-    app.config["SIGN_UP_LIMIT_PER_ADDRESS"] = "2 per hour"
-    client = app.test_client()
-    token = csrf_token(client)
-    statuses = [client.post("/signup", data={"username": f"new{i}", "password": PASSWORD, "confirm": PASSWORD,
-                                             "csrf_token": token}).status_code for i in range(3)]
-    assert statuses == [302, 302, 429]
-
-
-def test_failed_sign_ins_are_limited_per_address(ana: Browser, app: Flask) -> None:
-    app.config["SIGN_IN_LIMIT_PER_ADDRESS"] = "4 per 10 minutes"
-    client = app.test_client()
-    statuses = [_sign_in(client, f"guess{i}", "wrong").status_code for i in range(5)]
-    assert statuses == [422, 422, 422, 422, 429]
-
-
-def test_behind_a_proxy_the_client_address_is_the_forwarded_one(tmp_path: Path) -> None:
-    from scorekeeper import create_app
-    app = create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path), "PROXY_FIX": 1,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}",
-                      "SIGN_IN_LIMIT_PER_ADDRESS": "2 per 10 minutes"})
-    signed_in(app, "ana")
-    from scorekeeper.extensions import limiter
-    with app.app_context():
-        limiter.reset()
-    for address, expected in (("203.0.113.1", [422, 422, 429]), ("203.0.113.2", [422])):
-        client = app.test_client()
-        token = csrf_token(client)
-        statuses = [client.post("/login", data={"username": f"x{i}", "password": "y", "csrf_token": token},
-                                headers={"X-Forwarded-For": address}).status_code for i in range(len(expected))]
-        assert statuses == expected, address
 
 
 def test_every_response_carries_the_security_headers(ana: Browser, app: Flask) -> None:

@@ -11,10 +11,11 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal, Match
 
-from ..conftest import Browser, signed_in
+from ..conftest import Browser, csrf_token, signed_in
 from .matchhelpers import bids_form, start, tricks_form, tute_form
 from .test_api import TUTE, Api, token_for
 from .test_cli import fresh_app, play_an_evening, run
+from .test_hostile import snapshot
 from .test_matches import text
 
 
@@ -196,3 +197,45 @@ def test_templates_hold_no_inline_script_handler_or_style() -> None:
         if scripts or re.search(r"\son[a-z]+=", text) or re.search(r"\sstyle=", text):
             offenders.append(template.name)
     assert offenders == []
+
+
+JSON_BODIES = ["[1, 2]", '"ab"', '{"username": 5, "password": 5}', "[" * 100000 + "]" * 100000, "NaN",
+               '{"name": 5}', '{"bids-0": 1e9}']
+
+
+def test_json_bodies_posted_to_the_pages_forms_are_refused_and_sign_nobody_in(app: Flask) -> None:
+    signed_in(app, "ana")
+    client = app.test_client()
+    token = csrf_token(client)
+    for body in JSON_BODIES:
+        response = client.post("/login", data=body, headers={"Content-Type": "application/json", "X-CSRFToken": token})
+        assert response.status_code in (400, 415), (body[:20], response.status_code)
+    assert client.get("/account").status_code == 302  # still signed out
+
+
+def test_json_bodies_posted_to_signed_in_forms_are_refused_and_change_nothing(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    start(ana, "pocha", ["Ana", "Luis"])
+    before = snapshot(app)
+    for path in ("/players/", "/players/1/rename", "/account", "/account/password", "/matches/1/deal",
+                 "/matches/2/bids", "/matches/1/deals/1/edit", "/matches/new/tute2", "/language"):
+        for body in JSON_BODIES:
+            response = ana.client.post(path, data=body, headers={"Content-Type": "application/json",
+                                                                  "X-CSRFToken": ana.token})
+            assert response.status_code in (400, 415), (path, body[:20], response.status_code)
+        raw = ana.client.post(path, data=b"\xff\xfe\x00junk", headers={"Content-Type": "application/octet-stream",
+                                                                        "X-CSRFToken": ana.token})
+        assert raw.status_code in (400, 415), path
+    assert snapshot(app) == before
+
+
+def test_a_line_break_in_next_sends_home_after_signing_in(ana: Browser, app: Flask) -> None:
+    client = app.test_client()
+    data = {"username": "ana", "password": "correct horse", "csrf_token": csrf_token(client)}
+    for target in ("/%0D%0ALocation:%20http://evil.example", "/%0ASet-Cookie:x=1", "/\\evil.example", "/caf%C3%A9"):
+        response = client.post(f"/login?next={target}", data={**data, "csrf_token": csrf_token(client)})
+        assert response.status_code == 302 and response.location == "/", target
+        client.post("/logout", data={"csrf_token": csrf_token(client)})
+    response = ana.post("/language", data={"language": "es", "next": "/\r\nLocation: http://evil.example"})
+    assert response.status_code == 302 and response.location == "/"
+    assert ana.post("/language", data={"language": "en", "next": "/history?game=pocha"}).location == "/history?game=pocha"

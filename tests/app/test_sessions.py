@@ -1,0 +1,127 @@
+"""Signing in and out: each browser's sign-in can be ended, by signing out, a new password, or everywhere at once."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.extensions import db
+from scorekeeper.models import SignIn
+
+from ..conftest import PASSWORD, Browser, csrf_token, signed_in
+
+SESSION = "session"
+REMEMBER = "remember_token"
+
+
+def cookie(client: FlaskClient, name: str) -> str:
+    found = client.get_cookie(name)
+    assert found is not None, f"no {name} cookie"
+    return found.value
+
+
+def opens_account(app: Flask, **cookies: str) -> bool:
+    """Tell whether a fresh browser holding only these cookies reaches the account page."""
+    stranger = app.test_client()
+    for name, value in cookies.items():
+        stranger.set_cookie(name, value)
+    return stranger.get("/account").status_code == 200
+
+
+def sign_in(app: Flask, client: FlaskClient | None = None, password: str = PASSWORD) -> FlaskClient:
+    client = client or app.test_client()
+    response = client.post("/login", data={"username": "ana", "password": password, "csrf_token": csrf_token(client)})
+    assert response.status_code == 302, response.status_code
+    return client
+
+
+def test_a_session_cookie_copied_before_signing_out_opens_nothing_afterwards(ana: Browser, app: Flask) -> None:
+    copied = cookie(ana.client, SESSION)
+    assert opens_account(app, session=copied)
+    assert ana.post("/logout").location == "/login"
+    assert not opens_account(app, session=copied)
+
+
+def test_the_remember_cookie_is_new_at_every_sign_in_and_dies_with_its_sign_in(ana: Browser, app: Flask) -> None:
+    first = cookie(ana.client, REMEMBER)
+    assert opens_account(app, remember_token=first)  # a browser that was closed keeps its sign-in
+    other = sign_in(app)
+    second = cookie(other, REMEMBER)
+    assert second != first
+    ana.post("/logout")
+    assert not opens_account(app, remember_token=first)
+    assert opens_account(app, remember_token=second)  # signing out one browser leaves the others in
+
+
+def test_three_sign_outs_leave_no_remember_cookie_that_signs_in(ana: Browser, app: Flask) -> None:
+    cookies = [cookie(ana.client, REMEMBER)]
+    ana.post("/logout")
+    for _ in range(2):
+        client = sign_in(app)
+        cookies.append(cookie(client, REMEMBER))
+        client.post("/logout", data={"csrf_token": csrf_token(client)})
+    assert len(set(cookies)) == 3
+    assert not any(opens_account(app, remember_token=value) for value in cookies)
+
+
+def test_signing_out_everywhere_ends_every_browser_s_sign_in(ana: Browser, app: Flask) -> None:
+    other = sign_in(app)
+    kept = {"session": cookie(other, SESSION), "remember_token": cookie(other, REMEMBER)}
+    page = ana.get("/account").get_data(as_text=True)
+    assert "2 browsers are signed in to this account" in page
+    response = ana.post("/account/sign-out-everywhere")
+    assert response.status_code == 302 and response.location == "/login"
+    assert ana.get("/account").status_code == 302
+    assert other.get("/account").status_code == 302
+    assert not opens_account(app, session=kept["session"])
+    assert not opens_account(app, remember_token=kept["remember_token"])
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(SignIn)) == 0
+
+
+def test_changing_the_password_signs_the_other_browsers_out_and_keeps_this_one(ana: Browser, app: Flask) -> None:
+    other = sign_in(app)
+    old_remember = cookie(ana.client, REMEMBER)
+    response = ana.post("/account/password", data={"change-current": PASSWORD, "change-password": "a new secret",
+                                                   "change-confirm": "a new secret"})
+    assert response.status_code == 302
+    assert ana.get("/account").status_code == 200
+    assert other.get("/account").status_code == 302
+    assert not opens_account(app, remember_token=old_remember)
+    fresh = app.test_client()
+    token = csrf_token(fresh)
+    assert fresh.post("/login", data={"username": "ana", "password": PASSWORD, "csrf_token": token}).status_code == 422
+    assert sign_in(app, password="a new secret").get("/account").status_code == 200
+
+
+def test_a_wrong_current_password_changes_nothing_and_says_so_at_the_field(ana: Browser, app: Flask) -> None:
+    response = ana.post("/account/password", data={"change-current": "not it", "change-password": "a new secret",
+                                                   "change-confirm": "a new secret"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert re.search(r'id="change-current-error"[^>]*>\s*<p class="error">That is not the account', page)
+    assert ana.get("/account").status_code == 200
+    sign_in(app)  # the old password still works
+
+
+def test_the_csrf_token_changes_when_signing_in(app: Flask) -> None:
+    signed_in(app, "ana")
+    client = app.test_client()
+    before = csrf_token(client)
+    assert client.post("/login", data={"username": "ana", "password": PASSWORD, "csrf_token": before}).status_code == 302
+    after = re.search(r'name="csrf-token" content="([^"]+)"', client.get("/").get_data(as_text=True))
+    assert after is not None
+    # A token is signed each time it is shown; compare what it stands for by using the old one.
+    refused = client.post("/players/", data={"name": "Luis", "csrf_token": before})
+    assert refused.status_code == 400 and "CSRF" in refused.get_data(as_text=True)
+    assert client.post("/players/", data={"name": "Luis", "csrf_token": after.group(1)}).status_code == 302
+
+
+def test_only_a_hash_of_each_sign_in_key_is_stored(ana: Browser, app: Flask) -> None:
+    remember = cookie(ana.client, REMEMBER)
+    key = remember.split("|")[0]
+    with app.app_context():
+        stored = db.session.scalars(db.select(SignIn.key_hash)).all()
+    assert len(stored) == 1 and key not in stored[0] and len(stored[0]) == 64
