@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from flask import Blueprint, Response, render_template, request
 from flask_babel import gettext
@@ -25,14 +25,20 @@ def _day(text: str | None) -> datetime | None:
         return None
 
 
+def _day_after(day: datetime | None) -> datetime | None:
+    """Return when the day after `day` starts: the end of a range that includes `day` (None: no end)."""
+    if day is None or day.date() == date.max:  # 9999-12-31 has no day after it
+        return None
+    return day + timedelta(days=1)
+
+
 def _board(game: str) -> tuple[list[statistics.Standing], dict[str, object]]:
     if game not in GAMES:
         raise services.NotFound(gettext("There is no such game."))
     period = request.args.get("period", "all")
     period = period if period in statistics.PERIODS else "all"
     start, end = _day(request.args.get("from")), _day(request.args.get("to"))
-    since, until = statistics.period_bounds(period, start, end + timedelta(days=1) if end else None,
-                                            datetime.now(UTC))
+    since, until = statistics.period_bounds(period, start, _day_after(end), datetime.now(UTC))
     minimum = whole_number(request.args.get("min")) or 1
     sort = request.args.get("sort", "win_rate")
     sort = sort if sort in statistics.LEADERBOARD_COLUMNS else "win_rate"
@@ -51,9 +57,23 @@ def leaderboard(game: str) -> str:
                            columns=statistics.LEADERBOARD_COLUMNS, players=queries.players(current_user))
 
 
+#: What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """Return a text cell that a spreadsheet would run as a formula with a ' in front, so it shows as typed.
+
+    Numbers stay numbers (a negative Pocha score is no formula); names and summaries are text.
+    """
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 def _csv(rows: list[list[object]], filename: str) -> Response:
     buffer = io.StringIO()
-    csv.writer(buffer).writerows(rows)
+    csv.writer(buffer).writerows([[spreadsheet_safe(cell) for cell in row] for row in rows])
     return Response(buffer.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 

@@ -7,10 +7,11 @@ import io
 import json
 import re
 
+import pytest
 from flask import Flask
 
 from ..conftest import Browser
-from .matchhelpers import start, tute_form
+from .matchhelpers import bids_form, start, tricks_form, tute_form
 from .test_statistics import add_finished_matches, queries_for
 
 
@@ -96,3 +97,29 @@ def test_head_to_head_counts_every_shared_match_and_lists_them_a_page_at_a_time(
     second = ana.get("/stats/head-to-head?a=1&b=2&page=2").get_data(as_text=True)
     assert second.count('class="card"') == 5
     assert [int(n) for n in re.findall(r'class="big-number">(\d+)<', second)] == [16, 9]
+
+
+@pytest.mark.parametrize("query", ["period=range&to=9999-12-31", "period=range&from=0001-01-01&to=9999-12-31",
+                                   "period=range&from=9999-12-31", "period=range&from=0001-01-01"])
+def test_far_dates_on_the_leaderboard_are_answered(evening: Browser, query: str) -> None:
+    page = evening.get(f"/stats/tute2?{query}")
+    assert page.status_code == 200
+    rows = table(evening, f"/stats/tute2.csv?{query}")
+    assert rows[0][0] == "player"
+    if "from=9999" not in query:
+        assert [row[0] for row in rows[1:]] == ["Ana", "Luis"]
+
+
+FORMULAS = ['=HYPERLINK("http://e.vil","x")', "+1+1", "-2+3", "@SUM(A1)"]
+
+
+def test_names_a_spreadsheet_would_run_as_formulas_are_written_as_text(ana: Browser) -> None:
+    start(ana, "pocha", FORMULAS, opt_schedule="custom", schedule_list="1")
+    ana.post("/matches/1/bids", data=bids_form([0, 0, 0, 0], number=1, dealer=0, cards=1))
+    ana.post("/matches/1/deal", data=tricks_form([0, 0, 0, 0], [1, 0, 0, 0], number=1, dealer=0, cards=1))
+    cells = [cell for row in table(ana, "/stats/matches/1.csv") + table(ana, "/stats/pocha.csv") for cell in row]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "@")) or cell.startswith("-") and
+                not re.fullmatch(r"-\d+(\.\d+)?", cell)]
+    for name in FORMULAS:
+        assert "'" + name in cells
+    assert "-5" in cells  # a negative score stays a number
