@@ -72,7 +72,7 @@ def _finish_config(app: Flask) -> None:
     """Derive the settings that depend on others: database URL, secret key."""
     url = app.config.get("SQLALCHEMY_DATABASE_URI") or app.config["DATABASE_URL"]
     if not url:
-        Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+        Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
         url = sqlite_url(app.instance_path)
     if url.startswith(("postgres://", "postgresql://")):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3 is the driver we ship

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from sqlalchemy.engine import Engine
 
+from .private_files import create_owner_only
+
 
 class BackupError(Exception):
     """The backup cannot be made; the message says why."""
@@ -29,6 +31,7 @@ def backup_sqlite(engine: Engine, destination: Path) -> int:
     destination.parent.mkdir(parents=True, exist_ok=True)
     partial = destination.with_name(destination.name + ".partial")
     partial.unlink(missing_ok=True)
+    create_owner_only(partial)  # a backup holds the password hashes too
     with engine.connect() as connection:
         source = connection.connection.driver_connection
         assert isinstance(source, sqlite3.Connection)

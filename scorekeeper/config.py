@@ -64,7 +64,7 @@ def load_or_create_secret_key(instance_path: str) -> str:
     processes starting at once end up with the one key that was written first.
     """
     path = Path(instance_path) / SECRET_KEY_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     try:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

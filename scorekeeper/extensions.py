@@ -15,6 +15,8 @@ from sqlalchemy import MetaData, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
+from .private_files import protect_sqlite_database
+
 # Named constraints so that migrations can alter them on every database, SQLite included.
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -42,9 +44,11 @@ limiter = Limiter(key_func=get_remote_address)
 
 
 def configure_sqlite(engine: Engine, busy_timeout: int) -> None:
-    """Turn on foreign keys, WAL and a busy timeout on every SQLite connection of `engine`."""
+    """Make the database file owner-only; turn on foreign keys, WAL and a busy timeout on every connection."""
     if engine.dialect.name != "sqlite":
         return
+    # The file holds password and token hashes: nobody but its owner may read it.
+    protect_sqlite_database(engine.url.database)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

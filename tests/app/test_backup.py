@@ -145,3 +145,32 @@ def test_an_import_killed_halfway_leaves_the_database_as_it_was(app: Flask, tmp_
     connection = sqlite3.connect(Path(app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")))
     assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     connection.close()
+
+
+def test_the_database_its_wal_and_shm_files_and_backups_are_owner_only(tmp_path: Path) -> None:
+    old_umask = os.umask(0o022)  # what most hosts run with: new files readable by everyone
+    try:
+        database = tmp_path / "instance" / "scorekeeper.sqlite"
+        app = create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path / "instance")})  # the default database
+        signed_in(app, "ana")  # writes: the -wal and -shm files exist while the app holds the database open
+        with app.app_context():
+            with db.engine.connect():
+                files = [database, database.with_name(database.name + "-wal"),
+                         database.with_name(database.name + "-shm")]
+                assert all(path.exists() for path in files)
+                assert {oct(path.stat().st_mode & 0o777) for path in files} == {"0o600"}
+            db.engine.dispose()
+        result = run(app, "backup", str(tmp_path / "backups" / "copy.sqlite"))
+        assert result.exit_code == 0, result.output
+        assert oct((tmp_path / "backups" / "copy.sqlite").stat().st_mode & 0o777) == "0o600"
+        assert oct((tmp_path / "instance").stat().st_mode & 0o777) == "0o700"
+    finally:
+        os.umask(old_umask)
+
+
+def test_a_database_made_readable_by_others_is_made_owner_only_at_start(tmp_path: Path) -> None:
+    database = tmp_path / "scorekeeper.sqlite"
+    create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
+    database.chmod(0o644)
+    create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
+    assert oct(database.stat().st_mode & 0o777) == "0o600"
