@@ -80,9 +80,9 @@ def _form_bodies_only() -> Response | None:
     Flask-WTF would otherwise read a JSON body as the form's data, whatever shape it has;
     the JSON API has routes of its own.
     """
-    endpoint = request.endpoint or ""
-    if endpoint.startswith("api.") or request.method in ("GET", "HEAD", "OPTIONS"):
-        return None
+    endpoint = request.endpoint
+    if endpoint is None or endpoint.startswith("api.") or request.method in ("GET", "HEAD", "OPTIONS"):
+        return None  # no such page (404 or 405 follow), or the API's
     if request.mimetype and request.mimetype not in FORM_BODIES:
         abort(415)
     return None
