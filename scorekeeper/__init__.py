@@ -10,23 +10,22 @@ from typing import Any
 from flask import Flask
 
 from .config import Defaults, load_or_create_secret_key, sqlite_url
-
-ROOT = Path(__file__).resolve().parent.parent
+from .paths import app_folder, checkout_root
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the web app: configuration, extensions, blueprints, and an up-to-date database.
 
-    The instance folder (database, secret key, config.py) is instance/ at the top of the
-    project, or the folder named by SCOREKEEPER_INSTANCE_PATH (or INSTANCE_PATH in `test_config`).
+    The instance folder (database, secret key, config.py) is the folder named by
+    SCOREKEEPER_INSTANCE_PATH (or INSTANCE_PATH in `test_config`); else instance/ at the top
+    of a checkout, or Flask's own default for an installed package, <prefix>/var/scorekeeper-instance.
     """
-    instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("SCOREKEEPER_INSTANCE_PATH")
     app = Flask(
         __name__,
-        instance_path=str(Path(instance).resolve() if instance else ROOT / "instance"),
+        instance_path=_instance_path(test_config),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(app_folder("templates")),
+        static_folder=str(app_folder("static")),
     )
     app.config.from_object(Defaults)
     if test_config is None:
@@ -46,13 +45,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from . import cli, extensions, models, security, views  # noqa: F401  (models registers the tables)
 
     extensions.db.init_app(app)
-    extensions.migrate.init_app(app, extensions.db, directory=str(ROOT / "migrations"))
+    extensions.migrate.init_app(app, extensions.db, directory=str(app_folder("migrations")))
     extensions.csrf.init_app(app)
     extensions.limiter.init_app(app)
     security.register(app)
     extensions.login_manager.init_app(app)
     extensions.babel.init_app(app, locale_selector=views.select_language,
-                              default_translation_directories=str(ROOT / "translations"))
+                              default_translation_directories=str(app_folder("translations")))
     views.register(app)
     cli.register(app)
     with app.app_context():
@@ -66,6 +65,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         extensions.db.session.remove()
         extensions.db.engine.dispose()
     return app
+
+
+def _instance_path(test_config: Mapping[str, Any] | None) -> str | None:
+    """Return the instance folder that was asked for, or instance/ in a checkout; None lets Flask choose."""
+    instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("SCOREKEEPER_INSTANCE_PATH")
+    if instance:
+        return str(Path(instance).resolve())
+    root = checkout_root()
+    return str(root / "instance") if root is not None else None
 
 
 def _finish_config(app: Flask) -> None:
