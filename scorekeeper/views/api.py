@@ -4,7 +4,8 @@ Answers: 201/200 with `{"id", "status", "match", "result"}`; 422 `{"errors": [..
 the rules engine's codes; 401 without a valid token; 404 for what is not the account's;
 409 when the deal number is not the match's next one (or a deal other than the last is
 deleted); 400 for a body that is not JSON. A token-authenticated request carries no
-cookie, so CSRF does not apply here.
+cookie, so CSRF does not apply here. The whole API is described by the OpenAPI document
+at /api/v1/openapi.json (see `scorekeeper.openapi`), the one address that needs no token.
 """
 
 from __future__ import annotations
@@ -20,12 +21,16 @@ from ..documents import api_view
 from ..forms import whole_number
 from ..extensions import csrf
 from ..models import User
+from ..openapi import openapi_document
 from ..rules import RuleViolation
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
 
 Reply = tuple[Response, int]
+
+#: The API's endpoints that answer without a token: the description of the API itself.
+OPEN_ENDPOINTS = frozenset({"api.openapi"})
 
 
 class ApiError(Exception):
@@ -41,6 +46,8 @@ class ApiError(Exception):
 
 @bp.before_request
 def _authenticate() -> Reply | None:
+    if request.endpoint in OPEN_ENDPOINTS:
+        return None
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     user = services.user_for_token(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
@@ -115,6 +122,12 @@ def _deal_body() -> tuple[dict[str, Any], int | None]:
 
 def _one(match_id: int) -> Any:
     return queries.match_for(_user(), match_id)
+
+
+@bp.get("/openapi.json")
+def openapi() -> Reply:
+    """Describe the API in an OpenAPI 3.1 document; it needs no token."""
+    return jsonify(openapi_document()), 200
 
 
 @bp.get("/matches")
