@@ -140,10 +140,12 @@ def list_matches() -> Reply:
     found = queries.match_page(_user(), whole_number(request.args.get("page")) or 1, per_page=size,
                                with_deals=True)
     response = jsonify([api_view(m) for m in found.items])
-    links = [(found.next_num, "next"), (found.prev_num, "prev")]
-    response.headers["Link"] = ", ".join(
+    pages = [(found.next_num, "next"), (found.prev_num, "prev")]
+    links = ", ".join(
         f'<{url_for("api.list_matches", page=number, per_page=found.per_page, _external=True)}>; rel="{rel}"'
-        for number, rel in links if number is not None) or None
+        for number, rel in pages if number is not None)
+    if links:  # a single page links to no other
+        response.headers["Link"] = links
     response.headers["X-Total-Count"] = str(found.total)
     return response, 200
 
