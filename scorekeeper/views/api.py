@@ -3,9 +3,10 @@
 Answers: 201/200 with `{"id", "status", "match", "result"}`; 422 `{"errors": [...]}` with
 the rules engine's codes; 401 without a valid token; 404 for what is not the account's;
 409 when the deal number is not the match's next one (or a deal other than the last is
-deleted); 400 for a body that is not JSON. A token-authenticated request carries no
-cookie, so CSRF does not apply here. The whole API is described by the OpenAPI document
-at /api/v1/openapi.json (see `scorekeeper.openapi`), the one address that needs no token.
+deleted); 400 for a body that is not JSON; 405, with `Allow`, for a method an address does
+not take. A token-authenticated request carries no cookie, so CSRF does not apply here.
+The whole API is described by the OpenAPI document at /api/v1/openapi.json (see
+`scorekeeper.openapi`), the one address that needs no token.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, g, jsonify, request, url_for
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from .. import queries, services
 from ..documents import api_view
@@ -57,6 +58,20 @@ def _authenticate() -> Reply | None:
         return response, 401
     g.api_user = user
     return None
+
+
+@bp.after_app_request
+def _name_allowed_methods(response: Response) -> Response:
+    """Name the methods an API address takes when it answers 405, as HTTP asks (`Allow`).
+
+    A method an address does not take fails in routing, before the blueprint is known, so
+    the app's own 405 page answers it; it says so in JSON but without `Allow`.
+    """
+    error = request.routing_exception
+    if (response.status_code == 405 and isinstance(error, MethodNotAllowed) and error.valid_methods
+            and request.path.startswith(f"{bp.url_prefix}/") and "Allow" not in response.headers):
+        response.headers["Allow"] = ", ".join(sorted(error.valid_methods))
+    return response
 
 
 @bp.errorhandler(ApiError)
