@@ -221,13 +221,20 @@ def replace_deal(match_id: int, number: int) -> Reply:
     """
     match = _one(match_id)
     deal, _ = _deal_body()
-    expected = None
-    if request.if_match and not request.if_match.star_tag:
-        tags = list(request.if_match.as_set())
-        expected = whole_number(tags[0][1:]) if len(tags) == 1 and tags[0].startswith("v") else None
-        if expected is None:
-            raise services.Conflict("This If-Match does not name a version of this match.")
-    return _answer(services.replace_deal(match, number, deal, expected), 200)
+    return _answer(services.replace_deal(match, number, deal, _expected_version()), 200)
+
+
+def _expected_version() -> int | None:
+    """Return the version of the match `If-Match` names (None without one, or with `*`); refuse any other (409)."""
+    condition = request.if_match
+    if not condition or condition.star_tag:
+        return None
+    tags = list(condition.as_set())  # strong tags; an empty one ("") reads as None
+    tag = tags[0] if len(tags) == 1 else None
+    version: int | None = whole_number(tag[1:]) if isinstance(tag, str) and tag.startswith("v") else None
+    if version is None:
+        raise services.Conflict("This If-Match does not name a version of this match.")
+    return version
 
 
 @bp.delete("/matches/<int:match_id>/deals/<int:number>")

@@ -138,6 +138,16 @@ def test_real_answers_match_the_document(app: Flask, api: Api, document: dict[st
                           headers={**api.headers, "Content-Type": "application/json"}), "/matches", "post")
 
 
+def test_an_if_match_that_names_no_version_answers_409(api: Api, document: dict[str, Any]) -> None:
+    match_id = api.post(f"{API}/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
+    for condition in ('""', 'W/"v1"', '"v1", "v2"', '"x1"', '"v"', "v", 'W/""'):
+        answer = api.client.put(f"{API}/matches/{match_id}/deals/1", json={**DEAL, "points": [60, 60]},
+                                headers={**api.headers, "If-Match": condition})
+        assert answer.status_code == 409, condition
+        assert "version" in check_answer(document, answer, "/matches/{match_id}/deals/{number}", "put")["message"]
+    assert api.get(f"{API}/matches/{match_id}").get_json()["match"]["deals"] == [DEAL]
+
+
 def test_a_change_to_an_abandoned_match_answers_422(app: Flask, api: Api, document: dict[str, Any]) -> None:
     match_id = api.post(f"{API}/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
     signed_in(app, "ana").post(f"/matches/{match_id}/abandon")
