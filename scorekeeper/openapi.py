@@ -147,7 +147,8 @@ def _paths() -> dict[str, Any]:
                     "X-Total-Count": {"required": True, "description": "How many matches the account has.",
                                       "schema": {"type": "integer", "minimum": 0}},
                     "Link": {"description": 'The next and previous pages (`rel="next"`, `rel="prev"`), when there '
-                                            "are some.", "schema": {"type": "string", "minLength": 1}}})},
+                                            "are some.", "schema": {"type": "string", "minLength": 1}}}),
+                 "400": _answer("`page` or `per_page` is not a whole number from 1.", ref("Message"))},
                 parameters=[_parameter("page"), _parameter("per_page")]),
             "post": _operation(
                 "createMatch", "Start a match, or import a whole one",

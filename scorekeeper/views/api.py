@@ -3,10 +3,10 @@
 Answers: 201/200 with `{"id", "status", "match", "result"}`; 422 `{"errors": [...]}` with
 the rules engine's codes; 401 without a valid token; 404 for what is not the account's;
 409 when the deal number is not the match's next one (or a deal other than the last is
-deleted); 400 for a body that is not JSON; 405, with `Allow`, for a method an address does
-not take. A token-authenticated request carries no cookie, so CSRF does not apply here.
-The whole API is described by the OpenAPI document at /api/v1/openapi.json (see
-`scorekeeper.openapi`), the one address that needs no token.
+deleted); 400 for a body that is not JSON or a page that is not a whole number; 405, with
+`Allow`, for a method an address does not take. A token-authenticated request carries no
+cookie, so CSRF does not apply here. The whole API is described by the OpenAPI document
+at /api/v1/openapi.json (see `scorekeeper.openapi`), the one address that needs no token.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .. import queries, services
 from ..documents import api_view
 from ..forms import whole_number
 from ..extensions import csrf
-from ..models import User
+from ..models import MAX_ID, User
 from ..openapi import openapi_document
 from ..rules import RuleViolation
 
@@ -135,6 +135,21 @@ def _deal_body() -> tuple[dict[str, Any], int | None]:
     return deal, number
 
 
+def _counted_from_one(name: str, default: int) -> int:
+    """Return query parameter `name`, a whole number from 1 (`default` when absent); refuse any other with 400.
+
+    Numbers past the last id are read as that id: they name an empty page, or as many matches as a page holds.
+    """
+    text = request.args.get(name)
+    if text is None:
+        return default
+    significant = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or not significant:
+        raise ApiError(400, f"`{name}` is a whole number from 1.")
+    most: int = MAX_ID
+    return most if len(significant) > len(str(most)) else min(int(significant), most)
+
+
 def _one(match_id: int) -> Any:
     return queries.match_for(_user(), match_id)
 
@@ -151,9 +166,8 @@ def list_matches() -> Reply:
 
     The total is in `X-Total-Count`, and the other pages are linked in `Link` (rel next, prev).
     """
-    size = whole_number(request.args.get("per_page")) or queries.PAGE_SIZE
-    found = queries.match_page(_user(), whole_number(request.args.get("page")) or 1, per_page=size,
-                               with_deals=True)
+    size = min(_counted_from_one("per_page", queries.PAGE_SIZE), queries.MAX_PAGE_SIZE)
+    found = queries.match_page(_user(), _counted_from_one("page", 1), per_page=size, with_deals=True)
     response = jsonify([api_view(m) for m in found.items])
     pages = [(found.next_num, "next"), (found.prev_num, "prev")]
     links = ", ".join(

@@ -138,6 +138,23 @@ def test_real_answers_match_the_document(app: Flask, api: Api, document: dict[st
                           headers={**api.headers, "Content-Type": "application/json"}), "/matches", "post")
 
 
+def test_a_page_that_is_not_a_whole_number_from_1_answers_400(api: Api, document: dict[str, Any]) -> None:
+    for query in ("page=0", "page=abc", "per_page=-1", "per_page=1.5", "page=", "page=%C2%B2", "per_page=%20"):
+        answer = api.get(f"{API}/matches?{query}")
+        assert answer.status_code == 400, query
+        assert "a whole number from 1" in check_answer(document, answer, "/matches", "get")["message"]
+
+
+def test_pages_past_the_last_are_empty_and_a_page_holds_at_most_100(api: Api, document: dict[str, Any]) -> None:
+    api.post(f"{API}/matches", TUTE)
+    for page in ("2", "9" * 20, "0" * 5000 + "7"):
+        answer = api.get(f"{API}/matches?page={page}")
+        assert check_answer(document, answer, "/matches", "get") == [] and answer.headers["X-Total-Count"] == "1"
+    for size in ("1000", "9" * 5000, "007"):
+        answer = api.get(f"{API}/matches?per_page={size}")
+        assert len(check_answer(document, answer, "/matches", "get")) == 1 and "Link" not in answer.headers
+
+
 def test_an_if_match_that_names_no_version_answers_409(api: Api, document: dict[str, Any]) -> None:
     match_id = api.post(f"{API}/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
     for condition in ('""', 'W/"v1"', '"v1", "v2"', '"x1"', '"v"', "v", 'W/""'):
