@@ -173,8 +173,8 @@ def _paths() -> dict[str, Any]:
             "`Idempotency-Key`, a retry of the same request gets the first answer again.",
             {**_match("201", "The match with the deal added (or, for a retried Idempotency-Key, the first answer).",
                       "ReadMatch", "CorrectFirstDeal", "DeleteThisDeal"),
-             "400": _answer("The body is not JSON, `number` is not a whole number, or the Idempotency-Key is "
-                            f"not 1 to {MAX_IDEMPOTENCY_KEY} printable characters.", ref("Message")),
+             "400": _answer("The body is not JSON, or the Idempotency-Key is not 1 to "
+                            f"{MAX_IDEMPOTENCY_KEY} printable characters.", ref("Message")),
              "404": _response("NotFound"),
              "409": _conflict("`number` is not the match's next deal number, the Idempotency-Key was used for "
                               f"another match, or the match changed at the same moment. {concurrent}"),
@@ -188,7 +188,6 @@ def _paths() -> dict[str, Any]:
                 "the correction is made only if the match is still at the version read.",
                 {**_match("200", "The match as corrected; its `ETag` names its new version.", "ReadMatch",
                           with_etag=True),
-                 "400": _answer("The body is not JSON, or `number` is not a whole number.", ref("Message")),
                  "404": _response("NotFound"),
                  "409": _conflict("The match changed since the version named by `If-Match` (or `If-Match` names no "
                                   f"version of it). {concurrent}"),

@@ -130,8 +130,9 @@ def _deal_body() -> tuple[dict[str, Any], int | None]:
         raise ApiError(422, "A deal is a JSON object of its fields.", code="malformed", field="deal")
     deal = dict(body)
     number = deal.pop("number", None)
-    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-        raise ApiError(400, "`number` is the deal number the client means to enter, a whole number.")
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
+        raise ApiError(422, "`number` is the deal number the client means to enter, a whole number from 1.",
+                       code="malformed", field="number")
     return deal, number
 
 

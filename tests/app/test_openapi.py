@@ -155,6 +155,19 @@ def test_pages_past_the_last_are_empty_and_a_page_holds_at_most_100(api: Api, do
         assert len(check_answer(document, answer, "/matches", "get")) == 1 and "Link" not in answer.headers
 
 
+def test_a_deal_number_that_is_not_a_whole_number_from_1_is_malformed(api: Api, document: dict[str, Any]) -> None:
+    match_id = api.post(f"{API}/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
+    for number in (0, -1, 1.5, 2.0, "2", True, [2]):
+        for method, path in (("POST", "/matches/{match_id}/deals"), ("PUT", "/matches/{match_id}/deals/{number}")):
+            answer = api.client.open(f"{API}{path}".format(match_id=match_id, number=1), method=method,
+                                     json={**DEAL, "number": number}, headers=api.headers)
+            assert answer.status_code == 422, (number, method)
+            assert check_answer(document, answer, path, method.lower())["errors"] == [{
+                "deal": None, "field": "number", "code": "malformed",
+                "message": "`number` is the deal number the client means to enter, a whole number from 1."}]
+    assert len(api.get(f"{API}/matches/{match_id}").get_json()["match"]["deals"]) == 1
+
+
 def test_an_if_match_that_names_no_version_answers_409(api: Api, document: dict[str, Any]) -> None:
     match_id = api.post(f"{API}/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
     for condition in ('""', 'W/"v1"', '"v1", "v2"', '"x1"', '"v"', "v", 'W/""'):
