@@ -225,7 +225,8 @@ def add_deal(match_id: int) -> Reply:
             return jsonify(api_view(match)), 201
     if earlier.match_id != match.id:
         raise ApiError(409, "This Idempotency-Key was used for another match.")
-    return jsonify(earlier.body), 201
+    # A key first sent with the deal form keeps no answer: the match as it is now answers instead.
+    return jsonify(earlier.body if earlier.body is not None else api_view(match)), 201
 
 
 @bp.put("/matches/<int:match_id>/deals/<int:number>")

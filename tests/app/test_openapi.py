@@ -14,6 +14,7 @@ from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 from scorekeeper.rules import GAMES, SUITS, Code, get_game
 
 from ..conftest import signed_in
+from .matchhelpers import tute_form
 from .test_api import DEAL, TUTE, Api, api  # noqa: F401  (the fixture)
 
 API = "/api/v1"
@@ -176,6 +177,16 @@ def test_an_if_match_that_names_no_version_answers_409(api: Api, document: dict[
         assert answer.status_code == 409, condition
         assert "version" in check_answer(document, answer, "/matches/{match_id}/deals/{number}", "put")["message"]
     assert api.get(f"{API}/matches/{match_id}").get_json()["match"]["deals"] == [DEAL]
+
+
+def test_a_deal_entered_on_the_page_answers_its_api_retry_with_the_match(app: Flask, api: Api,
+                                                                         document: dict[str, Any]) -> None:
+    match_id = api.post(f"{API}/matches", TUTE).get_json()["id"]
+    signed_in(app, "ana").post(f"/matches/{match_id}/deal", data={**tute_form(70, 0), "idempotency_key": "k-1"})
+    retry = api.client.post(f"{API}/matches/{match_id}/deals", json={**DEAL, "number": 1},
+                            headers={**api.headers, "Idempotency-Key": "k-1"})
+    answer = check_answer(document, retry, "/matches/{match_id}/deals", "post")
+    assert [deal["points"] for deal in answer["match"]["deals"]] == [[70, 50]]
 
 
 def test_a_change_to_an_abandoned_match_answers_422(app: Flask, api: Api, document: dict[str, Any]) -> None:
