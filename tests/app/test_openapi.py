@@ -59,8 +59,8 @@ def test_every_route_of_the_api_is_documented_with_exactly_its_methods(app: Flas
     for path, item in document["paths"].items():
         variables = set(re.findall(r"{([^}]+)}", path))
         for operation in item.values():
-            named = {p["name"] for p in map(lambda p: resolve(document, p), operation.get("parameters", []))
-                     if p["in"] == "path"}
+            parameters = [resolve(document, p) for p in operation.get("parameters", [])]
+            named = {p["name"] for p in parameters if p["in"] == "path"}
             assert named == variables, (path, operation["operationId"])
 
 
@@ -210,11 +210,12 @@ def test_a_method_a_path_does_not_take_answers_405_naming_those_it_takes(api: Ap
 
 
 def resolve(document: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
-    """Return the object a local `$ref` names (or `item` itself)."""
+    """Return the object a local `$ref` names (or `item` itself); a reference starts at the document's top."""
     while "$ref" in item:
+        node = document
         for part in item["$ref"].removeprefix("#/").split("/"):
-            document = document[part.replace("~1", "/").replace("~0", "~")]
-        item = document
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+        item = node
     return item
 
 
