@@ -22,6 +22,8 @@ OPENAPI_VERSION = "3.1.0"
 API_ROOT = "/api/v1"
 
 _JSON = "application/json"
+#: The control characters an idempotency key may not hold, as a regular-expression class body.
+_CONTROL = "\\u0000-\\u001f\\u007f-\\u009f"
 
 
 def _content(schema: Schema) -> dict[str, Any]:
@@ -224,8 +226,9 @@ def _parameters() -> dict[str, Any]:
                                     f"is taken as {MAX_PAGE_SIZE})."},
         "Idempotency-Key": {
             "name": "Idempotency-Key", "in": "header", "required": False,
+            # Spaces around a header's value never reach the server, so a key of spaces alone arrives empty.
             "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY,
-                       "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]+$"},
+                       "pattern": f"^[^{_CONTROL}]*[^{_CONTROL}\\s][^{_CONTROL}]*$"},
             "description": "Any text the client makes up for this deal; a retry with the same key on the same "
                            "match gets the first answer again and stores nothing."},
         "If-Match": {
