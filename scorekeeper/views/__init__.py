@@ -132,5 +132,10 @@ def _too_many(error: HTTPException) -> tuple[str, int] | tuple[Response, int]:
 
 def _not_allowed(error: HTTPException) -> tuple[Response, int] | HTTPException:
     if request.path.startswith("/api/"):
-        return jsonify({"message": error.description}), 405
+        response = jsonify({"message": error.description})
+        # HTTP asks a 405 to name the methods the address takes, as the HTML answer does.
+        allowed = getattr(error, "valid_methods", None)
+        if allowed:
+            response.headers["Allow"] = ", ".join(sorted(allowed))
+        return response, 405
     return error

@@ -3,8 +3,10 @@
 Answers: 201/200 with `{"id", "status", "match", "result"}`; 422 `{"errors": [...]}` with
 the rules engine's codes; 401 without a valid token; 404 for what is not the account's;
 409 when the deal number is not the match's next one (or a deal other than the last is
-deleted); 400 for a body that is not JSON. A token-authenticated request carries no
-cookie, so CSRF does not apply here.
+deleted); 400 for a body that is not JSON or a page that is not a whole number; 405, with
+`Allow`, for a method an address does not take. A token-authenticated request carries no
+cookie, so CSRF does not apply here. The whole API is described by the OpenAPI document
+at /api/v1/openapi.json (see `scorekeeper.openapi`), the one address that needs no token.
 """
 
 from __future__ import annotations
@@ -19,13 +21,17 @@ from .. import queries, services
 from ..documents import api_view
 from ..forms import whole_number
 from ..extensions import csrf
-from ..models import User
+from ..models import MAX_ID, User
+from ..openapi import openapi_document
 from ..rules import RuleViolation
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
 
 Reply = tuple[Response, int]
+
+#: The API's endpoints that answer without a token: the description of the API itself.
+OPEN_ENDPOINTS = frozenset({"api.openapi"})
 
 
 class ApiError(Exception):
@@ -41,6 +47,8 @@ class ApiError(Exception):
 
 @bp.before_request
 def _authenticate() -> Reply | None:
+    if request.endpoint in OPEN_ENDPOINTS:
+        return None
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     user = services.user_for_token(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
@@ -108,13 +116,35 @@ def _deal_body() -> tuple[dict[str, Any], int | None]:
         raise ApiError(422, "A deal is a JSON object of its fields.", code="malformed", field="deal")
     deal = dict(body)
     number = deal.pop("number", None)
-    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-        raise ApiError(400, "`number` is the deal number the client means to enter, a whole number.")
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
+        raise ApiError(422, "`number` is the deal number the client means to enter, a whole number from 1.",
+                       code="malformed", field="number")
     return deal, number
+
+
+def _counted_from_one(name: str, default: int) -> int:
+    """Return query parameter `name`, a whole number from 1 (`default` when absent); refuse any other with 400.
+
+    Numbers past the last id are read as that id: they name an empty page, or as many matches as a page holds.
+    """
+    text = request.args.get(name)
+    if text is None:
+        return default
+    significant = text.lstrip("0")
+    if not (text.isascii() and text.isdigit()) or not significant:
+        raise ApiError(400, f"`{name}` is a whole number from 1.")
+    most: int = MAX_ID
+    return most if len(significant) > len(str(most)) else min(int(significant), most)
 
 
 def _one(match_id: int) -> Any:
     return queries.match_for(_user(), match_id)
+
+
+@bp.get("/openapi.json")
+def openapi() -> Reply:
+    """Describe the API in an OpenAPI 3.1 document; it needs no token."""
+    return jsonify(openapi_document()), 200
 
 
 @bp.get("/matches")
@@ -123,14 +153,15 @@ def list_matches() -> Reply:
 
     The total is in `X-Total-Count`, and the other pages are linked in `Link` (rel next, prev).
     """
-    size = whole_number(request.args.get("per_page")) or queries.PAGE_SIZE
-    found = queries.match_page(_user(), whole_number(request.args.get("page")) or 1, per_page=size,
-                               with_deals=True)
+    size = min(_counted_from_one("per_page", queries.PAGE_SIZE), queries.MAX_PAGE_SIZE)
+    found = queries.match_page(_user(), _counted_from_one("page", 1), per_page=size, with_deals=True)
     response = jsonify([api_view(m) for m in found.items])
-    links = [(found.next_num, "next"), (found.prev_num, "prev")]
-    response.headers["Link"] = ", ".join(
+    pages = [(found.next_num, "next"), (found.prev_num, "prev")]
+    links = ", ".join(
         f'<{url_for("api.list_matches", page=number, per_page=found.per_page, _external=True)}>; rel="{rel}"'
-        for number, rel in links if number is not None) or None
+        for number, rel in pages if number is not None)
+    if links:  # a single page links to no other
+        response.headers["Link"] = links
     response.headers["X-Total-Count"] = str(found.total)
     return response, 200
 
@@ -178,7 +209,8 @@ def add_deal(match_id: int) -> Reply:
                 raise
         else:
             return jsonify(api_view(match)), 201
-    return jsonify(earlier.body), 201
+    # A key first sent with the deal form keeps no answer: the match as it is now answers instead.
+    return jsonify(earlier.body if earlier.body is not None else api_view(match)), 201
 
 
 @bp.put("/matches/<int:match_id>/deals/<int:number>")
@@ -189,13 +221,20 @@ def replace_deal(match_id: int, number: int) -> Reply:
     """
     match = _one(match_id)
     deal, _ = _deal_body()
-    expected = None
-    if request.if_match and not request.if_match.star_tag:
-        tags = list(request.if_match.as_set())
-        expected = whole_number(tags[0][1:]) if len(tags) == 1 and tags[0].startswith("v") else None
-        if expected is None:
-            raise services.Conflict("This If-Match does not name a version of this match.")
-    return _answer(services.replace_deal(match, number, deal, expected), 200)
+    return _answer(services.replace_deal(match, number, deal, _expected_version()), 200)
+
+
+def _expected_version() -> int | None:
+    """Return the version of the match `If-Match` names (None without one, or with `*`); refuse any other (409)."""
+    condition = request.if_match
+    if not condition or condition.star_tag:
+        return None
+    tags = list(condition.as_set())  # strong tags; an empty one ("") reads as None
+    tag = tags[0] if len(tags) == 1 else None
+    version: int | None = whole_number(tag[1:]) if isinstance(tag, str) and tag.startswith("v") else None
+    if version is None:
+        raise services.Conflict("This If-Match does not name a version of this match.")
+    return version
 
 
 @bp.delete("/matches/<int:match_id>/deals/<int:number>")

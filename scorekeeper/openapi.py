@@ -1,0 +1,268 @@
+"""The OpenAPI 3.1 document of the JSON API, served at /api/v1/openapi.json.
+
+It is built here in Python rather than kept as a JSON file: its enums and limits (games,
+suits, house rules and their ranges, rejection codes, statuses, page sizes, the longest
+idempotency key) are read from the code that enforces them, so that the document cannot
+drift from the API; `tests/app/test_openapi.py` checks it against the app's routes and
+real answers, and `.ci/api-fuzz` lets Schemathesis check it against a running server.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from .config import Defaults
+from .openapi_schemas import Schema, components, ref
+from .queries import MAX_PAGE_SIZE, PAGE_SIZE
+from .services import MAX_IDEMPOTENCY_KEY
+
+OPENAPI_VERSION = "3.1.0"
+#: Where the API lives; the document's paths are relative to it.
+API_ROOT = "/api/v1"
+
+_JSON = "application/json"
+#: The control characters an idempotency key may not hold, as a regular-expression class body.
+_CONTROL = "\\u0000-\\u001f\\u007f-\\u009f"
+
+
+def _content(schema: Schema) -> dict[str, Any]:
+    return {_JSON: {"schema": schema}}
+
+
+def _answer(description: str, schema: Schema, headers: dict[str, Any] | None = None) -> dict[str, Any]:
+    answer: dict[str, Any] = {"description": description, "content": _content(schema)}
+    if headers:
+        answer["headers"] = headers
+    return answer
+
+
+def _response(name: str) -> Schema:
+    return {"$ref": f"#/components/responses/{name}"}
+
+
+def _parameter(name: str) -> Schema:
+    return {"$ref": f"#/components/parameters/{name}"}
+
+
+_ETAG = {"ETag": {"description": "The version of the match read, to send back as `If-Match` with a `PUT`.",
+                  "required": True, "schema": {"type": "string", "pattern": '^"v[0-9]+"$'}}}
+
+
+def _responses() -> dict[str, Any]:
+    """Return the answers several operations share."""
+    limit = Defaults.MAX_CONTENT_LENGTH // (1024 * 1024)
+    return {
+        "NotJson": _answer("The body is not JSON (say `Content-Type: application/json`).", ref("Message")),
+        "Unauthorized": _answer("No valid API token was sent.", ref("Message"), headers={
+            "WWW-Authenticate": {"required": True, "schema": {"type": "string", "const": 'Bearer realm="scorekeeper"'},
+                                 "description": "How to authenticate."}}),
+        "NotFound": _answer("There is no such match (or deal) in this account; another account's match is not "
+                            "found either.", ref("Message")),
+        "TooLarge": _answer(f"The body is larger than {limit} MiB.", ref("Message")),
+        "RuleViolation": _answer("The rules were broken (or a field is of the wrong type or shape): every problem is "
+                                 "listed with its code, and nothing was stored.", ref("RuleErrors")),
+    }
+
+
+def _conflict(when: str) -> dict[str, Any]:
+    return _answer(f"{when} Nothing was stored.", ref("Message"))
+
+
+def _operation(operation_id: str, summary: str, description: str, responses: dict[str, Any], *,
+               parameters: list[Schema] | None = None, body: Schema | None = None, body_description: str = "",
+               examples: dict[str, Any] | None = None) -> dict[str, Any]:
+    operation: dict[str, Any] = {"operationId": operation_id, "summary": summary, "description": description,
+                                 "tags": ["matches"]}
+    if parameters:
+        operation["parameters"] = parameters
+    if body is not None:
+        operation["requestBody"] = {"required": True, "description": body_description, "content": _content(body)}
+        if examples:
+            operation["requestBody"]["content"][_JSON]["examples"] = examples
+    answers = dict(responses)
+    answers["401"] = _response("Unauthorized")
+    if body is not None:
+        answers.setdefault("400", _response("NotJson"))
+        answers["413"] = _response("TooLarge")
+    operation["responses"] = dict(sorted(answers.items()))
+    return operation
+
+
+def _match(status: str, description: str, *links: str, with_etag: bool = False) -> dict[str, Any]:
+    answer = _answer(description, ref("Match"), headers=_ETAG if with_etag else None)
+    if links:
+        answer["links"] = {name: _LINKS[name] for name in links}
+    return {status: answer}
+
+
+_ID = "$response.body#/id"
+#: What a client can do next with the match it was answered, and where the link's values come from.
+_LINKS: dict[str, Any] = {
+    "ReadMatch": {"operationId": "getMatch", "parameters": {"match_id": _ID},
+                  "description": "Read the match again."},
+    "AddDeal": {"operationId": "addDeal", "parameters": {"match_id": _ID},
+                "description": "Add the match's next deal."},
+    "CorrectFirstDeal": {"operationId": "replaceDeal",
+                         "parameters": {"match_id": _ID, "number": "$response.body#/result/deals/0/number"},
+                         "description": "Correct the match's first deal."},
+    "DeleteThisDeal": {"operationId": "deleteDeal", "parameters": {"match_id": _ID, "number": "$request.body#/number"},
+                       "description": "Delete the deal just added (when it was sent with its `number`)."},
+}
+
+#: Sample bodies, which also give Schemathesis requests that the rules accept.
+_TUTE_DEAL = {"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0,
+              "cantes": [{"seat": 0, "suit": "oros"}, {"seat": 1, "suit": "copas"}]}
+_NEW_MATCHES = {
+    "tute2": {"summary": "Tute for two, first to 3 juegos", "value": {"game": "tute2", "players": ["Ana", "Luis"]}},
+    "imported": {"summary": "A Tute match imported with its deals",
+                 "value": {"game": "tute2", "players": ["Ana", "Luis"], "options": {"double_over_100": True},
+                           "deals": [_TUTE_DEAL]}},
+    "pocha": {"summary": "Pocha for four, Carmen dealing first",
+              "value": {"game": "pocha", "players": ["Ana", "Luis", "Carmen", "Pablo"], "first_dealer": 2}},
+}
+_DEALS = {
+    "tute": {"summary": "A Tute deal, the first of its match", "value": {**_TUTE_DEAL, "number": 1}},
+    "tute_stopped": {"summary": "A Tute deal stopped by a tute of Caballos",
+                     "value": {"dealer": 1, "trump": "oros", "tute": {"seat": 0, "kind": "caballos"}}},
+    "pocha": {"summary": "A Pocha deal of one card each, for three",
+              "value": {"dealer": 0, "cards": 1, "trump": "espadas", "bids": [1, 0, 1], "tricks": [1, 0, 0]}},
+}
+
+
+def _paths() -> dict[str, Any]:
+    """Return every operation of the API, by path."""
+    match_id, number = _parameter("match_id"), _parameter("number")
+    concurrent = "Someone else changed the match at the same moment: read it again and retry."
+    return {
+        "/openapi.json": {"get": {
+            "operationId": "getOpenApiDocument", "summary": "This document", "tags": ["meta"], "security": [],
+            "description": "The OpenAPI document of the API; no token is needed.",
+            "responses": {"200": _answer("The OpenAPI 3.1 document.", {
+                "type": "object", "required": ["openapi", "info", "paths"]})},
+        }},
+        "/matches": {
+            "get": _operation(
+                "listMatches", "List the account's matches",
+                f"Newest first, {PAGE_SIZE} to a page unless `per_page` says otherwise.",
+                {"200": _answer("One page of matches.", {"type": "array", "items": ref("Match")}, headers={
+                    "X-Total-Count": {"required": True, "description": "How many matches the account has.",
+                                      "schema": {"type": "integer", "minimum": 0}},
+                    "Link": {"description": 'The next and previous pages (`rel="next"`, `rel="prev"`), when there '
+                                            "are some.", "schema": {"type": "string", "minLength": 1}}}),
+                 "400": _answer("`page` or `per_page` is not a whole number from 1.", ref("Message"))},
+                parameters=[_parameter("page"), _parameter("per_page")]),
+            "post": _operation(
+                "createMatch", "Start a match, or import a whole one",
+                "Checks the match document with the rules engine; with `deals`, the whole match is checked and "
+                "stored at once (finished if its deals end it). Players are the account's, by name: a new name adds "
+                "a player.",
+                {**_match("201", "The match, as stored.", "ReadMatch", "AddDeal"),
+                 "409": _conflict("A player of the same name was added at the same moment."),
+                 "422": _response("RuleViolation")},
+                body=ref("NewMatch"), body_description="A match document, optionally with `first_dealer`.",
+                examples=_NEW_MATCHES),
+        },
+        "/matches/{match_id}": {"get": _operation(
+            "getMatch", "Read a match", "The match document and the rules engine's result.",
+            {**_match("200", "The match; its `ETag` names the version read.", "AddDeal", with_etag=True),
+             "404": _response("NotFound")},
+            parameters=[match_id])},
+        "/matches/{match_id}/deals": {"post": _operation(
+            "addDeal", "Add the next deal",
+            "The whole match is checked again with the deal added. With `number`, the deal is stored only if it "
+            "is the match's next one, so that two phones entering the same deal store it once. With an "
+            "`Idempotency-Key`, a retry of the same request gets the first answer again.",
+            {**_match("201", "The match with the deal added (or, for a retried Idempotency-Key, the first answer).",
+                      "ReadMatch", "CorrectFirstDeal", "DeleteThisDeal"),
+             "400": _answer("The body is not JSON, or the Idempotency-Key is not 1 to "
+                            f"{MAX_IDEMPOTENCY_KEY} printable characters.", ref("Message")),
+             "404": _response("NotFound"),
+             "409": _conflict("`number` is not the match's next deal number, the Idempotency-Key was used for "
+                              f"another match, or the match changed at the same moment. {concurrent}"),
+             "422": _response("RuleViolation")},
+            parameters=[match_id, _parameter("Idempotency-Key")], body=ref("Deal"),
+            body_description="One deal of the match's game, optionally with `number`.", examples=_DEALS)},
+        "/matches/{match_id}/deals/{number}": {
+            "put": _operation(
+                "replaceDeal", "Correct a deal",
+                "Replaces deal `number`; the whole match is checked again, later deals included. With `If-Match`, "
+                "the correction is made only if the match is still at the version read.",
+                {**_match("200", "The match as corrected; its `ETag` names its new version.", "ReadMatch",
+                          with_etag=True),
+                 "404": _response("NotFound"),
+                 "409": _conflict("The match changed since the version named by `If-Match` (or `If-Match` names no "
+                                  f"version of it). {concurrent}"),
+                 "422": _response("RuleViolation")},
+                parameters=[match_id, number, _parameter("If-Match")], body=ref("Deal"),
+                body_description="The deal as it should have been; a `number` in it is not read (the path names "
+                                 "the deal).", examples=_DEALS),
+            "delete": _operation(
+                "deleteDeal", "Delete the last deal",
+                "Only the last deal can be deleted; a finished match is open again.",
+                {**_match("200", "The match without the deal.", "ReadMatch", "AddDeal"),
+                 "404": _response("NotFound"),
+                 "409": _conflict(f"This is not the last deal. {concurrent}"),
+                 "422": _answer("The match was abandoned: it takes no more changes (`match_finished`).",
+                                ref("RuleErrors"))},
+                parameters=[match_id, number]),
+        },
+    }
+
+
+def _parameters() -> dict[str, Any]:
+    """Return the parameters several operations share."""
+    whole = {"type": "integer", "minimum": 1}
+    return {
+        "match_id": {"name": "match_id", "in": "path", "required": True, "schema": whole,
+                     "description": "The match's id."},
+        "number": {"name": "number", "in": "path", "required": True, "schema": whole,
+                   "description": "The deal's number, counted from 1."},
+        "page": {"name": "page", "in": "query", "required": False, "schema": {**whole, "default": 1},
+                 "description": "The page, counted from 1; past the last page the list is empty."},
+        "per_page": {"name": "per_page", "in": "query", "required": False,
+                     "schema": {**whole, "default": PAGE_SIZE},
+                     "description": f"Matches to a page; at most {MAX_PAGE_SIZE} are answered (a larger number "
+                                    f"is taken as {MAX_PAGE_SIZE})."},
+        "Idempotency-Key": {
+            "name": "Idempotency-Key", "in": "header", "required": False,
+            # Spaces around a header's value never reach the server, so a key of spaces alone arrives empty.
+            "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY,
+                       "pattern": f"^[^{_CONTROL}]*[^{_CONTROL}\\s][^{_CONTROL}]*$"},
+            "description": "Any text the client makes up for this deal; a retry with the same key on the same "
+                           "match gets the first answer again and stores nothing."},
+        "If-Match": {
+            "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            "description": "The `ETag` of the match as read (or `*` for any version)."},
+    }
+
+
+@cache
+def openapi_document() -> dict[str, Any]:
+    """Return the OpenAPI document of the API (built once: it depends on the code alone)."""
+    return {
+        "openapi": OPENAPI_VERSION,
+        "info": {
+            "title": "Scorekeeper API",
+            "version": "1",
+            "summary": "Keep score of Tute and Pocha matches.",
+            "description": (
+                "The JSON API of Scorekeeper. Every operation but this document needs an API token, made on the "
+                "account page or with `flask --app scorekeeper token create NAME`, sent as "
+                "`Authorization: Bearer <token>`. Bodies and answers are JSON. A rule violation answers 422 with "
+                "every problem and its code (RULES.md); a method a path does not take answers 405 with `Allow` and "
+                "a `message`; an address that is not the API's answers 404."),
+        },
+        "servers": [{"url": API_ROOT}],
+        "security": [{"bearer": []}],
+        "tags": [{"name": "matches", "description": "Matches, their deals and their results."},
+                 {"name": "meta", "description": "About the API itself."}],
+        "paths": _paths(),
+        "components": {
+            "schemas": components(),
+            "responses": _responses(),
+            "parameters": _parameters(),
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
+                                           "description": "An API token of the account."}},
+        },
+    }

@@ -1,0 +1,304 @@
+"""The JSON Schemas of the API's bodies and answers, for the OpenAPI document (`openapi.py`).
+
+Every enum and range is read from the code that enforces it (the rules engine's games,
+house rules, suits and codes; the models' statuses; the services' limits), so that the
+document cannot drift from what the API accepts. A schema claims no more than the API
+enforces: whatever the API refuses in a request is either outside its schema or a rule a
+JSON Schema cannot state (points that add up to 120, the dealer's forbidden bid, two
+spellings of one name), which the rules engine refuses with 422.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from .models import MAX_ID, STATUSES
+from .rules import GAMES, SUITS, Code, OptionSpec, get_game, max_cards, possible_card_points
+from .rules.common import DECK_POINTS, DECK_SIZES
+from .rules.options import MAX_SCHEDULE_DEALS
+from .rules.tute import MAX_JUEGOS_TARGET, TUTE_KINDS, tute_sides
+from .services import MAX_NAME_LENGTH
+
+Schema = dict[str, Any]
+
+TUTE_GAMES = tuple(name for name in GAMES if name.startswith("tute"))
+POCHA = "pocha"
+#: The most cards a Pocha player can be dealt, whatever the table (two players, the biggest deck).
+MOST_CARDS = max(max_cards(players, size, twos) for players in range(get_game(POCHA).min_players,
+                                                                    get_game(POCHA).max_players + 1)
+                 for size in DECK_SIZES for twos in (True, False))
+
+
+def ref(name: str) -> Schema:
+    """Return a reference to the component schema `name`."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(schema: Schema) -> Schema:
+    """Return `schema` that also admits null (for a field that may be sent as null or left out)."""
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def _unusable_in_names() -> str:
+    """Return a regular-expression class body of the characters a name may not hold: control and
+    invisible format characters that are not spaces (spaces, tabs and line breaks are tidied into
+    single spaces). Only the Basic Multilingual Plane is listed, so that every engine reads it."""
+    ranges: list[tuple[int, int]] = []
+    for code in range(0x10000):
+        char = chr(code)
+        if unicodedata.category(char) in ("Cc", "Cf") and not char.isspace():
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1] = (ranges[-1][0], code)
+            else:
+                ranges.append((code, code))
+    return "".join(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}" for a, b in ranges)
+
+
+_UNUSABLE = _unusable_in_names()
+
+
+def player_name() -> Schema:
+    """Return the schema of a player's name."""
+    return {
+        "type": "string",
+        "description": (f"A player's name: at most {MAX_NAME_LENGTH} characters once its spaces are tidied (runs of "
+                        "spaces, tabs and line breaks become one space, and the ends are trimmed), with at least one "
+                        "that is not a space, and without control or invisible characters. Names are told apart "
+                        "whatever their case; a new name adds a player to the account."),
+        "pattern": f"^[^{_UNUSABLE}]*[^{_UNUSABLE}\\s][^{_UNUSABLE}]*$",
+        "examples": ["Ana"],
+    }
+
+
+def option_schema(spec: OptionSpec) -> Schema:
+    """Return the schema of one house rule, from the rules engine's own description of it."""
+    schema: Schema
+    if spec.kind == "bool":
+        schema = {"type": "boolean"}
+    elif spec.kind == "int":
+        schema = {"type": "integer", "minimum": spec.minimum, "maximum": spec.maximum}
+    elif spec.kind == "choice":
+        schema = {"enum": list(spec.choices)}
+    else:
+        cards = {"type": "integer", "minimum": 1, "maximum": MOST_CARDS}
+        listed = {"type": "array", "items": cards, "minItems": 1, "maxItems": MAX_SCHEDULE_DEALS,
+                  "description": "Cards per player in each deal, each from 1 to the most the table can deal "
+                                 "(`schedule_invalid` otherwise)."}
+        schema = {"anyOf": [{"enum": list(spec.choices)}, listed]}
+    schema["description"] = spec.description + (f" {schema['description']}" if "description" in schema else "")
+    if spec.default is not None:
+        schema["default"] = spec.default
+    return schema
+
+
+def options_schema(game: str) -> Schema:
+    """Return the schema of a game's house rules: only those that differ from the defaults need be named."""
+    specs = get_game(game).option_specs
+    schema: Schema = {
+        "type": "object",
+        "description": "House rules (RULES.md); an option left out keeps its default. An unknown option or a value "
+                       "out of range is `options_invalid`, a value of the wrong type `malformed`.",
+        "properties": {spec.name: option_schema(spec) for spec in specs},
+        "additionalProperties": False,
+    }
+    if game in TUTE_GAMES:
+        # In juegos mode (the default) the target is a number of juegos, with a lower ceiling.
+        schema["if"] = {"properties": {"mode": {"const": "points"}}, "required": ["mode"]}
+        schema["else"] = {"properties": {"target": {"maximum": MAX_JUEGOS_TARGET}}}
+    return schema
+
+
+def seat(players: int, what: str) -> Schema:
+    """Return the schema of a seat of a table of `players` (counted from 0 in the order of play)."""
+    return {"type": "integer", "minimum": 0, "maximum": players - 1, "description": what}
+
+
+def tute_deal(players: int, number: bool = False) -> Schema:
+    """Return the schema of a Tute deal at a table of `players`; with `number`, as the API takes it."""
+    sides = len(tute_sides(players))
+    impossible = [p for p in range(DECK_POINTS + 1) if not possible_card_points(p)]
+    points = {"type": "integer", "minimum": 0, "maximum": DECK_POINTS, "not": {"enum": impossible}}
+    properties: Schema = {
+        "dealer": seat(players, "The seat that dealt."),
+        "trump": {"enum": list(SUITS), "description": "The trump suit."},
+        "points": {"type": "array", "items": points, "minItems": sides, "maxItems": sides,
+                   "description": f"Card points of each side, adding up to {DECK_POINTS} in a deal played out "
+                                  "(`points_total`); after a tute they may be left out (0 each), or add up to "
+                                  f"less, at most {DECK_POINTS}."},
+        "last_trick": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": sides - 1}, {"type": "null"}],
+                       "description": "The side that took the last trick; none after a tute."},
+        "cantes": nullable({"type": "array", "maxItems": len(SUITS), "items": {
+            "type": "object", "required": ["seat", "suit"], "additionalProperties": False,
+            "properties": {"seat": seat(players, "The seat that sang."), "suit": {"enum": list(SUITS)}},
+        }, "description": "Who sang in which suit: 40 in trump, 20 elsewhere; each suit once (`cante_suit_twice`)."}),
+        "tute": nullable({"type": "object", "required": ["seat", "kind"], "additionalProperties": False,
+                          "properties": {"seat": seat(players, "The seat that holds the tute."),
+                                         "kind": {"enum": list(TUTE_KINDS)}},
+                          "description": "Four Reyes or four Caballos in one hand: the deal stops there."}),
+    }
+    if number:
+        properties["number"] = deal_number()
+    return {
+        "type": "object",
+        "title": f"Tute deal ({players} players)",
+        "properties": properties,
+        "required": ["dealer", "trump"],
+        "additionalProperties": False,
+        "anyOf": [
+            {"title": "played out", "required": ["points", "last_trick"],
+             "properties": {"tute": {"type": "null"}, "last_trick": {"type": "integer"}}},
+            {"title": "stopped by a tute", "required": ["tute"],
+             "properties": {"tute": {"type": "object"}, "last_trick": {"type": "null"}}},
+        ],
+    }
+
+
+def pocha_deal(number: bool = False) -> Schema:
+    """Return the schema of a Pocha deal; with `number`, as the API takes it."""
+    game = get_game(POCHA)
+    counts = {"type": "integer", "minimum": 0, "maximum": MOST_CARDS}
+    per_seat = {"type": "array", "items": counts, "minItems": game.min_players, "maxItems": game.max_players}
+    properties: Schema = {
+        "dealer": seat(game.max_players, "The seat that dealt (and bid last)."),
+        "cards": {"type": "integer", "minimum": 1, "maximum": MOST_CARDS,
+                  "description": "Cards per player: the scheduled count for this deal (`cards_schedule`)."},
+        "trump": nullable({"enum": list(SUITS), "description": "The trump suit, or none."}),
+        "bids": {**per_seat, "description": "Each seat's bid, from 0 to the cards in hand; under `hook` they may not "
+                                            "add up to the cards in hand (`bid_hook`)."},
+        "tricks": {**per_seat, "description": "Each seat's tricks, adding up to the cards in hand (`tricks_total`)."},
+    }
+    if number:
+        properties["number"] = deal_number()
+    return {"type": "object", "title": "Pocha deal", "properties": properties,
+            "required": ["dealer", "cards", "bids", "tricks"], "additionalProperties": False}
+
+
+def deal_number() -> Schema:
+    """Return the schema of the deal number a client means to enter."""
+    return nullable({"type": "integer", "minimum": 1,
+                     "description": "The number the client means this deal to have; when it is not the match's "
+                                    "next one the answer is 409 and nothing is stored."})
+
+
+def match_document(game: str, stored: bool = False) -> Schema:
+    """Return the schema of a match document of `game`; `stored` for the one the API answers with."""
+    spec = get_game(game)
+    deal = tute_deal(spec.max_players) if game in TUTE_GAMES else pocha_deal()
+    players = {"type": "array", "items": player_name(), "minItems": spec.min_players, "maxItems": spec.max_players,
+               "description": "The players in seat order, which is the order of play; each once "
+                              "(`players_duplicate`)."}
+    properties: Schema = {
+        "game": {"const": game},
+        "players": players,
+        "options": options_schema(game) if stored else nullable(options_schema(game)),
+        "deals": {"type": "array", "items": deal} if stored else nullable({"type": "array", "items": deal}),
+    }
+    if not stored:
+        properties["first_dealer"] = nullable(seat(spec.max_players, "Who deals first (default: the first deal's "
+                                                                     "dealer, else seat 0)."))
+    return {"type": "object", "title": f"{spec.title} match", "properties": properties,
+            "required": ["game", "players", "options", "deals"] if stored else ["game", "players"],
+            "additionalProperties": False}
+
+
+def result() -> Schema:
+    """Return the schema of the rules engine's result (DESIGN.md)."""
+    whole = {"type": "integer"}
+    side = {"type": "integer", "minimum": 0}
+    per_side = {"type": "array", "items": whole}
+    return {
+        "type": "object",
+        "description": "What the rules engine derives from the deals.",
+        "required": ["game", "sides", "deals", "totals", "juegos", "finished", "winners", "next_dealer", "next_cards"],
+        "additionalProperties": False,
+        "properties": {
+            "game": {"enum": list(GAMES)},
+            "sides": {"type": "array", "items": {"type": "array", "items": side, "minItems": 1},
+                      "description": "The seats of each side."},
+            "deals": {"type": "array", "items": {
+                "type": "object", "required": ["number", "scores", "winner"], "additionalProperties": False,
+                "properties": {"number": {"type": "integer", "minimum": 1}, "scores": per_side,
+                               "winner": {**nullable(side), "description": "The side that won the deal (Tute); "
+                                                                           "null in Pocha."}}}},
+            "totals": {**per_side, "description": "Each side's total score."},
+            "juegos": {**nullable(per_side), "description": "Each side's juegos in Tute's juegos mode, else null."},
+            "finished": {"type": "boolean"},
+            "winners": {"type": "array", "items": side,
+                        "description": "The winning sides once finished (several on a Pocha tie), else empty."},
+            "next_dealer": {**nullable(side), "description": "Who deals next; null before the first deal and once "
+                                                            "finished."},
+            "next_cards": {**nullable({"type": "integer", "minimum": 1}),
+                           "description": "Pocha: the cards per player of the next deal; null in Tute and once "
+                                          "finished."},
+        },
+    }
+
+
+def match_view() -> Schema:
+    """Return the schema of a match as the API answers it."""
+    return {
+        "type": "object",
+        "required": ["id", "status", "match", "result"],
+        "additionalProperties": False,
+        "properties": {
+            "id": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+            "status": {"enum": list(STATUSES),
+                       "description": "`abandoned` when the table stopped early: it keeps its deals, has no winner "
+                                      "and takes no more deals."},
+            "match": ref("MatchDocument"),
+            "result": ref("Result"),
+        },
+    }
+
+
+def components() -> dict[str, Schema]:
+    """Return every component schema of the document, by name."""
+    by_game = {game: game.capitalize() for game in GAMES}
+    schemas: dict[str, Schema] = {}
+    for game, name in by_game.items():
+        schemas[f"New{name}Match"] = match_document(game)
+        schemas[f"{name}MatchDocument"] = match_document(game, stored=True)
+    schemas["NewMatch"] = {
+        "description": "A match document (DESIGN.md), optionally with `first_dealer`; with deals, the whole match "
+                       "is checked and imported at once.",
+        "oneOf": [ref(f"New{name}Match") for name in by_game.values()],
+        "discriminator": {"propertyName": "game",
+                          "mapping": {game: f"#/components/schemas/New{name}Match" for game, name in by_game.items()}},
+    }
+    schemas["MatchDocument"] = {
+        "description": "The match document: game, players in seat order, the house rules that differ from the "
+                       "defaults, and every deal as entered.",
+        "oneOf": [ref(f"{name}MatchDocument") for name in by_game.values()],
+        "discriminator": {"propertyName": "game", "mapping": {
+            game: f"#/components/schemas/{name}MatchDocument" for game, name in by_game.items()}},
+    }
+    most_seats = max(get_game(game).max_players for game in TUTE_GAMES)
+    schemas["Deal"] = {
+        "description": "One deal of the match's game, as the match document holds it, optionally with `number`.",
+        "anyOf": [tute_deal(most_seats, number=True), pocha_deal(number=True)],
+    }
+    schemas["Result"] = result()
+    schemas["Match"] = match_view()
+    schemas["RuleErrors"] = {
+        "type": "object",
+        "description": "Every problem found; nothing was stored.",
+        "required": ["errors"],
+        "additionalProperties": False,
+        "properties": {"errors": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["deal", "field", "code", "message"], "additionalProperties": False,
+            "properties": {
+                "deal": {**nullable({"type": "integer", "minimum": 1}),
+                         "description": "The deal, counted from 1; null for the match itself."},
+                "field": {"type": "string", "examples": ["points", "players.1", "options.target"]},
+                "code": {"enum": [code.value for code in Code], "description": "A stable code of RULES.md."},
+                "message": {"type": "string", "minLength": 1, "description": "A sentence a player understands."},
+            }}}},
+    }
+    schemas["Message"] = {
+        "type": "object",
+        "required": ["message"],
+        "additionalProperties": False,
+        "properties": {"message": {"type": "string", "minLength": 1, "description": "What went wrong, in a sentence."}},
+    }
+    return schemas
