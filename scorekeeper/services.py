@@ -100,7 +100,7 @@ def clean_name(name: str, field: str = "name") -> str:
         raise InvalidInput(_("Type a name."), field)
     if len(tidy) > MAX_NAME_LENGTH:
         raise InvalidInput(_("A name has at most %(count)s characters.", count=MAX_NAME_LENGTH), field)
-    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in tidy):
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in tidy):  # Cs: half a UTF-16 pair, from JSON
         raise InvalidInput(_("A name cannot hold invisible or control characters."), field)
     return tidy
 
@@ -125,10 +125,10 @@ _DUMMY_HASH = generate_password_hash("no account has this password")
 
 
 def plain_text(value: object, longest: int) -> str | None:
-    """Return `value` if it is text without control characters (NUL included) of at most `longest`."""
+    """Return `value` if it is text without control characters (NUL included) or lone surrogates, of at most `longest`."""
     if not isinstance(value, str) or len(value) > longest:
         return None
-    return None if any(unicodedata.category(ch) == "Cc" for ch in value) else value
+    return None if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value) else value
 
 
 def authenticate(username: str, password: str) -> User | None:

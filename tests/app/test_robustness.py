@@ -172,6 +172,16 @@ def test_nul_bytes_are_refused_before_they_reach_the_database(ana: Browser, app:
     assert answer.status_code == 400
 
 
+def test_half_a_utf16_pair_in_a_name_is_refused_before_it_reaches_the_database(app: Flask) -> None:
+    api = Api(app.test_client(), token_for(app, "ana"))
+    for names in (["\ud800", "Luis"], ["Ana\udfff", "Luis"]):
+        answer = api.client.post("/api/v1/matches", data='{"game": "tute2", "players": ["%s", "%s"]}' % tuple(
+            name.encode("unicode_escape").decode() for name in names), headers={**api.headers,
+                                                                                  "Content-Type": "application/json"})
+        assert answer.status_code == 422, answer.get_data(as_text=True)
+        assert answer.get_json()["errors"][0]["field"] == "players.0"
+
+
 def test_an_api_edit_of_a_version_read_before_a_change_is_refused(app: Flask) -> None:
     api = Api(app.test_client(), token_for(app, "ana"))
     deal = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}
