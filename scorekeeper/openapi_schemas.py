@@ -17,7 +17,7 @@ from .models import MAX_ID, STATUSES
 from .rules import GAMES, SUITS, Code, OptionSpec, get_game, max_cards, possible_card_points
 from .rules.common import DECK_POINTS, DECK_SIZES
 from .rules.options import MAX_SCHEDULE_DEALS
-from .rules.tute import MAX_JUEGOS_TARGET, TUTE_KINDS, tute_sides
+from .rules.tute import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE_KINDS, tute_sides
 from .services import MAX_NAME_LENGTH
 
 Schema = dict[str, Any]
@@ -125,7 +125,9 @@ def tute_deal(players: int, number: bool = False) -> Schema:
         "points": {"type": "array", "items": points, "minItems": sides, "maxItems": sides,
                    "description": f"Card points of each side, adding up to {DECK_POINTS} in a deal played out "
                                   "(`points_total`); after a tute they may be left out (0 each), or add up to "
-                                  f"less, at most {DECK_POINTS}."},
+                                  f"less: at most {DECK_POINTS - HELD_BY_TUTE['reyes']} after a tute of Reyes, "
+                                  f"{DECK_POINTS - HELD_BY_TUTE['caballos']} after one of Caballos, whose four "
+                                  "cards the declarer still holds."},
         "last_trick": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": sides - 1}, {"type": "null"}],
                        "description": "The side that took the last trick; none after a tute."},
         "cantes": nullable({"type": "array", "maxItems": len(SUITS), "items": {

@@ -101,7 +101,12 @@ function checkTute(form) {
   if (points.every((p) => p !== null && possible(p))) {
     const total = points[0] + points[1];
     if (!declared && total !== 120) errors.push({ field: "points", message: say("points_total", { total }) });
-    if (declared && total > 120) errors.push({ field: "points", message: say("points_total_tute", { total }) });
+    /* The declarer still holds the four Reyes (4 points each) or Caballos (3 each). */
+    const kind = picked(form, "tute_kind");
+    const most = 120 - ({ reyes: 16, caballos: 12 }[kind] || 0);
+    if (declared && total > most) {
+      errors.push({ field: "points", message: say("points_total_tute", { kind: kind ? kind[0].toUpperCase() + kind.slice(1) : "", most, total }) });
+    }
   }
   if (!declared && picked(form, "last_trick") === null) errors.push({ field: "last_trick", late: true, message: say("last_trick_missing") });
   const trump = picked(form, "trump");

@@ -49,7 +49,8 @@ MESSAGES: Final[Mapping[str, str]] = {
     "points_not_pair": N_("Card points must be two whole numbers, one for each side."),
     "points_impossible": N_("A side cannot capture {points} card points: any total from 0 to 120 except 1 and 119."),
     "points_total": N_("The card points must add up to 120; these add up to {total}."),
-    "points_total_tute": N_("After a tute the card points add up to at most 120; these add up to {total}."),
+    "points_total_tute": N_("After a tute of {kind} the card points add up to at most {most}: the declarer still "
+                            "holds the four. These add up to {total}."),
     "last_trick_after_tute": N_("No side takes the last trick in a deal stopped by a tute."),
     "last_trick_missing": N_("Say which side took the last trick."),
     "last_trick_not_side": N_("The last trick must be given as a side number (0 or 1)."),

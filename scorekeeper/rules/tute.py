@@ -8,7 +8,7 @@ from typing import Final, Literal, cast
 
 from .base import DealResult, Game, MatchResult
 from .common import (
-    DECK_POINTS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text,
+    CARD_POINTS, DECK_POINTS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text,
     seat_in_range,
 )
 from .messages import N_
@@ -19,6 +19,8 @@ TuteRule = Literal["deal", "match", "off"]
 TuteKind = Literal["reyes", "caballos"]
 
 TUTE_KINDS: Final[tuple[TuteKind, ...]] = ("reyes", "caballos")
+#: The card points a tute keeps out of the tricks: the declarer still holds all four of its kind.
+HELD_BY_TUTE: Final[Mapping[str, int]] = {"reyes": 4 * CARD_POINTS["rey"], "caballos": 4 * CARD_POINTS["caballo"]}
 CANTE_IN_TRUMP: Final = 40
 CANTE_ELSEWHERE: Final = 20
 MAX_JUEGOS_TARGET: Final = 99
@@ -44,6 +46,12 @@ TUTE_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
                choices=("deal", "match", "off")),
 )
 
+
+
+def tute_kind(raw: object) -> str | None:
+    """Return the kind a raw tute declaration names, if it names one (checked on its own elsewhere)."""
+    kind = raw.get("kind") if isinstance(raw, Mapping) else None
+    return kind if kind in TUTE_KINDS else None
 
 @dataclass(frozen=True)
 class TuteOptions:
@@ -180,7 +188,7 @@ class _TuteDealReader(DealReader):
             self.problem(Code.TRUMP_INVALID, "trump", "trump_missing")
         tute = self.declaration()
         declared = self.raw.get("tute") is not None and self.options.tute != "off"
-        points = self.points(declared)
+        points = self.points(declared, tute_kind(self.raw.get("tute")))
         last_trick = self.last_trick(declared)
         cantes = self.cantes(tute)
         if not self.ok:
@@ -210,7 +218,7 @@ class _TuteDealReader(DealReader):
         assert is_int(seat)
         return TuteDeclaration(seat, cast(TuteKind, kind))
 
-    def points(self, declared: bool) -> tuple[int, int] | None:
+    def points(self, declared: bool, kind: str | None = None) -> tuple[int, int] | None:
         value = self.raw.get("points")
         if value is None and declared:
             return (0, 0)
@@ -227,8 +235,10 @@ class _TuteDealReader(DealReader):
         if not declared and total != DECK_POINTS:
             self.problem(Code.POINTS_TOTAL, "points", "points_total", total=total)
             return None
-        if declared and total > DECK_POINTS:
-            self.problem(Code.POINTS_TOTAL, "points", "points_total_tute", total=total)
+        most = DECK_POINTS - HELD_BY_TUTE.get(kind or "", 0)
+        if declared and total > most:
+            self.problem(Code.POINTS_TOTAL, "points", "points_total_tute", kind=(kind or "").capitalize(),
+                         most=most, total=total)
             return None
         return (pair[0], pair[1])
 

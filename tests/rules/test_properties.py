@@ -31,10 +31,12 @@ def tute_deals(draw: st.DrawFn, seats: int, options: dict[str, Any]) -> dict[str
     deal["cantes"] = [{"seat": draw(st.integers(0, seats - 1)), "suit": suit} for suit in suits]
     if options.get("tute") != "off" and draw(st.integers(0, 9)) == 0:
         holder = draw(st.integers(0, seats - 1))
-        deal["tute"] = {"seat": holder, "kind": draw(st.sampled_from(["reyes", "caballos"]))}
+        kind = draw(st.sampled_from(["reyes", "caballos"]))
+        deal["tute"] = {"seat": holder, "kind": kind}
         deal["cantes"] = [{"seat": holder, "suit": suit} for suit in suits]  # nobody else holds a Rey or Caballo
-        first = draw(POSSIBLE_POINTS)
-        second = draw(POSSIBLE_POINTS.filter(lambda p: p + first <= 120))
+        most = 104 if kind == "reyes" else 108  # the declarer's four cards (4 or 3 points each) are in no trick
+        first = draw(POSSIBLE_POINTS.filter(lambda p: p <= most))
+        second = draw(POSSIBLE_POINTS.filter(lambda p: p + first <= most))
         if draw(st.booleans()):
             deal["points"] = [first, second]
     else:

@@ -77,6 +77,16 @@ def test_tute_wins_the_deal_with_optional_partial_points_and_no_last_trick() -> 
     assert partial["deals"][0] == {"number": 1, "scores": [30, 42], "winner": 0}
 
 
+def test_after_a_tute_the_points_leave_out_the_four_cards_the_declarer_holds() -> None:
+    for points, kind in (((60, 44), "reyes"), ((60, 48), "caballos"), ((0, 0), "reyes")):
+        assert score_match(match("tute2", [tute_deal(points, None, tute=(0, kind))]))["deals"][0]["winner"] == 0
+    assert codes(match("tute2", [tute_deal((60, 45), None, tute=(0, "reyes"))])) == ["points_total"]
+    assert codes(match("tute2", [tute_deal((60, 49), None, tute=(1, "caballos"))])) == ["points_total"]
+    [error] = violations(match("tute2", [tute_deal((60, 60), None, tute=(0, "reyes"))]))
+    assert error["message"] == ("After a tute of Reyes the card points add up to at most 104: "
+                                "the declarer still holds the four. These add up to 120.")
+
+
 def test_tute_earns_two_juegos_when_double_over_100_is_on() -> None:
     result = score_match(match("tute2", [tute_deal(None, None, tute=(0, "reyes"))], {"double_over_100": True}))
     assert result["juegos"] == [2, 0]
