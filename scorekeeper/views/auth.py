@@ -150,11 +150,20 @@ def change_password() -> Response | tuple[str, int]:
     """Change the password: every browser is signed out, and this one signed in again."""
     form = PasswordForm(prefix="change")
     if form.validate_on_submit():
+        # Guesses of the current password count as failed sign-ins: a borrowed phone left
+        # signed in must not become a way to find the password out.
+        attempt = sign_in_limits.begin(current_user.username)
+        if not attempt.allowed:
+            add_form_error(form, _too_many())
+            return _account_page(password_form=form)[0], 429
         try:
             key = services.change_password(current_user, form.current.data, form.password.data)
         except services.ServiceError as error:
+            if error.field != "current":
+                sign_in_limits.forgive(attempt)
             add_form_error(form, error.message, error.field)
         else:
+            sign_in_limits.forgive(attempt)
             _sign_in(current_user._get_current_object(), key)
             flash(gettext("Your password was changed, and every other browser signed out."))
             return redirect(url_for("auth.account"))

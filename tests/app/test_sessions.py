@@ -125,3 +125,13 @@ def test_only_a_hash_of_each_sign_in_key_is_stored(ana: Browser, app: Flask) -> 
     with app.app_context():
         stored = db.session.scalars(db.select(SignIn.key_hash)).all()
     assert len(stored) == 1 and key not in stored[0] and len(stored[0]) == 64
+
+
+def test_guesses_of_the_current_password_count_as_failed_sign_ins(ana: Browser, app: Flask) -> None:
+    app.config["SIGN_IN_LIMIT_PER_ADDRESS_AND_ACCOUNT"] = "3 per 10 minutes"
+    statuses = [ana.post("/account/password", data={"change-current": f"guess {i}", "change-password": "a new secret",
+                                                    "change-confirm": "a new secret"}).status_code for i in range(4)]
+    assert statuses == [422, 422, 422, 429]
+    fresh = app.test_client()
+    refused = fresh.post("/login", data={"username": "ana", "password": PASSWORD, "csrf_token": csrf_token(fresh)})
+    assert refused.status_code == 429  # from this address, the account waits like after failed sign-ins
