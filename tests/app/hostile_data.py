@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,8 +127,12 @@ class Stock:
     def _start(self, owner: str, kind: str) -> MatchFacts:
         """Make a match of a kind for an account: through the API, then its pages for what follows."""
         document, then = MATCHES[kind]
-        created = json.loads(self._expect(self._api(owner, "POST", "/api/v1/matches", document), 201,
-                                          f"creating {kind}").body)
+        for _ in range(5):  # on PostgreSQL, a match made while requests change others may meet a 409: try again
+            answer = self._api(owner, "POST", "/api/v1/matches", document)
+            if answer.status != 409:
+                break
+            time.sleep(0.1)
+        created = json.loads(self._expect(answer, 201, f"creating {kind}").body)
         result, match_id = created["result"], created["id"]
         if then == "bids":
             bids = {f"bids-{seat}": 0 for seat in range(len(document["players"]))}
