@@ -123,8 +123,10 @@ def form_body(fields: Fields, mode: str, rng: random.Random) -> tuple[Headers, b
             headers.append(("X-CSRFToken", token))
         junk = rng.random()
         if junk < 0.5:
-            return headers, corpus.json_bytes(_json_shaped(fields, rng))
-        return headers, rng.choice(corpus.JSON_BODIES) if junk < 0.85 else corpus.json_bytes(corpus.json_value(rng))
+            return headers, corpus.json_bytes(_json_shaped(fields, rng), rng.random() < 0.7)
+        if junk < 0.85:
+            return headers, rng.choice(corpus.JSON_BODIES)
+        return headers, corpus.json_bytes(corpus.json_value(rng), rng.random() < 0.7)
     if roll < 0.88:
         boundary, body = multipart(fields, rng)
         content_type = f"multipart/form-data; boundary={boundary}" if rng.random() < 0.9 else "multipart/form-data"
@@ -162,8 +164,9 @@ def match_document(rng: random.Random) -> dict[str, Any]:
     """Return a match document like a script would post, with a deal or two at times."""
     game = rng.choice(["tute2", "tute4", "pocha"])
     seats = {"tute2": 2, "tute4": 4}.get(game) or rng.randint(2, 8)
-    document: dict[str, Any] = {"game": game, "players": ["Ana", "Luis", "Carmen", "Diego", "Eva", "Félix", "Gema",
-                                                          "Hugo"][:seats]}
+    names = ["Ana", "Luis", "Carmen", "Diego", "Eva", "Félix", "Gema", "Hugo"][:seats]
+    document: dict[str, Any] = {"game": game, "players": [corpus.text(rng) if rng.random() < 0.1 else name
+                                                          for name in names]}
     if rng.random() < 0.5:
         document["options"] = ({"schedule": [1, 2, 1]} if game == "pocha" else {"target": rng.randint(1, 3)})
     if rng.random() < 0.4:
@@ -210,7 +213,7 @@ def api_body(endpoint: str, method: str, match: MatchFacts | None, rng: random.R
     if roll < 0.3:
         return headers, rng.choice(corpus.JSON_BODIES) if rng.random() < 0.8 else corpus.raw_bytes(rng)
     if roll < 0.4:
-        return headers, corpus.json_bytes(corpus.json_value(rng))
+        return headers, corpus.json_bytes(corpus.json_value(rng), rng.random() < 0.7)
     if endpoint in ("api.add_deal", "api.replace_deal"):
         game = match.game if match else rng.choice(["tute2", "tute4", "pocha"])
         seats = match.seats if match else 2
@@ -222,4 +225,4 @@ def api_body(endpoint: str, method: str, match: MatchFacts | None, rng: random.R
         document = match_document(rng)
     for _ in range(0 if roll < 0.55 else rng.randint(1, 3)):
         document = json_mutate(document, rng)
-    return headers, corpus.json_bytes(document)
+    return headers, corpus.json_bytes(document, rng.random() < 0.7)

@@ -155,8 +155,12 @@ def json_value(rng: random.Random, depth: int = 0) -> Any:
     return {key: json_value(rng, depth + 1) for key in keys}
 
 
-def json_bytes(value: Any) -> bytes:
-    """Return `value` as JSON bytes, NaN and infinities as Python writes them, `Raw` text as it is."""
+def json_bytes(value: Any, escaped: bool = True) -> bytes:
+    """Return `value` as JSON bytes, NaN and infinities as Python writes them, `Raw` text as it is.
+
+    Escaped, text outside ASCII is written as \\u escapes (a lone surrogate stays one, as valid
+    JSON); else as UTF-8, where a lone surrogate makes the body invalid UTF-8.
+    """
     raws: list[str] = []
 
     def stand_in(item: Any) -> Any:
@@ -170,7 +174,7 @@ def json_bytes(value: Any) -> bytes:
             return {str(k): stand_in(v) for k, v in item.items()}
         return item
 
-    encoded = json.dumps(stand_in(value), ensure_ascii=False)
+    encoded = json.dumps(stand_in(value), ensure_ascii=escaped)
     for index, raw in enumerate(raws):
         encoded = encoded.replace(f'"\\u0000raw{index}\\u0000"', raw)
     return encoded.encode("utf-8", "surrogatepass")
