@@ -165,7 +165,7 @@ def match_document(rng: random.Random) -> dict[str, Any]:
     game = rng.choice(["tute2", "tute4", "pocha"])
     seats = {"tute2": 2, "tute4": 4}.get(game) or rng.randint(2, 8)
     names = ["Ana", "Luis", "Carmen", "Diego", "Eva", "Félix", "Gema", "Hugo"][:seats]
-    document: dict[str, Any] = {"game": game, "players": [corpus.text(rng) if rng.random() < 0.1 else name
+    document: dict[str, Any] = {"game": game, "players": [corpus.text(rng) if rng.random() < 0.2 else name
                                                           for name in names]}
     if rng.random() < 0.5:
         document["options"] = ({"schedule": [1, 2, 1]} if game == "pocha" else {"target": rng.randint(1, 3)})

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO
 
 #: Worker processes; a few, so that one stuck worker leaves the others answering.
-WORKERS = int(os.environ.get("SCOREKEEPER_FUZZ_WORKERS", "3"))
+WORKERS = int(os.environ.get("SCOREKEEPER_FUZZ_WORKERS", "4"))
 #: Seconds gunicorn lets a worker spend on one request before it kills it and boots another.
 WORKER_TIMEOUT = 5
 #: The password of every account the test makes.

@@ -4,8 +4,8 @@ take longer than a phone would wait, never leave a worker stuck, and never lose 
 connection.
 
 Settings (environment variables): SCOREKEEPER_FUZZ_SEED (random unless set; printed),
-SCOREKEEPER_FUZZ_REQUESTS (10,000), SCOREKEEPER_FUZZ_CLIENTS (3 client threads),
-SCOREKEEPER_FUZZ_WORKERS (3 gunicorn workers), SCOREKEEPER_FUZZ_SLOW (2 seconds).
+SCOREKEEPER_FUZZ_REQUESTS (10,000), SCOREKEEPER_FUZZ_CLIENTS (4 client threads),
+SCOREKEEPER_FUZZ_WORKERS (4 gunicorn workers), SCOREKEEPER_FUZZ_SLOW (2 seconds).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from .hostile_server import (
 )
 
 REQUESTS = int(os.environ.get("SCOREKEEPER_FUZZ_REQUESTS", "10000"))
-CLIENTS = int(os.environ.get("SCOREKEEPER_FUZZ_CLIENTS", "3"))
+CLIENTS = int(os.environ.get("SCOREKEEPER_FUZZ_CLIENTS", "4"))
 SLOW = float(os.environ.get("SCOREKEEPER_FUZZ_SLOW", "2"))
 #: Every so many requests, the prepared matches that requests deleted or changed are made again.
 KEEP_EVERY = 400
