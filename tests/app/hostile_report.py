@@ -81,10 +81,17 @@ def signature(text: str) -> str:
     ours = [frame for frame in frames if "/scorekeeper/" in frame or "/templates/" in frame]
     where = (ours or frames or ["?"])[-1]
     where = re.sub(r'File ".*?/((?:scorekeeper|templates|site-packages)/[^"]+)"', r"\1", where)
-    exception = lines[-1].split(":")[0] if lines else "?"
+    exception = _exception_line(text).split(":")[0]
     if any("handle_abort" in frame for frame in frames):  # gunicorn stopped it: WORKER TIMEOUT
         exception = "stuck until gunicorn killed the worker (WORKER TIMEOUT)"
     return f"{exception} at {where}"
+
+
+def _exception_line(text: str) -> str:
+    """Return the line of a traceback that names its exception (the last line if none does)."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    named = [line for line in lines if re.match(r"[A-Za-z_][\w.]*(Error|Exception|Violation|Exit)\w*: ", line)]
+    return (named or lines or ["?"])[-1]
 
 
 def condensed(text: str) -> list[str]:
@@ -92,7 +99,7 @@ def condensed(text: str) -> list[str]:
     frames (and the deepest one, wherever it is) with their code, and the exception."""
     chained = re.split(r"\n\s*(?:The above exception was the direct cause of the following exception:"
                        r"|During handling of the above exception, another exception occurred:)\n", text)
-    causes = [f"    (after {part.strip().splitlines()[-1].strip()})" for part in chained[:-1] if part.strip()]
+    causes = [f"    (after {_exception_line(part)})" for part in chained[:-1] if part.strip()]
     lines = chained[-1].strip("\n").splitlines()
     if len(chained) > 1:
         lines = [text.splitlines()[0], *causes, *lines]
