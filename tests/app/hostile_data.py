@@ -145,7 +145,10 @@ class Stock:
         if then == "share":
             board = self._expect(self.browsers[owner].request(self.connection, "GET", f"/matches/{match_id}"), 200,
                                  "a scoreboard").body
-            share = re.findall(r"/live/([A-Za-z0-9_-]{20,})", board.decode())[0]
+            links = re.findall(r"/live/([A-Za-z0-9_-]{20,})", board.decode())
+            if not links:
+                raise RuntimeError(f"preparing the data: the scoreboard of match {match_id} shows no share link")
+            share = links[0]
         etag = self._expect(self._api(owner, "GET", f"/api/v1/matches/{match_id}"), 200, "reading a match")
         return MatchFacts(match_id, owner, kind, document["game"], len(document["players"]), len(document["deals"]),
                           result.get("next_cards"), etag.header("ETag"), share)
