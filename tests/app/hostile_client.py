@@ -138,17 +138,24 @@ class Visitor:
             raise RuntimeError(f"no CSRF token on {path} ({answer.status} {answer.error or ''})")
         self.csrf = found.group(1).decode()
 
-    def sign_in(self, connection: Connection) -> None:
-        """Sign in afresh (GET /login, then POST it with the page's CSRF token); keep the session."""
-        self.cookies.clear()
-        self.refresh_csrf(connection)
-        form = urllib.parse.urlencode({"username": self.username, "password": self.password,
-                                       "csrf_token": self.csrf}).encode()
-        answer = self.request(connection, "POST", "/login",
-                              [("Content-Type", "application/x-www-form-urlencoded")], form)
-        if answer.status != 302:
-            raise RuntimeError(f"signing in as {self.username} answered {answer.status} {answer.error or ''}")
-        self.refresh_csrf(connection, "/account")
+    def sign_in(self, connection: Connection, tries: int = 5) -> None:
+        """Sign in afresh (GET /login, then POST it with the page's CSRF token); keep the session.
+
+        Another visitor of the same account may sign every browser out ("Sign out everywhere")
+        right after this one signed in: then it signs in again, a few times at most.
+        """
+        for _ in range(tries):
+            self.cookies.clear()
+            self.refresh_csrf(connection)
+            form = urllib.parse.urlencode({"username": self.username, "password": self.password,
+                                           "csrf_token": self.csrf}).encode()
+            answer = self.request(connection, "POST", "/login",
+                                  [("Content-Type", "application/x-www-form-urlencoded")], form)
+            if answer.status != 302:
+                raise RuntimeError(f"signing in as {self.username} answered {answer.status} {answer.error or ''}")
+            if self.still_signed_in(connection):
+                return
+        raise RuntimeError(f"signing in as {self.username}: signed out again {tries} times in a row")
 
     def still_signed_in(self, connection: Connection) -> bool:
         """Tell whether the account page still opens for this visitor's account (keeping its CSRF token)."""

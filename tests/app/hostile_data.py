@@ -99,16 +99,27 @@ class Stock:
                                f"{answer.body[:300]!r}")
         return answer
 
-    def _form(self, owner: str, path: str, fields: dict[str, Any]) -> Answer:
-        """Post a form as the account's browser (signing in again if it was signed out)."""
+    @staticmethod
+    def _signed_out(answer: Answer) -> bool:
+        """Tell whether an answer says the browser's sign-in was ended meanwhile (by a request of the test
+        that signed every browser of the account out): sent to sign in, or its CSRF token gone with it."""
+        to_sign_in = answer.status == 302 and urllib.parse.urlsplit(answer.header("Location")).path == "/login"
+        return to_sign_in or (answer.status == 400 and b"CSRF" in answer.body)
+
+    def _as_browser(self, owner: str, method: str, path: str, fields: dict[str, Any] | None = None) -> Answer:
+        """Send a request as the account's browser, signing in again while its sign-in keeps being ended."""
         browser = self.browsers[owner]
-        for _ in range(2):
-            body = urllib.parse.urlencode({**fields, "csrf_token": browser.csrf}).encode()
-            answer = self._expect(browser.request(self.connection, "POST", path, FORM, body), 302, f"POST {path}")
-            if not urllib.parse.urlsplit(answer.header("Location")).path.startswith("/login"):
+        for _ in range(5):
+            body = None if fields is None else urllib.parse.urlencode({**fields, "csrf_token": browser.csrf}).encode()
+            answer = browser.request(self.connection, method, path, FORM if body is not None else [], body)
+            if not self._signed_out(answer):
                 return answer
             browser.sign_in(self.connection)
-        raise RuntimeError(f"preparing the data: POST {path} keeps sending {owner} to sign in")
+        raise RuntimeError(f"preparing the data: {method} {path} keeps sending {owner} to sign in")
+
+    def _form(self, owner: str, path: str, fields: dict[str, Any]) -> Answer:
+        """Post a form as the account's browser (signing in again if it was signed out)."""
+        return self._expect(self._as_browser(owner, "POST", path, fields), 302, f"POST {path}")
 
     def _api(self, owner: str, method: str, path: str, body: Any = None) -> Answer:
         """Call the API as the account (with a new token if its token was revoked)."""
@@ -143,8 +154,7 @@ class Stock:
             self._form(owner, f"/matches/{match_id}/{then}", {})
         share = None
         if then == "share":
-            board = self._expect(self.browsers[owner].request(self.connection, "GET", f"/matches/{match_id}"), 200,
-                                 "a scoreboard").body
+            board = self._expect(self._as_browser(owner, "GET", f"/matches/{match_id}"), 200, "a scoreboard").body
             links = re.findall(r"/live/([A-Za-z0-9_-]{20,})", board.decode())
             if not links:
                 raise RuntimeError(f"preparing the data: the scoreboard of match {match_id} shows no share link")
