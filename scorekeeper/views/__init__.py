@@ -75,7 +75,7 @@ FORM_BODIES = frozenset({"application/x-www-form-urlencoded", "multipart/form-da
 
 
 def _form_bodies_only() -> Response | None:
-    """Refuse a body that no form of these pages sends (JSON, XML, raw bytes) with 415.
+    """Refuse a body that no form of these pages sends (JSON, XML, raw bytes, files) with 415.
 
     Flask-WTF would otherwise read a JSON body as the form's data, whatever shape it has;
     the JSON API has routes of its own.
@@ -84,6 +84,8 @@ def _form_bodies_only() -> Response | None:
     if endpoint is None or endpoint.startswith("api.") or request.method in ("GET", "HEAD", "OPTIONS"):
         return None  # no such page (404 or 405 follow), or the API's
     if request.mimetype and request.mimetype not in FORM_BODIES:
+        abort(415)
+    if request.files:  # no form here takes a file; Flask-WTF would hand it to a text field
         abort(415)
     return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -237,6 +238,19 @@ def test_json_bodies_posted_to_signed_in_forms_are_refused_and_change_nothing(an
                                                                         "X-CSRFToken": ana.token})
         assert raw.status_code in (400, 415), path
     assert snapshot(app) == before
+
+
+def test_a_file_posted_to_a_page_s_form_is_refused(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    before = snapshot(app)
+    for path, field in (("/account", "name"), ("/players/", "name"), ("/matches/1/deal", "points0"),
+                        ("/login", "username")):
+        response = ana.client.post(path, data={field: (io.BytesIO(b"x" * 10), "file.txt"), "csrf_token": ana.token},
+                                   content_type="multipart/form-data")
+        assert response.status_code == 415, (path, response.status_code)
+    assert snapshot(app) == before
+    ok = ana.client.post("/players/", data={"name": "Carmen", "csrf_token": ana.token}, content_type="multipart/form-data")
+    assert ok.status_code == 302  # a form sent as multipart without a file is read as any other
 
 
 def test_a_line_break_in_next_sends_home_after_signing_in(ana: Browser, app: Flask) -> None:
