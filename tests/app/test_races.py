@@ -22,7 +22,7 @@ from .servers import PASSWORD
 from .test_concurrency import call, gunicorn  # noqa: F401  (the server fixture)
 from .test_derived_rows import pairs_now, ratings_now, summaries_now
 
-ROUNDS = 10
+ROUNDS = 6
 
 
 class _Stay(urllib.request.HTTPRedirectHandler):
