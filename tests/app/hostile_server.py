@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -17,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from .servers import PASSWORD, free_port  # every test server's account password, and a port to serve on
+
 #: Worker processes; a few, so that one stuck worker leaves the others answering.
 WORKERS = int(os.environ.get("SCOREKEEPER_FUZZ_WORKERS", "4"))
 #: Seconds gunicorn lets a worker spend on one request before it kills it and boots another.
 WORKER_TIMEOUT = 5
-#: The password of every account the test makes.
-PASSWORD = "a long secret"
 #: As much as anyone may try: the test signs in again every time a request signs it out.
 GENEROUS = "1000000 per minute"
 
@@ -31,13 +30,6 @@ _BOOTED = re.compile(r"Booting worker with pid: (\d+)")
 _TROUBLE = re.compile(r"WORKER TIMEOUT|Worker exit|exited with code|was sent SIG|Perhaps out of memory"
                       r"|Exception in worker process|Unhandled exception in main loop")
 _LOG_HEADER = re.compile(r"^\[\d{4}-\d\d-\d\d[ T]")
-
-
-def free_port() -> int:
-    """Return a TCP port on loopback that nothing listens on."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

@@ -3,12 +3,8 @@ get one, and matches of the same players finishing at the same moment both count
 
 from __future__ import annotations
 
-import http.cookiejar
 import re
 import threading
-import urllib.error
-import urllib.parse
-import urllib.request
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,46 +14,18 @@ from flask import Flask
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 
-from .servers import PASSWORD
+from .servers import PASSWORD, HttpBrowser
 from .test_concurrency import call, gunicorn  # noqa: F401  (the server fixture)
 from .test_derived_rows import pairs_now, ratings_now, summaries_now
 
 ROUNDS = 6
 
 
-class _Stay(urllib.request.HTTPRedirectHandler):
-    """Answer with the redirect itself, as a phone's page would see it before following it."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-class Phone:
-    """A browser signed in to the gunicorn fixture's account over HTTP, with its cookies and CSRF token."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), _Stay())
-        self.post("/login", {"username": "ana", "password": PASSWORD})
-        self.token = self.csrf()
-
-    def csrf(self, path: str = "/") -> str:
-        with self.opener.open(self.url + path, timeout=30) as response:
-            found = re.search(r'name="csrf-token" content="([^"]+)"', response.read().decode())
-        assert found, path
-        return found.group(1)
-
-    def post(self, path: str, data: dict[str, str]) -> tuple[int, str]:
-        """Post a form; return the status and where it redirects (if it does)."""
-        token = getattr(self, "token", None) or self.csrf("/login")
-        body = urllib.parse.urlencode({**data, "csrf_token": token}).encode()
-        try:
-            with self.opener.open(urllib.request.Request(self.url + path, data=body), timeout=30) as response:
-                return response.status, ""
-        except urllib.error.HTTPError as answer:
-            answer.close()
-            return answer.code, answer.headers.get("Location", "")
+def phone(url: str) -> HttpBrowser:
+    """Return a browser signed in to the gunicorn fixture's account."""
+    browser = HttpBrowser(url)
+    assert browser.sign_in("ana", PASSWORD) == 302
+    return browser
 
 
 def at_once(count: int, action: Any) -> list[Any]:
@@ -79,7 +47,7 @@ def at_once(count: int, action: Any) -> list[Any]:
 
 def test_two_phones_starting_the_same_new_match_both_get_one(gunicorn: Any) -> None:  # noqa: F811
     url, _token = gunicorn
-    phones = [Phone(url), Phone(url)]
+    phones = [phone(url), phone(url)]
     for round_ in range(ROUNDS):
         form = {"players-0": f"Ana {round_}", "players-1": f"Luis {round_}", "first_dealer": "0",
                 "opt_deck": "40", "opt_last_trick_bonus": "10", "opt_mode": "juegos", "opt_tute": "deal"}
