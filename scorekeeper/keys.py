@@ -1,4 +1,4 @@
-"""The secrets handed to browsers and scripts (sign-in keys, API tokens): how they are stored and checked.
+"""The secrets handed to browsers and scripts (sign-in keys, share links, API tokens): how they are stored and checked.
 
 Only a hash of each is kept, so that a copy of the database opens no account; reads and
 writes both use what is here.
@@ -22,7 +22,7 @@ def hash_token(token: str) -> str:
 
 
 def looks_like_key(text: object) -> bool:
-    """Tell whether `text` could be a sign-in key at all (so that nothing else is looked up)."""
+    """Tell whether `text` could be a sign-in key or a share link's secret at all (so that nothing else is looked up)."""
     return isinstance(text, str) and _KEY_PATTERN.fullmatch(text) is not None
 
 

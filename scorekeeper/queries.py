@@ -6,7 +6,6 @@ match in the transaction that stored its deals, or a fresh `check_match` of its 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -332,8 +331,7 @@ def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: lis
 
 def match_for_share(token: str) -> Match:
     """Return the match shared under this live-view token, or raise NotFound."""
-    usable = re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token) is not None  # what token_urlsafe makes
-    match = db.session.scalar(select(Match).where(Match.share_token == token)) if usable else None
+    match = db.session.scalar(select(Match).where(Match.share_token == token)) if looks_like_key(token) else None
     if match is None:
         raise NotFound(gettext("This live view is not shared (any more)."))
     return match

@@ -25,6 +25,7 @@ from limits.storage import MemoryStorage, Storage
 from limits.strategies import FixedWindowRateLimiter
 
 from .extensions import limiter
+from .models import name_key
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +46,7 @@ class Attempt:
 
 def _account_key(username: object) -> str:
     """Return the account tried, however it was spelt, as a short digest (it may not exist)."""
-    folded = " ".join(str(username or "").split()).casefold()[:200]
-    return hashlib.sha256(folded.encode()).hexdigest()[:32]
+    return hashlib.sha256(name_key(str(username or ""))[:200].encode("utf-8", "replace")).hexdigest()[:32]
 
 
 def _limits(username: object) -> list[tuple[RateLimitItem, str]]:
