@@ -268,7 +268,14 @@ def _players_for(user: User, names: Sequence[str], unarchive: bool = True) -> li
 
     A player who sits down again is no longer archived, unless `unarchive` is off (imports).
     """
-    missing = [name for name in names if _player_named(user, name) is None]
+    keys = [name_key(name) for name in names]
+
+    def by_key() -> dict[str, Player]:
+        found = select(Player).where(Player.user_id == user.id, Player.name_key.in_(keys))
+        return {player.name_key: player for player in db.session.scalars(found)}
+
+    known = by_key()
+    missing = [name for name, key in zip(names, keys) if key not in known]
     if missing:
         # Two phones starting a match with the same new player at once must both get it: the
         # second insert waits for the first and then adds nothing, instead of failing.
@@ -277,9 +284,10 @@ def _players_for(user: User, names: Sequence[str], unarchive: bool = True) -> li
         db.session.execute(insert_new.on_conflict_do_nothing(index_elements=["user_id", "name_key"]), [
             {"user_id": user.id, "name": clean_name(name), "name_key": name_key(name), "archived": False,
              "created_at": utcnow()} for name in missing])
+        known = by_key()
     players = []
-    for name in names:
-        player = _player_named(user, name)
+    for key in keys:
+        player = known.get(key)
         if player is None:  # only if the row that stopped the insert was rolled back meanwhile
             raise Conflict(_("Someone else changed this at the same moment. Reload the page and try again."))
         if player.archived and unarchive:
