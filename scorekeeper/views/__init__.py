@@ -106,7 +106,7 @@ def _not_found(error: Exception) -> tuple[str, int] | tuple[Response, int]:
     message = error.message if isinstance(error, NotFound) else gettext("There is nothing at this address.")
     if request.path.startswith("/api/"):
         return jsonify({"message": message}), 404
-    return render_template("not_found.html", message=message), 404
+    return render_template("message.html", heading=gettext("Not found"), message=message), 404
 
 
 def _refused(error: ServiceError) -> tuple[str, int] | tuple[Response, int]:
@@ -118,7 +118,7 @@ def _refused(error: ServiceError) -> tuple[str, int] | tuple[Response, int]:
     if request.path.startswith("/api/"):
         return jsonify({"message": error.message}), status
     back = request.referrer if request.referrer and request.referrer.startswith(request.host_url) else None
-    return render_template("refused.html", message=error.message, back=back), status
+    return render_template("message.html", heading=gettext("Not done"), message=error.message, back=back), status
 
 
 def _too_many(error: HTTPException) -> tuple[str, int] | tuple[Response, int]:
