@@ -190,38 +190,39 @@ def _store_deal(match: Match, step: str) -> Page:
     form = _posted_form(match)
     status = 422
     try:
-        if services.answered(match, key) is not None:
+        if services.answered(match, key) is not None:  # a key of another match: Conflict
             return _after(step, match_id)
-    except services.Conflict as error:  # the key was sent before for another match
+        if form.validate_on_submit():
+            _store_posted(match, form, step, key)
+            return _after(step, match_id)
+    except RuleViolation as violation:
+        attach_errors(form, violation.problems, form.error_fields())
+    except services.Conflict as error:
         add_form_error(form, error.message)
-        return _render_entry(queries.scoreboard(match), form, step, 409)
-    if form.validate_on_submit():
-        # A form always carries the number it was opened for; one without is out of date.
-        number = whole_number(form.number.data) or 0
-        # The cards in hand follow from the match's schedule: the server knows them, the form does not say.
-        cards = queries.next_cards(match)
-        try:
-            if isinstance(form, TuteDealForm):
-                services.add_deal(match, form.to_deal(), number, key)
-            elif step == "bids":
-                services.save_bids(match, form.to_bids(cards), number, key)
-            else:
-                services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key)
-        except RuleViolation as violation:
-            attach_errors(form, violation.problems, form.error_fields())
-        except services.Conflict as error:
-            try:
-                if services.answered(match, key) is not None:  # the same entry, sent twice at once
-                    return _after(step, match_id)
-            except services.Conflict:
-                pass
-            add_form_error(form, error.message)
-            status = 409
-        else:
-            return _after(step, match_id)
-    elif step == "tricks" and _hidden_fields_wrong(form):
-        add_form_error(form, gettext("This page is out of date. Go back to the scoreboard and enter the tricks again."))
+        status = 409
+    else:  # the form itself was refused
+        if step == "tricks" and _hidden_fields_wrong(form):
+            add_form_error(form, gettext("This page is out of date. Go back to the scoreboard and enter the tricks "
+                                         "again."))
     return _render_entry(queries.scoreboard(match), form, step, status)
+
+
+def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, key: str | None) -> None:
+    """Store the entry the form describes, or raise what refused it (a retry of it stored already passes)."""
+    # A form always carries the number it was opened for; one without is out of date.
+    number = whole_number(form.number.data) or 0
+    # The cards in hand follow from the match's schedule: the server knows them, the form does not say.
+    cards = queries.next_cards(match)
+    try:
+        if isinstance(form, TuteDealForm):
+            services.add_deal(match, form.to_deal(), number, key)
+        elif step == "bids":
+            services.save_bids(match, form.to_bids(cards), number, key)
+        else:
+            services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key)
+    except services.Conflict:
+        if services.answered(match, key) is None:  # else: the same entry, sent twice at once, is stored
+            raise
 
 
 def _hidden_fields_wrong(form: FlaskForm) -> bool:
