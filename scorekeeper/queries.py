@@ -26,7 +26,7 @@ from .rules import GAMES, Game, bidding_order, cante_value, check_match, check_o
 from .charts import running_totals_svg
 from .i18n import suit_name
 from .documents import match_document
-from .services import NotFound
+from .errors import NotFound
 
 RECENT_FINISHED = 5
 

@@ -18,7 +18,8 @@ from .extensions import db
 from .models import STATUSES, Match, Player, User
 from .rules import RuleViolation, check_bids, check_match
 from .documents import match_document
-from .services import USERNAME_PATTERN, InvalidInput, clean_name
+from .errors import InvalidInput
+from .services import USERNAME_PATTERN, clean_name
 
 FORMAT = "scorekeeper-export"
 VERSION = 1

@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response
 from .. import i18n, queries
 from ..extensions import login_manager
 from ..forms import group_errors
-from ..services import Conflict, NotFound, ServiceError
+from ..errors import Conflict, NotFound, ServiceError
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
 #: static files, what makes the app installable, shared live views, the language switch.

@@ -105,7 +105,7 @@ def test_signing_up_is_limited_per_address(ana: Browser, app: Flask) -> None:
 
 def test_a_wrong_username_takes_as_long_as_a_wrong_password(ana: Browser, app: Flask,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    import scorekeeper.services as services_module
+    import scorekeeper.services.accounts as services_module
     checked: list[str] = []
     real = services_module.check_password_hash
     monkeypatch.setattr(services_module, "check_password_hash", lambda h, p: checked.append(h) or real(h, p))

@@ -1,0 +1,131 @@
+"""Accounts: creating one, signing in and out (each browser's sign-in), passwords, language, API tokens."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from flask_babel import gettext as _
+from sqlalchemy import delete, select
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from ..errors import InvalidInput, NotFound
+from ..extensions import db
+from ..keys import hash_token, sign_in_lifetime
+from ..models import MAX_ID, ApiToken, SignIn, User, utcnow
+from .base import atomic, clean_name, plain_text
+
+USERNAME_PATTERN = re.compile(r"^[\w.@+-]{3,40}$")
+MIN_PASSWORD_LENGTH = 8
+TOKEN_PREFIX = "sk_"
+
+
+@atomic
+def create_user(username: str, password: str) -> User:
+    """Create an account with a hashed password."""
+    username = str(username).strip()
+    if not USERNAME_PATTERN.match(username):
+        raise InvalidInput(_("A username has 3 to 40 letters, digits or . _ - @ +, without spaces."), "username")
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise InvalidInput(_("A password has at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), "password")
+    if db.session.scalar(select(User.id).where(User.username_key == username.casefold())) is not None:
+        raise InvalidInput(_("That username is taken."), "username")
+    user = User(username=username, username_key=username.casefold(), password_hash=generate_password_hash(password))
+    db.session.add(user)
+    return user
+
+
+#: Checked when there is no such account, so that a wrong username takes as long as a wrong password.
+_DUMMY_HASH = generate_password_hash("no account has this password")
+
+
+def authenticate(username: str, password: str) -> User | None:
+    """Return the account with this username and password, or None (taking as long either way)."""
+    name = plain_text(str(username).strip().casefold(), 160)
+    user = db.session.scalar(select(User).where(User.username_key == name)) if name else None
+    if user is None:
+        check_password_hash(_DUMMY_HASH, password)
+        return None
+    return user if check_password_hash(user.password_hash, password) else None
+
+
+def user_named(username: str) -> User | None:
+    """Return the account with this username, whatever its case, or None."""
+    return db.session.scalar(select(User).where(User.username_key == username.strip().casefold()))
+
+
+def _new_sign_in(user: User) -> str:
+    """Record a new signed-in browser of `user` (inside a transaction) and return its key."""
+    key = secrets.token_urlsafe(32)
+    db.session.execute(delete(SignIn.__table__).where(SignIn.user_id == user.id,
+                                                      SignIn.created_at < utcnow() - sign_in_lifetime()))
+    db.session.add(SignIn(user_id=user.id, key_hash=hash_token(key)))
+    user.sign_in_key = key
+    return key
+
+
+@atomic
+def start_sign_in(user: User) -> str:
+    """Sign a browser in to `user`: return the key its session and remember-me cookie will carry."""
+    return _new_sign_in(user)
+
+
+@atomic
+def end_sign_in(key: str | None) -> None:
+    """Sign one browser out: its session and remember-me cookie open nothing from now on."""
+    if key:
+        db.session.execute(delete(SignIn.__table__).where(SignIn.key_hash == hash_token(key)))
+
+
+@atomic
+def end_every_sign_in(user: User) -> int:
+    """Sign every browser of the account out, this one included; return how many there were."""
+    ended = db.session.execute(delete(SignIn.__table__).where(SignIn.user_id == user.id))
+    user.sign_in_key = None
+    return int(getattr(ended, "rowcount", 0) or 0)
+
+
+@atomic
+def change_password(user: User, current: str, new: str) -> str:
+    """Change the account's password after checking the current one; sign every browser out,
+    and return a new sign-in key for the browser that made the change."""
+    if not check_password_hash(user.password_hash, current):
+        raise InvalidInput(_("That is not the account's current password."), "current")
+    if len(new) < MIN_PASSWORD_LENGTH:
+        raise InvalidInput(_("A password has at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), "password")
+    user.password_hash = generate_password_hash(new)
+    db.session.execute(delete(SignIn.__table__).where(SignIn.user_id == user.id))
+    return _new_sign_in(user)
+
+
+@atomic
+def set_language(user: User, language: str | None) -> None:
+    """Remember the account's language (None: follow the browser)."""
+    user.language = language
+
+
+@atomic
+def create_api_token(user: User, name: str) -> str:
+    """Create an API token for `user` and return it; only its hash is kept, so it is shown once."""
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    db.session.add(ApiToken(user_id=user.id, name=clean_name(name or "API token"), token_hash=hash_token(token)))
+    return token
+
+
+@atomic
+def user_for_token(token: str) -> User | None:
+    """Return the account an API token belongs to (noting when it was used), or None."""
+    row = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(token)))
+    if row is None:
+        return None
+    row.last_used_at = utcnow()
+    return row.user
+
+
+@atomic
+def revoke_api_token(user: User, token_id: int) -> None:
+    """Delete one of the account's API tokens."""
+    row = db.session.get(ApiToken, token_id) if 0 < token_id <= MAX_ID else None
+    if row is None or row.user_id != user.id:
+        raise NotFound(_("There is no such token."))
+    db.session.delete(row)

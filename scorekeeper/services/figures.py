@@ -1,0 +1,168 @@
+"""The upkeep of the derived tables (each player's results, ratings, summaries and pair records), written
+inside the transaction of the change to the facts they come from."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
+
+from .. import statistics, stats
+from ..extensions import db
+from ..models import (
+    ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
+)
+from ..rules import MatchResult
+
+
+def store_result(match: Match, result: MatchResult, rerate: bool = True) -> None:
+    """Cache the engine's result on the match, move its status with it, and refresh the figures
+    (an import rates its games and sums up its players once, at the end, so it passes `rerate=False`)."""
+    now = utcnow()
+    status_before = match.status
+    was_finished = status_before == FINISHED
+    ended_before = match.ended_at if was_finished else None
+    match.result = result.to_dict()
+    match.updated_at = now
+    if match.status != ABANDONED:
+        match.status = FINISHED if result.finished else PLAYING
+        if not (was_finished and result.finished):
+            match.ended_at = now if result.finished else None
+    changed = rerate and (was_finished or match.status == FINISHED)
+    # The summaries count matches by status and sum finished ones only: a deal of a match
+    # still being played leaves them as they are.
+    summarize = rerate and (match.status != status_before or match.status == FINISHED)
+    refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
+                     summarize=summarize, rows_exist=status_before is not None)
+
+
+#: Where ratings are to be redone from: a finished match's end and id; None for all of them.
+RatingKey = tuple[datetime, int]
+
+
+def insert_rows(model: type[db.Model], rows: Sequence[Mapping[str, Any]]) -> None:  # type: ignore[name-defined]
+    """Insert rows in one statement, as plain table rows: nothing in the change reads them back as
+    objects (and so neither do these statements, nor the deletes beside them, touch the session's)."""
+    if rows:
+        db.session.execute(insert(model.__table__), list(rows))
+
+
+#: The columns of a player's result that a change to the match's deals or status can move.
+_RESULT_FIGURES = ("side", "status", "won", "played_at", "deals", "total", "juegos", "cantes_20", "cantes_40", "tutes",
+                   "last_tricks", "exact_bids", "over_bids", "under_bids")
+
+
+_UPDATE_RESULT = (update(PlayerResult.__table__)
+                  .where(PlayerResult.match_id == bindparam("at_match"), PlayerResult.seat == bindparam("at_seat"))
+                  .values({name: bindparam(name) for name in _RESULT_FIGURES}))
+
+
+def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None,
+                     summarize: bool = False, rows_exist: bool = False) -> None:
+    """Rewrite the match's derived rows (inside the change's transaction).
+
+    With `rerate_since` (when the match ended, or ended before this change), the ratings of
+    its game are redone from there on: only this match when it is the latest to end. With
+    `summarize`, its players' summaries in its game are rebuilt. `rows_exist` says that the
+    match has its rows already (its seats never change), so they are updated in place.
+    """
+    db.session.flush()
+    if rerate_since is not None or summarize:
+        lock_figures(match.user_id)
+    rows = stats.result_rows(match, result)
+    if rows_exist:
+        db.session.execute(_UPDATE_RESULT, [{**{name: row[name] for name in _RESULT_FIGURES},
+                                             "at_match": row["match_id"], "at_seat": row["seat"]} for row in rows])
+    else:
+        db.session.execute(delete(PlayerResult.__table__).where(PlayerResult.match_id == match.id))
+        insert_rows(PlayerResult, rows)
+    if rerate_since is not None:
+        rate_again(match.user_id, match.game, (rerate_since, match.id))
+    if summarize:
+        players = [seat.player_id for seat in match.seats]
+        sum_up(match.user_id, match.game, players)
+        pair_up(match.user_id, players)
+
+
+def lock_figures(user_id: int) -> None:
+    """Make the account's changes that rebuild ratings, summaries and pair records wait for each other.
+
+    Each of those is built from the account's other matches: two matches of the same players
+    finishing at the same moment must not each rebuild them from a reading without the other
+    (on PostgreSQL, under READ COMMITTED, the second would also re-insert rows the first just
+    inserted). Locking the account's row serialises them, and every statement after the lock
+    sees what the first one committed. FOR NO KEY UPDATE, because every insert of a derived
+    row holds a KEY SHARE lock on it (its foreign key), which plain FOR UPDATE would wait for.
+    SQLite writes one transaction at a time already, and SQLAlchemy leaves the clause out there.
+    """
+    db.session.execute(select(User.id).where(User.id == user_id).with_for_update(key_share=True))
+
+
+def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
+    """Rebuild the summaries of these players (None: all the account's) in `game` from their results."""
+    db.session.flush()
+    stale = delete(PlayerSummary.__table__).where(PlayerSummary.user_id == user_id, PlayerSummary.game == game)
+    if player_ids is None:
+        player_ids = list(db.session.scalars(select(PlayerResult.player_id).distinct().where(
+            PlayerResult.user_id == user_id, PlayerResult.game == game)))
+    else:
+        stale = stale.where(PlayerSummary.player_id.in_(player_ids))
+    db.session.execute(stale)
+    insert_rows(PlayerSummary, statistics.summary_rows(user_id, game, player_ids))
+
+
+def pair_up(user_id: int, player_ids: Collection[int] | None = None) -> None:
+    """Rebuild the records of the pairs among these players (None: all the account's) from their results."""
+    db.session.flush()
+    stale = delete(PlayerPair.__table__).where(PlayerPair.user_id == user_id)
+    if player_ids is not None:
+        stale = stale.where(PlayerPair.first_id.in_(player_ids), PlayerPair.second_id.in_(player_ids))
+    db.session.execute(stale)
+    insert_rows(PlayerPair, statistics.pair_rows(user_id, player_ids))
+
+
+def rate_again(user_id: int, game: str, since: RatingKey | None = None) -> None:
+    """Rate the account's finished matches of `game` again, in the order they ended.
+
+    Ratings only depend on the matches that ended before, so with `since` only the matches
+    from that (end, id) on are rated again, starting from each player's rating just before.
+    """
+    db.session.flush()
+    ratings = delete(PlayerRating.__table__).where(PlayerRating.user_id == user_id, PlayerRating.game == game)
+    finished = (select(Match).where(Match.user_id == user_id, Match.game == game, Match.status == FINISHED)
+                .order_by(Match.ended_at, Match.id))
+    if since is not None:
+        ended, match_id = since
+        ratings = ratings.where(or_(PlayerRating.rated_at > ended,
+                                    and_(PlayerRating.rated_at == ended, PlayerRating.match_id >= match_id)))
+        finished = finished.where(or_(Match.ended_at > ended, and_(Match.ended_at == ended, Match.id >= match_id)))
+    db.session.execute(ratings)
+    matches = list(db.session.scalars(finished))
+    players = {seat.player_id for match in matches for seat in match.seats}
+    insert_rows(PlayerRating, stats.ratings(matches, _ratings_before(game, players) if since is not None else {}))
+
+
+def _ratings_before(game: str, players: set[int]) -> dict[int, tuple[float, float]]:
+    """Return each player's latest (mu, sigma) in `game` among the ratings kept, in one query."""
+    if not players:
+        return {}
+    latest = (select(PlayerRating.id).where(PlayerRating.player_id == Player.id, PlayerRating.game == game)
+              .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc()).limit(1)
+              .correlate(Player).scalar_subquery())
+    rows = db.session.execute(select(PlayerRating.player_id, PlayerRating.mu, PlayerRating.sigma).where(
+        PlayerRating.id.in_(select(latest).where(Player.id.in_(players)))))
+    return {player: (mu, sigma) for player, mu, sigma in rows}
+
+
+def rebuild_figures(games: set[tuple[int, str]]) -> None:
+    """Rate again and sum up again every (account, game) given, and the accounts' pair records."""
+    accounts = sorted({user_id for user_id, _game in games})
+    for user_id in accounts:
+        lock_figures(user_id)
+    for user_id, game in sorted(games):
+        rate_again(user_id, game)
+        sum_up(user_id, game)
+    for user_id in accounts:
+        pair_up(user_id)

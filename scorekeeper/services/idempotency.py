@@ -1,0 +1,57 @@
+"""Requests sent again (a phone coming back online): the key each change was sent with, kept with it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask_babel import gettext as _
+from sqlalchemy import delete, select
+
+from ..documents import api_view
+from ..errors import Conflict
+from ..extensions import db
+from ..models import IdempotencyKey, Match, utcnow
+from .base import plain_text
+from .figures import insert_rows
+
+
+MAX_IDEMPOTENCY_KEY = 100
+
+
+def usable_key(key: str | None) -> str | None:
+    """Return an idempotency key that can be stored (printable, at most 100 characters), else None."""
+    return plain_text(key, MAX_IDEMPOTENCY_KEY) if key else None
+
+
+def answered(match: Match, key: str | None) -> IdempotencyKey | None:
+    """Return the stored answer to an earlier request for `match` with this idempotency key, if there was one.
+
+    A key belongs to the one match it was first sent for: raise Conflict if the account used it
+    for another match, rather than let the request pass for a retry that stored nothing here.
+    """
+    key = usable_key(key)
+    if key is None:
+        return None
+    earlier = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.user_id == match.user_id,
+                                                             IdempotencyKey.key == key))
+    if earlier is not None and earlier.match_id != match.id:
+        raise Conflict(_("This entry was sent before for another match, so it was not stored here. "
+                         "Reload the page and enter it again."), "idempotency_key")
+    return earlier
+
+
+#: How long a phone may take to send a deal again: its key is kept that long, then forgotten.
+IDEMPOTENCY_KEY_LIFETIME = timedelta(days=7)
+
+
+def remember(match: Match, key: str | None, answer: bool) -> None:
+    """Keep the idempotency key with the change it made (inside the change's transaction), with
+    the API's answer when `answer` is set (the pages answer with the scoreboard as it is then);
+    forget the account's keys old enough that no phone will send them again."""
+    key = usable_key(key)
+    if key:
+        db.session.flush()
+        db.session.execute(delete(IdempotencyKey.__table__).where(
+            IdempotencyKey.user_id == match.user_id, IdempotencyKey.created_at < utcnow() - IDEMPOTENCY_KEY_LIFETIME))
+        insert_rows(IdempotencyKey, [{"user_id": match.user_id, "key": key, "match_id": match.id,
+                                  "body": api_view(match) if answer else None}])

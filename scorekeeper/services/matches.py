@@ -1,0 +1,251 @@
+"""A match's life: starting it, its deals (added, corrected, undone), abandoning, deleting, a rematch, sharing.
+
+Every change goes through the rules engine first: the whole match document, with the change
+applied, is checked and scored, and only then are the facts stored, with the engine's result
+cached beside them.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask_babel import gettext as _
+
+from ..documents import match_document
+from ..errors import Conflict, NotFound
+from ..extensions import db
+from ..models import ABANDONED, FINISHED, PLAYING, Deal, Match, Seat, User, utcnow
+from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
+from ..rules import next_seat
+from .base import atomic, clean_name
+from .figures import lock_figures, pair_up, rate_again, refresh_figures, store_result, sum_up
+from .idempotency import remember
+from .players import players_for
+
+
+def _dealer_error(players: int) -> RuleViolation:
+    return RuleViolation([RuleError(None, "first_dealer", Code.DEALER_INVALID, "dealer_out_of_range",
+                                    {"players": players})])
+
+
+def new_match(user: User, document: Mapping[str, Any], first_dealer: int | None, *,
+               uid: str | None = None, unarchive: bool = True, rerate: bool = True) -> tuple[Match, MatchResult]:
+    """Check a whole document and build its match, seats and deals (inside a transaction)."""
+    result = check_match(document)
+    names = list(document["players"])
+    options = check_options(document["game"], document.get("options"), len(names))
+    deals = list(document.get("deals") or [])
+    if first_dealer is None:
+        first_dealer = deals[0]["dealer"] if deals else 0
+    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < len(names):
+        raise _dealer_error(len(names))
+    match = Match(uid=uid or uuid.uuid4().hex, user_id=user.id, game=document["game"],
+                  options=get_game(document["game"]).changed_options(options), first_dealer=first_dealer)
+    for seat, player in enumerate(players_for(user, names, unarchive)):
+        match.seats.append(Seat(seat=seat, player_id=player.id, player=player))
+    for number, deal in enumerate(deals, start=1):
+        match.deals.append(Deal(number=number, data=dict(deal)))
+    db.session.add(match)
+    store_result(match, result, rerate)
+    return match, result
+
+
+@atomic
+def start_match(user: User, game: str, player_names: Sequence[str], options: Mapping[str, Any] | None,
+                first_dealer: int) -> Match:
+    """Start a match: check the game, players and house rules, then seat the players."""
+    names = [clean_name(n, f"players.{i}") for i, n in enumerate(player_names)]
+    document = {"game": game, "players": names, "options": dict(options or {}), "deals": []}
+    match, _result = new_match(user, document, first_dealer)
+    return match
+
+
+@atomic
+def create_match_from_document(user: User, document: Any, first_dealer: int | None = None) -> Match:
+    """Create a match from a match document; with deals, the whole match is imported at once."""
+    if isinstance(document, Mapping) and isinstance(document.get("players"), list):
+        # Tidy the names first, so that two spellings of one player are refused as a duplicate.
+        names = [clean_name(n, f"players.{i}") if isinstance(n, str) and n.strip() else n
+                 for i, n in enumerate(document["players"])]
+        document = {**document, "players": names}
+    match, _result = new_match(user, document, first_dealer)
+    return match
+
+
+def _check_not_abandoned(match: Match, number: int) -> None:
+    if match.status == ABANDONED:
+        raise RuleViolation([RuleError(number, "deal", Code.MATCH_FINISHED, "match_abandoned")])
+
+
+def _expect_next(match: Match, expected_number: int | None) -> int:
+    number = len(match.deals) + 1
+    if expected_number is not None and expected_number != number:
+        if expected_number < number:
+            message = _("Deal %(entered)s was just entered, perhaps on another phone. The next deal is %(number)s.",
+                        entered=expected_number, number=number)
+        else:
+            message = _("This match changed meanwhile: the next deal is %(number)s, not %(expected)s.",
+                        number=number, expected=expected_number)
+        raise Conflict(message, "number")
+    return number
+
+
+def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None) -> Match:
+    """Check the match with `deal` added and store it (inside a transaction)."""
+    number = _expect_next(match, expected_number)
+    _check_not_abandoned(match, number)
+    deals = [d.data for d in match.deals] + [dict(deal)]
+    result = check_match(match_document(match, deals))
+    match.deals.append(Deal(number=number, data=dict(deal)))
+    match.pending = None
+    store_result(match, result)
+    return match
+
+
+@atomic
+def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None = None,
+             idempotency_key: str | None = None, keep_answer: bool = False) -> Match:
+    """Add the next deal: the whole match is re-checked and scored first.
+
+    With an idempotency key, a retry is recognised (`answered`); `keep_answer` keeps the
+    API's answer with it, to be given again.
+    """
+    _append_deal(match, deal, expected_number)
+    remember(match, idempotency_key, keep_answer)
+    return match
+
+
+@atomic
+def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None = None,
+              idempotency_key: str | None = None) -> Match:
+    """Keep the next Pocha deal's bids, entered before play, until its tricks come in."""
+    number = _expect_next(match, expected_number)
+    _check_not_abandoned(match, number)
+    check_bids(match_document(match), dict(bids))
+    match.pending = dict(bids)
+    match.updated_at = utcnow()
+    remember(match, idempotency_key, answer=False)
+    return match
+
+
+@atomic
+def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expected_number: int | None,
+                  idempotency_key: str | None = None) -> Match:
+    """Add the tricks to the Pocha deal whose bids are in; refuse if the bids changed meanwhile."""
+    number = _expect_next(match, expected_number)
+    if match.pending is None:
+        raise Conflict(_("The bids of deal %(number)s are not in: they were undone, perhaps on another phone.",
+                         number=number))
+    if dict(bids_seen) != dict(match.pending):
+        raise Conflict(_("The bids of deal %(number)s were changed on another phone. Check them and enter the "
+                         "tricks again.", number=number))
+    _append_deal(match, {**match.pending, "tricks": tricks}, expected_number)
+    remember(match, idempotency_key, answer=False)
+    return match
+
+
+def _deal_of(match: Match, number: int) -> Deal:
+    for deal in match.deals:
+        if deal.number == number:
+            return deal
+    raise NotFound(_("This match has no deal %(number)s.", number=number))
+
+
+@atomic
+def replace_deal(match: Match, number: int, deal: Mapping[str, Any], expected_version: int | None = None) -> Match:
+    """Replace deal `number`; the whole match is re-checked, later deals included."""
+    row = _deal_of(match, number)
+    _check_not_abandoned(match, number)
+    if expected_version is not None and expected_version != match.version:
+        raise Conflict(_("This match changed since the page was opened. Reload it and check the deal again."))
+    deals = [dict(deal) if d.number == number else d.data for d in match.deals]
+    result = check_match(match_document(match, deals))
+    row.data = dict(deal)
+    row.updated_at = utcnow()
+    store_result(match, result)
+    return match
+
+
+@atomic
+def delete_last_deal(match: Match, number: int) -> Match:
+    """Delete deal `number`, which must be the last one; a finished match is open again."""
+    if not match.deals or number != match.deals[-1].number:
+        _deal_of(match, number)  # NotFound for a deal that does not exist
+        raise Conflict(_("Only the last deal (%(number)s) can be deleted.", number=len(match.deals)))
+    _check_not_abandoned(match, number)
+    match.deals.pop()
+    match.pending = None
+    store_result(match, check_match(match_document(match)))
+    return match
+
+
+@atomic
+def undo(match: Match) -> str | None:
+    """Undo the latest entry: pending bids if there are some, else the last deal; say which."""
+    _check_not_abandoned(match, len(match.deals))
+    if match.pending is not None:
+        match.pending = None
+        match.updated_at = utcnow()
+        return "bids"
+    if match.deals:
+        match.deals.pop()
+        store_result(match, check_match(match_document(match)))
+        return "deal"
+    return None
+
+
+@atomic
+def abandon_match(match: Match) -> Match:
+    """Stop a match early: it keeps its deals and has no winner."""
+    if match.status == FINISHED:
+        raise Conflict(_("This match is over already."))
+    match.status = ABANDONED
+    match.pending = None
+    match.ended_at = match.updated_at = utcnow()
+    refresh_figures(match, check_match(match_document(match)), summarize=True, rows_exist=True)
+    return match
+
+
+@atomic
+def delete_match(match: Match) -> None:
+    """Delete a match with its deals and figures; the ratings of its game follow."""
+    since = (match.ended_at, match.id) if match.status == FINISHED and match.ended_at else None
+    user_id, game, players = match.user_id, match.game, [seat.player_id for seat in match.seats]
+    lock_figures(user_id)
+    db.session.delete(match)
+    if since is not None:
+        rate_again(user_id, game, since)
+    sum_up(user_id, game, players)
+    pair_up(user_id, players)
+
+
+@atomic
+def rematch(user: User, match: Match, first_dealer: int | None = None) -> Match:
+    """Start a new match with the same seats and house rules once this one is over.
+
+    The first deal passes to the seat after this match's first dealer, unless the table
+    says otherwise (in tute4 the holder of the 2 of oros decides it again).
+    """
+    if match.status == PLAYING:
+        raise Conflict(_("This match is still being played: finish or abandon it first."))
+    document = {"game": match.game, "players": match.player_names, "options": dict(match.options), "deals": []}
+    if first_dealer is None:
+        first_dealer = next_seat(match.first_dealer, len(match.seats))
+    new, _result = new_match(user, document, first_dealer)
+    return new
+
+
+@atomic
+def share_match(match: Match) -> str:
+    """Give the match a new secret live-view link (any older link stops working); return its token."""
+    match.share_token = secrets.token_urlsafe(32)
+    return match.share_token
+
+
+@atomic
+def stop_sharing(match: Match) -> None:
+    """Revoke the match's live-view link."""
+    match.share_token = None
