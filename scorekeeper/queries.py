@@ -55,9 +55,20 @@ def sign_in_count(user: User) -> int:
 def match_for(user: User, match_id: int) -> Match:
     """Return the account's match, or raise NotFound (also for another account's match)."""
     match = db.session.get(Match, match_id, options=[selectinload(Match.deals)]) if 0 < match_id <= MAX_ID else None
-    if match is None or match.user_id != user.id:
+    if match is None or match.user_id != user.id or _deleted_while_read(match):
         raise NotFound(gettext("There is no such match."))
     return match
+
+
+def _deleted_while_read(match: Match) -> bool:
+    """Tell whether the match was deleted between reading its row and reading its seats.
+
+    The row, its seats and its deals are three statements; under PostgreSQL's READ COMMITTED
+    each sees what was committed when it began, so a deletion from another phone in between
+    leaves a match without players, which the rules engine would rightly refuse. Every match
+    has at least two seats, so none means it is gone.
+    """
+    return not match.seats
 
 
 def player_for(user: User, player_id: int) -> Player:
@@ -332,6 +343,6 @@ def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: lis
 def match_for_share(token: str) -> Match:
     """Return the match shared under this live-view token, or raise NotFound."""
     match = db.session.scalar(select(Match).where(Match.share_token == token)) if looks_like_key(token) else None
-    if match is None:
+    if match is None or _deleted_while_read(match):
         raise NotFound(gettext("This live view is not shared (any more)."))
     return match

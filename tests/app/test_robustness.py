@@ -7,10 +7,11 @@ import json
 from pathlib import Path
 
 from flask import Flask
+from sqlalchemy import delete
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import Deal, Match
+from scorekeeper.models import Deal, Match, Seat
 
 from ..conftest import Browser, csrf_token, signed_in
 from .matchhelpers import bids_form, start, tricks_form, tute_form
@@ -38,6 +39,24 @@ def test_an_edit_without_a_readable_version_is_treated_as_out_of_date(ana: Brows
     ana.post("/matches/1/deal", data=tute_form(70, 0))
     response = ana.post("/matches/1/deals/1/edit", data={**tute_form(60, 0), "version": "x"})
     assert response.status_code == 409
+
+
+def test_a_match_read_without_its_seats_answers_404_not_a_server_error(ana: Browser, app: Flask) -> None:
+    """On PostgreSQL a match deleted by another phone between the reads of its row and of its
+    seats looks like a match without players: the pages must answer as for a deleted match."""
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    ana.post("/matches/1/share", data={"csrf_token": csrf_token(ana)})
+    with app.app_context():
+        token = db.session.get(Match, 1).share_token  # type: ignore[union-attr]
+        db.session.execute(delete(Seat).where(Seat.match_id == 1))  # what that read sees
+        db.session.commit()
+    api = Api(app.test_client(), token_for(app, "ana"))
+    for path in ("/matches/1", "/matches/1/deals/1/edit", "/history/1"):
+        assert ana.get(path).status_code == 404, path
+    assert api.get("/api/v1/matches/1").status_code == 404
+    assert app.test_client().get(f"/live/{token}").status_code == 404
+    assert app.test_client().get(f"/live/{token}/state").status_code == 404
 
 
 def test_a_long_token_name_gets_a_message(ana: Browser) -> None:
