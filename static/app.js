@@ -45,6 +45,13 @@ function setupSteppers() {
   }));
 }
 
+function setupMenu() {
+  /* The header's menu closes when a tap lands anywhere else. */
+  const menu = $("details.menu");
+  if (!menu) return;
+  document.addEventListener("click", (event) => { if (menu.open && !menu.contains(event.target)) menu.open = false; });
+}
+
 function setupConfirms() {
   $$("form[data-confirm]").forEach((form) => form.addEventListener("submit", (event) => {
     if (!confirm(form.dataset.confirm)) event.preventDefault();
@@ -72,7 +79,6 @@ function showErrors(form, errors, all) {
 
 function checkTute(form) {
   const errors = [];
-  const sides = JSON.parse(form.dataset.sides || "[]");
   if (!picked(form, "trump")) errors.push({ field: "trump", late: true, message: say("trump_missing") });
   const declared = Boolean(picked(form, "tute_seat"));
   const inputs = [form.elements.points0, form.elements.points1];
@@ -82,19 +88,8 @@ function checkTute(form) {
       errors.push({ field: `points${side}`, message: say("points_impossible", { points: input.value.trim() }) });
     }
   });
-  let filled = null;
-  if (!declared) {
-    if (points[1] === null && points[0] !== null) { points[1] = 120 - points[0]; filled = 1; }
-    else if (points[0] === null && points[1] !== null) { points[0] = 120 - points[1]; filled = 0; }
-  }
-  const other = $("#points-other");
-  if (other) other.textContent = filled === null ? "" : `${sides[filled]}: ${points[filled]}`;
-  inputs.forEach((input, side) => {
-    if (input.dataset.placeholder === undefined) input.dataset.placeholder = input.placeholder;
-    input.placeholder = side === filled ? String(points[side]) : input.dataset.placeholder;
-  });
   points.forEach((p, side) => {
-    if (p !== null && !possible(p) && side !== filled) errors.push({ field: `points${side}`, message: say("points_impossible", { points: p }) });
+    if (p !== null && !possible(p)) errors.push({ field: `points${side}`, message: say("points_impossible", { points: p }) });
   });
   const typed = inputs.some((input) => input.value.trim() !== "");
   if (!declared && !typed) errors.push({ field: "points", late: true, message: say("points_not_pair") });
@@ -110,8 +105,10 @@ function checkTute(form) {
   }
   if (!declared && picked(form, "last_trick") === null) errors.push({ field: "last_trick", late: true, message: say("last_trick_missing") });
   const trump = picked(form, "trump");
-  $$("fieldset.cante", form).forEach((set) => {
-    $("legend", set).textContent = set.dataset.suit === trump ? set.dataset.labelTrump : set.dataset.labelOther;
+  $$(".cante-row", form).forEach((row) => {
+    const inTrump = row.dataset.suit === trump;
+    $("[id$='-label']", row).textContent = inTrump ? row.dataset.labelTrump : row.dataset.labelOther;
+    $(".suit-name small", row).textContent = inTrump ? "40" : "20";
   });
   return errors;
 }
@@ -156,16 +153,43 @@ function checkPocha(form) {
   return errors;
 }
 
+function followPoints(form, typed) {
+  /* One side's card points typed, the other side's follow (120 minus them), on a new deal and
+     on a correction alike; after a tute the points are the declarer's own count, so nothing follows. */
+  const inputs = [form.elements.points0, form.elements.points1];
+  const side = inputs.indexOf(typed);
+  if (side < 0 || picked(form, "tute_seat")) return;
+  const points = number(typed.value);
+  if (points !== null && points >= 0 && points <= 120) inputs[1 - side].value = String(120 - points);
+}
+
+function setupCanteGrid(form) {
+  /* Tap who sang; tap the same seat again to clear the suit (its "nobody" choice). */
+  $$(".cante-row .cell input", form).forEach((input) => {
+    const label = input.closest("label");
+    label.addEventListener("pointerdown", () => { input.dataset.wasChecked = String(input.checked); });
+    input.addEventListener("click", () => {
+      if (input.dataset.wasChecked !== "true") return;
+      input.dataset.wasChecked = "false";
+      const nobody = $(".nobody input", input.closest(".cante-row"));
+      nobody.checked = true;
+      nobody.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  });
+}
+
 function setupDealForm() {
   const form = $("form[data-live-check]");
   if (!form) return;
+  if (form.dataset.liveCheck === "tute") setupCanteGrid(form);
   const check = () => (form.dataset.liveCheck === "tute" ? checkTute(form) : checkPocha(form));
   form.dataset.touched = "|";
   const onChange = (event) => {
     const name = (event.target.name || "").replace(/^(points)[01]$/, "$1").replace(/^(bids|tricks)-\d+$/, "$1");
     form.dataset.touched += `${name}|${event.target.name}|`;
     if (event.target.name === `tricks-${form.dataset.filledSeat}`) delete form.dataset.filledSeat;  /* tapped by hand */
-    if (name === "tute_seat" || name === "points") form.dataset.touched += "last_trick|points|";
+    if (event.type === "input" && name === "points") followPoints(form, event.target);
+    if (name === "tute_seat" || name === "points") form.dataset.touched += "last_trick|points|points0|points1|";
     showErrors(form, check(), false);
   };
   form.addEventListener("input", onChange);
@@ -349,6 +373,7 @@ document.addEventListener("DOMContentLoaded", () => {
   setupTheme();
   keepAwake();
   setupSteppers();
+  setupMenu();
   setupConfirms();
   setupDealForm();
   setupOffline();

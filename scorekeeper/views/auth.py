@@ -108,9 +108,11 @@ def logout() -> Response:
     return redirect(url_for("auth.login"))
 
 
-@bp.post("/language")
-def language() -> Response:
-    """Switch the page language, for this browser and, when signed in, for the account."""
+@bp.route("/language", methods=["GET", "POST"])
+def language() -> Response | str:
+    """Offer the languages; switch the page language, for this browser and, when signed in, for the account."""
+    if request.method == "GET":
+        return render_template("auth/language.html", next=_safe_next(request.args.get("next")))
     chosen = request.form.get("language", "")
     if chosen in current_app.config["LANGUAGES"]:
         session["language"] = chosen

@@ -121,3 +121,17 @@ def test_the_signed_out_pages_follow_the_choice_too(app: Flask) -> None:
     client = app.test_client()
     client.post("/language", data={"language": "nb", "next": "/login", "csrf_token": csrf_token(client)})
     assert "Logg inn" in client.get("/login").get_data(as_text=True)
+
+
+def test_the_language_is_chosen_on_the_account_page_or_from_the_foot_of_any_page(ana: Browser, app: Flask) -> None:
+    history = ana.get("/history").get_data(as_text=True)
+    assert 'href="/language?next=/history">Language: English</a>' in history
+    assert '<select id="language"' not in history  # no longer a form at the foot of every page
+    account = ana.get("/account").get_data(as_text=True)
+    assert all(f'name="language" value="{code}"' in account for code in ("en", "es", "it", "nb"))
+    stranger = app.test_client()
+    page = stranger.get("/language?next=/login").get_data(as_text=True)
+    assert 'name="next" value="/login"' in page and 'lang="nb"' in page and ">Norsk" in page
+    assert 'name="next" value="/"' in stranger.get("/language?next=https://evil.example/").get_data(as_text=True)
+    ana.post("/language", data={"language": "it", "next": "/account"})
+    assert "Lingua: Italiano" in ana.get("/account").get_data(as_text=True)

@@ -125,7 +125,7 @@ class Phone:
             if field in ("leader", "first_dealer"):
                 self.page.select_option(f"#{field}", value)
         if any(key.startswith("opt_") or key == "schedule_list" for key in choices):
-            self.page.click("summary")
+            self.page.click("main summary")
             for field, value in choices.items():
                 if field.startswith("opt_"):
                     self.page.select_option(f"#{field}", value)

@@ -75,7 +75,7 @@ def test_a_tute4_match_with_cantes_and_a_tute(phone: Phone) -> None:
     phone.tap(ENTER)
     phone.choose("trump", "oros")
     phone.choose("cante_copas", 1)  # after a tute only its holder can have sung
-    phone.tap("summary")
+    phone.tap("main summary")
     phone.choose("tute_seat", 1)
     phone.choose("tute_kind", "caballos")
     phone.tap(SAVE)
@@ -105,16 +105,16 @@ def test_a_wrong_entry_is_shown_before_sending_and_corrected_without_retyping(ph
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap(ENTER)
     phone.choose("trump", "copas")
-    phone.type("#points0", "70")
-    phone.type("#points1", "60")
+    phone.type("#points0", "119")
     phone.choose("cante_copas", 1)
-    assert "The card points must add up to 120; these add up to 130." in phone.text()
+    assert "A side cannot capture 119 card points" in phone.text()
     phone.tap(SAVE)  # refused in the browser: nothing is sent
     assert "/deal" in phone.page.url
     assert "Say which side took the last trick." in phone.text()
-    phone.page.fill("#points1", "50")
+    phone.page.fill("#points0", "70")
+    assert phone.page.input_value("#points1") == "50"  # the other side follows
     phone.choose("last_trick", 1)
-    assert "add up to" not in phone.text()
+    assert "cannot capture" not in phone.text()
     assert phone.page.is_checked("input[name='cante_copas'][value='1']")  # kept, not retyped
     phone.tap(SAVE)
     phone.page.wait_for_selector("#totals")
@@ -151,9 +151,12 @@ def test_an_old_deal_is_edited_and_the_totals_follow(phone: Phone) -> None:
     enter_tute_deal(phone, "oros", 30, 1)
     assert re.search(r"Ana\s+1\s+juegos of 3", phone.text())
     phone.tap("a[aria-label='Edit deal 1']")
-    assert phone.page.input_value("#points0") == "70"
+    assert phone.page.input_value("#points0") == "70" and phone.page.input_value("#points1") == "50"
+    phone.page.fill("#points1", "90")  # either side can be typed: the other follows, no clearing by hand
+    assert phone.page.input_value("#points0") == "30"
     phone.page.fill("#points0", "20")
-    phone.page.fill("#points1", "")
+    assert phone.page.input_value("#points1") == "100"
+    assert "add up to" not in phone.text()
     phone.choose("last_trick", 1)
     phone.tap(SAVE)
     phone.page.wait_for_selector("#totals")

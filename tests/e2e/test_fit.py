@@ -1,0 +1,101 @@
+"""One phone screen per deal at 360×740: every deal form's Save button in sight without
+scrolling, and a header of one row on every page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.rules.pocha import max_cards
+
+from .conftest import Phone, Server
+from .test_table import SAVE
+
+SMALL_PHONE = {"viewport": {"width": 360, "height": 740}}
+NAMES = ["Ana", "Luis", "Carmen", "Pedro", "Zoe", "Marta", "Iker", "Nerea"]
+
+
+def save_in_sight(phone: Phone) -> bool:
+    """Tell whether the deal form's Save button lies wholly on the first screen, unscrolled."""
+    phone.page.evaluate("window.scrollTo(0, 0)")
+    box = phone.page.locator(SAVE).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740
+
+
+def header_height(phone: Phone) -> float:
+    return float(phone.page.evaluate("document.querySelector('header.topbar').getBoundingClientRect().height"))
+
+
+def _prepare_matches(server: Server) -> dict[str, int]:
+    """Start the matches whose forms are measured: Tute for two and four with a deal, and Pocha
+    for 2 to 8 players at their largest deal, once waiting for bids and once for tricks."""
+    ids: dict[str, int] = {}
+    with server.app.app_context():
+        user = services.user_named("ana")
+        assert user is not None
+        for game, seats in (("tute2", 2), ("tute4", 4)):
+            match = services.start_match(user, game, NAMES[:seats], {}, 0)
+            services.add_deal(match, {"dealer": 0, "trump": "copas", "points": [70, 50], "last_trick": 0,
+                                      "cantes": [{"seat": 1, "suit": "oros"}]})
+            ids[game] = match.id
+        for players in range(2, 9):
+            most = max_cards(players)
+            for step in ("bids", "tricks"):
+                match = services.start_match(user, "pocha", NAMES[:players], {"schedule": [most]}, 0)
+                if step == "tricks":
+                    services.save_bids(match, {"dealer": 0, "cards": most, "trump": "oros",
+                                               "bids": [0] * (players - 1) + [1]})
+                ids[f"pocha{players}-{step}"] = match.id
+        db.session.remove()
+    return ids
+
+
+def test_every_deal_form_shows_its_save_button_without_scrolling(browser: Any, server: Server) -> None:
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    ids = _prepare_matches(server)
+    below: list[str] = []
+    pages = [(f"{game} new", f"/matches/{ids[game]}/deal") for game in ("tute2", "tute4")]
+    pages += [(f"{game} edit", f"/matches/{ids[game]}/deals/1/edit") for game in ("tute2", "tute4")]
+    pages += [(name, f"/matches/{number}/deal") for name, number in ids.items() if name.startswith("pocha")]
+    for name, path in pages:
+        phone.go(path)
+        phone.page.wait_for_selector("form.deal-form")
+        if not save_in_sight(phone):
+            below.append(name)
+    phone.close()
+    assert below == []
+
+
+def test_a_tute_deal_form_fits_one_screen_whole(browser: Any, server: Server) -> None:
+    """Tute's form is short enough to need no scrolling at all, its tute toggle included."""
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    ids = _prepare_matches(server)
+    for game in ("tute2", "tute4"):
+        for path in (f"/matches/{ids[game]}/deal", f"/matches/{ids[game]}/deals/1/edit"):
+            phone.go(path)
+            bottom = phone.page.evaluate("document.querySelector('details.tute').getBoundingClientRect().bottom")
+            save_top = phone.page.locator(SAVE).bounding_box()["y"]
+            assert bottom <= save_top, path
+    phone.close()
+
+
+def test_the_header_is_one_row_of_at_most_56_px_on_every_page(browser: Any, server: Server) -> None:
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.go("/")
+    tall = {"first account": header_height(phone)} if header_height(phone) > 56 else {}
+    phone.sign_up()
+    ids = _prepare_matches(server)
+    for path in ("/", "/matches/new", "/matches/new/pocha", f"/matches/{ids['tute4']}",
+                 f"/matches/{ids['tute4']}/deal", f"/matches/{ids['pocha8-bids']}", "/history", "/players/",
+                 "/stats/tute2", "/stats/pocha", "/account", "/language"):
+        phone.go(path)
+        if header_height(phone) > 56:
+            tall[path] = header_height(phone)
+    phone.page.click("details.menu summary")
+    phone.page.click("details.menu >> text=History")
+    phone.page.wait_for_url("**/history")
+    phone.close()
+    assert tall == {}
