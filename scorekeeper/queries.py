@@ -256,6 +256,30 @@ class Scoreboard:
         return None if self.next_dealer is None else self.seat_names[self.next_dealer]
 
     @property
+    def pending_bids(self) -> list[tuple[str, int]]:
+        """Return each player's bid, in bidding order, while the deal waits for its tricks."""
+        if not self.pending:
+            return []
+        bids = self.pending["bids"]
+        return [(self.seat_names[seat], bids[seat]) for seat in self.bidding_order or range(len(bids))]
+
+    @property
+    def bids_against_cards(self) -> str | None:
+        """Say how the pending bids compare with the cards in hand ("one trick too few for everyone")."""
+        if not self.pending:
+            return None
+        total, cards = sum(self.pending["bids"]), self.pending["cards"]
+        if total < cards:
+            return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick too few for everyone.",
+                            "The bids add up to %(total)s of %(cards)s: %(num)s tricks too few for everyone.",
+                            cards - total, total=total, cards=cards)
+        if total > cards:
+            return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick too many for everyone.",
+                            "The bids add up to %(total)s of %(cards)s: %(num)s tricks too many for everyone.",
+                            total - cards, total=total, cards=cards)
+        return gettext("The bids add up to the %(cards)s cards in hand: everyone can make theirs.", cards=cards)
+
+    @property
     def first_bidder_name(self) -> str | None:
         """Return who bids first in the next Pocha deal."""
         return self.seat_names[self.bidding_order[0]] if self.bidding_order else None

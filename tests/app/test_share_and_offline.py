@@ -162,3 +162,19 @@ def test_a_form_deal_with_a_key_used_for_another_match_is_refused_and_says_so(an
     with app.app_context():
         assert [m.id for m in db.session.scalars(db.select(Deal)).all() if m.match_id == 2] == []
     assert ana.post("/matches/2/deal", data={**tute_form(60, 0), "idempotency_key": "k2"}).location == "/matches/2"
+
+
+def test_the_bids_waiting_for_tricks_show_on_the_scoreboard_and_the_live_view(ana: Browser, app: Flask) -> None:
+    start(ana, "pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="5")
+    link = share_link(ana)
+    ana.post("/matches/1/bids", data=bids_form([2, 1, 1], number=1, dealer=0, cards=5))  # Luis, Carmen, then Ana
+    pending = re.compile(r"Luis\s*1\s*Carmen\s*1\s*Ana\s*2.*The bids add up to 4 of 5: 1 trick too few for everyone\.",
+                         re.S)
+    for page in (ana.get("/matches/1"), app.test_client().get(link),
+                 app.test_client().get(link + "/state?version=0")):
+        shown = re.sub(r"<[^>]+>", " ", page.get_data(as_text=True).replace("\\n", " "))
+        assert pending.search(shown), shown[:2000]
+    ana.post("/matches/1/undo")
+    ana.post("/matches/1/bids", data=bids_form([3, 2, 2], number=1, dealer=0, cards=5))
+    shown = re.sub(r"<[^>]+>", " ", ana.get("/matches/1").get_data(as_text=True))
+    assert "The bids add up to 7 of 5: 2 tricks too many for everyone." in shown
