@@ -83,24 +83,55 @@ def test_the_scan_does_find_what_it_should(browser: Any) -> None:
     page.close()
 
 
+LONG_NAMES = ["Maximiliano Fernánde", "Guadalupe Rodríguez", "Bartolomé Etxeberri", "Inmaculada Concepció",
+              "Esperanza Villanueva", "Leopoldo Castellano", "Encarnación Iglesia", "Fructuoso Altamiran"]
+
+
+def _play_some_deals(server: Server) -> None:
+    """Give the 8-player Pocha match three deals and finish a Tute match of long names, so that
+    the deal table and the leaderboards have rows to lay out."""
+    from scorekeeper import services
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Match
+
+    with server.app.app_context():
+        pocha = db.session.get(Match, 2)
+        assert pocha is not None
+        for dealer in range(3):
+            bids = [0] * 8
+            tricks = [0] * 8
+            tricks[(dealer + 1) % 8] = 1
+            services.add_deal(pocha, {"dealer": dealer, "cards": 1, "trump": "oros", "bids": bids, "tricks": tricks})
+        user = services.user_named("ana")
+        assert user is not None
+        tute = services.start_match(user, "tute2", LONG_NAMES[:2], {"target": 1}, 0)
+        services.add_deal(tute, {"dealer": 0, "trump": "oros", "points": [100, 20], "last_trick": 0})
+        db.session.remove()
+
+
 def test_main_pages_fit_360_px_with_thumb_sized_targets(browser: Any, server: Server) -> None:
+    """No page is wider than a small phone, none hides a sideways scroll, every target takes a thumb."""
     phone = Phone(browser, server, viewport={"width": 360, "height": 740})
     phone.sign_up()
     phone.start_match("tute4", ["Ana", "Luis", "Carmen", "Pedro"])
     enter_tute_deal(phone, "copas", 78, 0, ("oros", 0))
-    phone.start_match("pocha", ["Ana", "Luis", "Carmen", "Pedro", "Zoe", "Marta", "Iker", "Nerea"])
+    phone.start_match("pocha", LONG_NAMES)
+    _play_some_deals(phone.server)
     small: dict[str, list[str]] = {}
-    wide: dict[str, int] = {}
+    wide: dict[str, object] = {}
     targets = ("button, a.button, label.choice, select, summary, "
                "input:not([type=hidden]):not([type=radio]):not([type=checkbox])")
     for path in ("/", "/matches/new", "/matches/new/pocha", "/matches/1", "/matches/1/deal", "/matches/2",
-                 "/matches/2/deal", "/history", "/players/", "/account"):
+                 "/matches/2/deal", "/matches/3", "/history", "/history/2", "/players/", "/players/5", "/account",
+                 "/stats/tute2", "/stats/tute4", "/stats/pocha", "/stats/head-to-head?a=5&b=6", "/language"):
         phone.go(path)
-        for summary in phone.page.locator("details > summary").all():
+        for summary in phone.page.locator("main details > summary").all():
             summary.click()
-        width = phone.page.evaluate("document.documentElement.scrollWidth")
-        if width > 360:
-            wide[path] = width
+        widths = phone.page.evaluate("""[document.documentElement.scrollWidth,
+            ...[...document.querySelectorAll('main *')].filter(n => n.scrollWidth > n.clientWidth + 1
+                && ['auto', 'scroll'].includes(getComputedStyle(n).overflowX)).map(n => n.className)]""")
+        if widths[0] > 360 or len(widths) > 1:
+            wide[path] = widths
         tiny = phone.page.eval_on_selector_all(targets, """nodes => nodes
             .filter(n => n.offsetParent !== null)
             .map(n => [n.outerHTML.slice(0, 60), n.getBoundingClientRect()])
