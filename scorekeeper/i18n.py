@@ -16,6 +16,10 @@ from .rules.messages import MESSAGES, N_
 #: Suit names as players of each language say them (the catalogues hold each language's word).
 SUIT_NAMES = {"oros": N_("Oros"), "copas": N_("Copas"), "espadas": N_("Espadas"), "bastos": N_("Bastos")}
 STATUS_WORDS = {"playing": N_("playing"), "finished": N_("finished"), "abandoned": N_("abandoned")}
+#: The two kinds of tute, as the engine names them in its sentences.
+TUTE_KINDS = {"reyes": N_("Reyes"), "caballos": N_("Caballos")}
+#: A range of player counts inside the engine's sentences ("2 to 8").
+PLAYER_RANGE = N_("%(low)s to %(high)s")
 #: The engine's messages that the deal forms check in the browser before sending.
 BROWSER_CHECKED = ("trump_missing", "points_impossible", "points_not_pair", "points_total", "points_total_tute",
                    "last_trick_missing",
@@ -69,6 +73,10 @@ def say(problem: RuleError) -> str:
     params: dict[str, Any] = dict(problem.params)
     if "suit" in params and isinstance(params["suit"], str):
         params["suit"] = suit_name(params["suit"].lower())
+    if isinstance(params.get("kind"), str) and params["kind"].lower() in TUTE_KINDS:
+        params["kind"] = gettext(TUTE_KINDS[params["kind"].lower()])
+    if isinstance(params.get("low"), int) and isinstance(params.get("high"), int) and params["low"] != params["high"]:
+        params["wanted"] = gettext(PLAYER_RANGE, low=params["low"], high=params["high"])
     if "game" in params and isinstance(params["game"], str):
         params["game"] = next((gettext(g.title) for g in GAMES.values() if g.title == params["game"]),
                               params["game"])
@@ -80,7 +88,9 @@ def say(problem: RuleError) -> str:
 
 def browser_messages() -> dict[str, str]:
     """Return the templates of the engine's sentences that the browser checks, in the page's language."""
-    return {key: gettext(MESSAGES[key]) for key in BROWSER_CHECKED}
+    words = {key: gettext(MESSAGES[key]) for key in BROWSER_CHECKED}
+    words.update({f"kind_{kind}": gettext(name) for kind, name in TUTE_KINDS.items()})
+    return words
 
 
 def suit_choices() -> list[tuple[str, str]]:

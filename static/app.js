@@ -100,7 +100,7 @@ function checkTute(form) {
     const kind = picked(form, "tute_kind");
     const most = 120 - ({ reyes: 16, caballos: 12 }[kind] || 0);
     if (declared && total > most) {
-      errors.push({ field: "points", message: say("points_total_tute", { kind: kind ? kind[0].toUpperCase() + kind.slice(1) : "", most, total }) });
+      errors.push({ field: "points", message: say("points_total_tute", { kind: kind ? say(`kind_${kind}`) : "", most, total }) });
     }
   }
   if (!declared && picked(form, "last_trick") === null) errors.push({ field: "last_trick", late: true, message: say("last_trick_missing") });

@@ -130,7 +130,8 @@ def _players(value: object, game: Game | None, log: ErrorLog) -> tuple[str, ...]
     if game is not None and not game.min_players <= len(value) <= game.max_players:
         wanted = (str(game.min_players) if game.min_players == game.max_players
                   else f"{game.min_players} to {game.max_players}")
-        log.add(Code.PLAYERS_COUNT, "players", "players_count", game=game.title, wanted=wanted, count=len(value))
+        log.add(Code.PLAYERS_COUNT, "players", "players_count", game=game.title, wanted=wanted, count=len(value),
+                low=game.min_players, high=game.max_players)
     if log.count() != start:
         return None
     return tuple(value)

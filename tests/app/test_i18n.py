@@ -135,3 +135,24 @@ def test_the_language_is_chosen_on_the_account_page_or_from_the_foot_of_any_page
     assert 'name="next" value="/"' in stranger.get("/language?next=https://evil.example/").get_data(as_text=True)
     ana.post("/language", data={"language": "it", "next": "/account"})
     assert "Lingua: Italiano" in ana.get("/account").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(("language", "range_words", "kind_word"), [
+    ("en", "2 to 8", "Reyes"), ("es", "de 2 a 8", "Reyes"), ("it", "da 2 a 8", "Re"), ("nb", "2 til 8", "konger")])
+def test_the_player_range_and_the_tute_kind_are_said_in_the_page_language(
+        app: Flask, language: str, range_words: str, kind_word: str) -> None:
+    from scorekeeper.i18n import say
+    from scorekeeper.rules import RuleViolation, check_match
+
+    tute = {"game": "tute2", "players": ["Ana", "Luis"], "options": {},
+            "deals": [{"dealer": 0, "trump": "oros", "tute": {"seat": 0, "kind": "reyes"},
+                       "cantes": [{"seat": 1, "suit": "copas"}]}]}
+    with app.test_request_context(headers={"Accept-Language": language}):
+        sentences = []
+        for document in ({"game": "pocha", "players": ["Ana"], "options": {}, "deals": []}, tute):
+            with pytest.raises(RuleViolation) as raised:
+                check_match(document)
+            sentences += [say(problem) for problem in raised.value.problems]
+    said = " ".join(sentences)
+    assert range_words in said and " to 8" not in said.replace(range_words, "")
+    assert kind_word in said, said
