@@ -102,7 +102,7 @@ def test_rule_violations_are_said_in_the_page_language_with_game_words(ana: Brow
     ana.post("/language", data={"language": "it", "next": "/"})
     start(ana, "tute2", ["Ana", "Luis"])
     page = ana.post("/matches/1/deal", data=tute_form(119, 0)).get_data(as_text=True)
-    assert "Una parte non può prendere 119 punti carta" in page
+    assert "Nessuno può fare 119 punti" in page
     assert "Briscola" in page and "Denari" in page and "Ultima presa" in page
 
 
