@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 
 WIDTH, HEIGHT = 340, 180
 LEFT, RIGHT, TOP, BOTTOM = 34, 96, 10, 22
+LABEL_GAP = 11  # the height of a line's name at the chart's font size
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "12 3 3 3")
 
 
@@ -28,6 +29,21 @@ def _ticks(low: int, high: int) -> list[int]:
 def _short(name: str) -> str:
     """Return a name short enough to stand at a line's end."""
     return name if len(name) <= 14 else name[:13] + "…"
+
+
+def label_positions(ends: Sequence[float], top: float, bottom: float, gap: float = LABEL_GAP) -> list[float]:
+    """Return where to write each line's name: beside its end, in the order of the ends, at least
+    `gap` apart, and between `top` and `bottom` (the lines' order is kept, so no name sits nearer
+    another line than its own)."""
+    order = sorted(range(len(ends)), key=lambda index: (ends[index], index))
+    placed = [0.0] * len(ends)
+    previous = top - gap
+    for index in order:  # downwards: push each name below the one above it
+        placed[index] = previous = max(ends[index], previous + gap, top)
+    following = bottom + gap
+    for index in reversed(order):  # upwards: pull back whatever the push moved past the bottom
+        placed[index] = following = min(placed[index], following - gap)
+    return placed
 
 
 def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], description: str) -> Markup:
@@ -59,16 +75,13 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], d
                      f'<text class="axis" x="{LEFT - 4}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick}</text>')
     parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 6}">0</text>'
                  f'<text class="axis" x="{LEFT + plot_w}" y="{HEIGHT - 6}" text-anchor="end">{deals}</text>')
-    ends: list[float] = []
-    for index, (name, values) in enumerate(zip(names, series)):
+    for index, values in enumerate(series):
         points = " ".join(f"{x(deal):.1f},{y(value):.1f}" for deal, value in enumerate(values))
         dash = DASHES[index % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline class="series series-{index % 8}" points="{points}"{dash_attr}/>')
-        end = y(values[-1])
-        while any(abs(end - other) < 11 for other in ends):  # keep the names at the line ends apart
-            end += 11
-        ends.append(end)
+    label_ys = label_positions([y(values[-1]) for values in series], TOP + 4, HEIGHT - 4)
+    for index, (name, end) in enumerate(zip(names, label_ys)):
         parts.append(f'<text class="label series-{index % 8}" x="{LEFT + plot_w + 4}" y="{end + 4:.1f}">'
                      f'{escape(_short(name))}</text>')
     parts.append("</svg>")

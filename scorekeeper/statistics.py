@@ -63,10 +63,9 @@ class GameFigures:
         counts = (self.exact_bids, self.over_bids, self.under_bids)
         return bars_svg(list(zip(labels, counts)), description)
 
-    def rating_chart(self, description: str) -> Markup:
-        """Return the rating after each finished match as an SVG line chart."""
-        return running_totals_svg([description], [(round(value),) for value in self.rating_history],
-                                  description)
+    def rating_chart(self, description: str, label: str) -> Markup:
+        """Return the rating after each finished match as an SVG line chart, its line named `label`."""
+        return running_totals_svg([label], [(round(value),) for value in self.rating_history], description)
 
     @property
     def rating_history_cut(self) -> bool:

@@ -52,6 +52,20 @@ function setupMenu() {
   document.addEventListener("click", (event) => { if (menu.open && !menu.contains(event.target)) menu.open = false; });
 }
 
+function setupSeatNames() {
+  /* The new-match choices of who deals first (or holds the 2 of oros) say the names as they are typed. */
+  const choices = $$("select#first_dealer, select#leader");
+  const names = $$("input[id^='players-']");
+  if (!choices.length || !names.length) return;
+  const show = () => choices.forEach((select) => Array.from(select.options).forEach((option) => {
+    if (option.dataset.seat === undefined) option.dataset.seat = option.textContent;
+    const typed = names[Number(option.value)] ? names[Number(option.value)].value.trim() : "";
+    option.textContent = typed ? `${typed} (${option.dataset.seat})` : option.dataset.seat;
+  }));
+  names.forEach((input) => input.addEventListener("input", show));
+  show();
+}
+
 function setupConfirms() {
   $$("form[data-confirm]").forEach((form) => form.addEventListener("submit", (event) => {
     if (!confirm(form.dataset.confirm)) event.preventDefault();
@@ -128,8 +142,11 @@ function checkPocha(form) {
     const others = seats.filter((seat) => seat !== dealer);
     const forbidden = hook && others.every((seat) => bids[seat] !== null) ? cards - others.reduce((sum, seat) => sum + bids[seat], 0) : null;
     $$(`input[name^="bids-"]`, form).forEach((input) => {
-      input.disabled = input.name === `bids-${dealer}` && Number(input.value) === forbidden;
-      input.closest("label").classList.toggle("forbidden", input.disabled);
+      /* Not disabled: a tap on it must still reach the page, to say why it cannot be chosen. */
+      const banned = input.name === `bids-${dealer}` && Number(input.value) === forbidden;
+      if (banned && input.checked) input.checked = false;
+      input.setAttribute("aria-disabled", String(banned));
+      input.closest("label").classList.toggle("forbidden", banned);
     });
     if (bids.some((b) => b === null)) errors.push({ field: "bids", late: true, message: say("bids_not_list", { players: names.length }) });
     else if (hook && bids.reduce((a, b) => a + b, 0) === cards) {
@@ -178,10 +195,27 @@ function setupCanteGrid(form) {
   });
 }
 
+function explainForbiddenBids(form) {
+  /* A tap on the dealer's forbidden bid says why it cannot be chosen, at the dealer's row. */
+  const names = JSON.parse(form.dataset.names || "[]");
+  form.addEventListener("click", (event) => {
+    const label = event.target.closest("label.choice.forbidden");
+    if (!label) return;
+    event.preventDefault();  /* the radio stays as it was */
+    const input = $("input", label);
+    const seat = Number(input.name.replace("bids-", ""));
+    const box = $(`[data-errors-for="${input.name}"]`, form);
+    const cards = Number($(".seat-rows", form).dataset.cards);
+    if (box) box.replaceChildren(Object.assign(document.createElement("p"), {
+      className: "error", textContent: say("bid_hook", { name: names[seat], bid: input.value, cards }) }));
+  });
+}
+
 function setupDealForm() {
   const form = $("form[data-live-check]");
   if (!form) return;
   if (form.dataset.liveCheck === "tute") setupCanteGrid(form);
+  else explainForbiddenBids(form);
   const check = () => (form.dataset.liveCheck === "tute" ? checkTute(form) : checkPocha(form));
   form.dataset.touched = "|";
   const onChange = (event) => {
@@ -374,6 +408,7 @@ document.addEventListener("DOMContentLoaded", () => {
   keepAwake();
   setupSteppers();
   setupMenu();
+  setupSeatNames();
   setupConfirms();
   setupDealForm();
   setupOffline();

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-from scorekeeper.charts import running_totals_svg
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorekeeper.charts import LABEL_GAP, label_positions, running_totals_svg
 
 from ..conftest import Browser
 from .matchhelpers import start, tute_form
@@ -25,6 +28,23 @@ def test_the_highest_total_is_drawn_higher_than_the_lowest() -> None:
     ends = [float(points.split()[-1].split(",")[1])
             for points in re.findall(r'points="([^"]+)"', svg)]
     assert ends[0] < ends[1]  # SVG's y grows downwards
+
+
+def test_names_at_the_line_ends_keep_the_lines_order_and_never_overlap() -> None:
+    # a 6-deal Pocha chart: the total of 50 must be named above the total of 35, not below it
+    svg = str(running_totals_svg(["Ana", "Luis", "Carmen"], [(10, 10, 10)] * 5 + [(35, 50, 36)], "x"))
+    label_y = {name: float(y) for y, name in re.findall(r'class="label[^"]*" x="[^"]+" y="([^"]+)">([^<]+)<', svg)}
+    assert label_y["Luis"] < label_y["Carmen"] < label_y["Ana"]
+    assert min(b - a for a, b in zip(sorted(label_y.values()), sorted(label_y.values())[1:])) >= LABEL_GAP
+
+
+@given(st.lists(st.floats(min_value=0, max_value=180), min_size=1, max_size=8))
+def test_label_positions_are_ordered_apart_and_inside(ends: list[float]) -> None:
+    placed = label_positions(ends, 14, 176)
+    order = sorted(range(len(ends)), key=lambda i: (ends[i], i))
+    ys = [placed[i] for i in order]
+    assert all(b - a >= LABEL_GAP - 1e-9 for a, b in zip(ys, ys[1:]))
+    assert all(14 - 1e-9 <= y <= 176 + 1e-9 for y in ys)
 
 
 def test_names_are_escaped_and_no_chart_before_any_deal() -> None:

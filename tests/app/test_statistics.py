@@ -3,6 +3,8 @@ in a number of queries that does not grow with the history."""
 
 from __future__ import annotations
 
+import re
+
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -160,7 +162,9 @@ def test_home_and_history_name_the_winners_ties_and_pairs_included(evening: Brow
 
 def test_the_rating_chart_shows_the_latest_thirty_ratings_and_says_so(ana: Browser, app: Flask) -> None:
     add_finished_matches(app, 12)
-    assert "Rating after each finished match" in ana.get("/players/1").get_data(as_text=True)
+    page = ana.get("/players/1").get_data(as_text=True)
+    assert "Rating after each finished match" in page
+    assert re.search(r'class="label series-0"[^>]*>Rating</text>', page)  # a line name that fits, not the title
     add_finished_matches(app, 23)
     page = ana.get("/players/1").get_data(as_text=True)
     assert "Rating after each of the last 30 finished matches" in page

@@ -141,8 +141,22 @@ def test_the_dealer_s_forbidden_bid_cannot_be_tapped(phone: Phone) -> None:
     phone.tap(".trump-start a.primary")
     phone.choose("bids-0", 2)
     phone.choose("bids-1", 1)
-    assert phone.page.is_disabled("input[name='bids-2'][value='1']")
-    assert not phone.page.is_disabled("input[name='bids-2'][value='0']")
+    assert phone.page.get_attribute("input[name='bids-2'][value='1']", "aria-disabled") == "true"
+    assert phone.page.get_attribute("input[name='bids-2'][value='0']", "aria-disabled") == "false"
+    phone.page.locator("label.choice:has(input[name='bids-2'][value='1'])").tap(force=True)  # as a thumb would
+    assert not phone.page.is_checked("input[name='bids-2'][value='1']")
+    assert "Carmen deals and bids last, and may not bid 1" in phone.text()  # says why
+
+
+def test_the_new_match_choices_say_the_names_as_they_are_typed(phone: Phone) -> None:
+    phone.go("/matches/new/tute4")
+    for seat, name in enumerate(["Ana", "Luis", "Carmen"]):
+        phone.page.fill(f"#players-{seat}", name)
+    options = phone.page.eval_on_selector_all("#leader option", "nodes => nodes.map(n => n.textContent)")
+    assert options == ["Ana (Seat 1)", "Luis (Seat 2)", "Carmen (Seat 3)", "Seat 4"]
+    phone.go("/matches/new/pocha")
+    phone.page.fill("#players-1", "Zoe")
+    assert phone.page.eval_on_selector("#first_dealer option[value='1']", "n => n.textContent") == "Zoe (Seat 2)"
 
 
 def test_an_old_deal_is_edited_and_the_totals_follow(phone: Phone) -> None:
