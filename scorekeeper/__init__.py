@@ -50,7 +50,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     extensions.limiter.init_app(app)
     security.register(app)
     extensions.login_manager.init_app(app)
-    extensions.babel.init_app(app, locale_selector=views.select_language,
+    extensions.babel.init_app(app, locale_selector=views.select_language, timezone_selector=views.select_time_zone,
                               default_translation_directories=str(app_folder("translations")))
     views.register(app)
     cli.register(app)

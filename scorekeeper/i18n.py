@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import re
+from datetime import datetime
+
+import pytz
 from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations
 from flask import g, has_request_context
-from flask_babel import get_locale, get_translations
+from flask_babel import format_date, format_time, get_locale, get_timezone, get_translations
+from markupsafe import Markup, escape
 
 from .rules import GAMES, RuleError
 from .rules.messages import MESSAGES, N_
@@ -18,6 +23,8 @@ SUIT_NAMES = {"oros": N_("Oros"), "copas": N_("Copas"), "espadas": N_("Espadas")
 STATUS_WORDS = {"playing": N_("playing"), "finished": N_("finished"), "abandoned": N_("abandoned")}
 #: The two kinds of tute, as the engine names them in its sentences.
 TUTE_KINDS = {"reyes": N_("Reyes"), "caballos": N_("Caballos")}
+#: What an IANA time zone name looks like ("Europe/Madrid", "America/Argentina/Buenos_Aires", "Etc/GMT+3").
+TIME_ZONE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}")
 #: A range of player counts inside the engine's sentences ("2 to 8").
 PLAYER_RANGE = N_("%(low)s to %(high)s")
 #: The engine's messages that the deal forms check in the browser before sending.
@@ -118,9 +125,52 @@ def decimal(value: float | None) -> str:
     return "–" if value is None else format_decimal(round(value, 1), format="#,##0.0", locale=get_locale())
 
 
+def is_time_zone(name: object) -> bool:
+    """Tell whether `name` is a time zone the pages can show times in (an IANA name, as browsers give).
+
+    Looked up one by one (pytz keeps what it loaded): the set of every zone costs a look at
+    each of some 600 files the first time, which a request should not pay.
+    """
+    if not isinstance(name, str) or len(name) > 64 or not TIME_ZONE_NAME.fullmatch(name):
+        return False
+    try:
+        pytz.timezone(name)
+    except pytz.UnknownTimeZoneError:
+        return False
+    return True
+
+
+def time_zone_names() -> list[str]:
+    """Return the time zones an account may fix, in alphabetical order."""
+    return sorted(pytz.common_timezones)
+
+
+def _time(value: datetime | None, text: str, kind: str) -> Markup:
+    """Wrap a shown time in <time>, whose UTC instant lets the browser redo it in its own zone
+    (`kind` says whether it shows the "date" or the "moment", date and time)."""
+    if value is None:
+        return Markup("")
+    instant = value if value.tzinfo is not None else value.replace(tzinfo=pytz.UTC)
+    stamp = instant.astimezone(pytz.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return Markup('<time datetime="{}" data-shows="{}">{}</time>').format(stamp, kind, escape(text))
+
+
+def moment(value: datetime | None) -> Markup:
+    """Return a date and time in the viewer's time zone and the page's language ("30 nov 2026, 16:35")."""
+    return _time(value, f'{format_date(value, "medium")}, {format_time(value, "short")}' if value else "", "moment")
+
+
+def day(value: datetime | None) -> Markup:
+    """Return the date, in the viewer's time zone, in the page's language ("30 nov 2026")."""
+    return _time(value, format_date(value, "medium") if value else "", "date")
+
+
 def register(app: Any) -> None:
     """Give the templates the words of the game."""
     app.add_template_filter(suit_name, "suit_name")
+    app.add_template_filter(moment, "moment")
+    app.add_template_filter(day, "day")
+    app.add_template_global(lambda: str(get_timezone() or "UTC"), "current_time_zone")
     app.add_template_filter(percent, "percent")
     app.add_template_filter(decimal, "decimal")
     app.add_template_filter(game_title, "game_title")

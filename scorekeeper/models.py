@@ -70,6 +70,8 @@ class User(UserMixin, db.Model):
     password_hash: Mapped[str] = mapped_column(String(255))
     #: The language chosen for the pages (a code of LANGUAGES), or None to follow the browser.
     language: Mapped[str | None] = mapped_column(String(8))
+    #: The time zone the pages show times in (an IANA name), or None to follow the browser.
+    time_zone: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     #: The key of the sign-in (a row of `sign_ins`) this request was made with, when it was.

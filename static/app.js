@@ -52,6 +52,22 @@ function setupMenu() {
   document.addEventListener("click", (event) => { if (menu.open && !menu.contains(event.target)) menu.open = false; });
 }
 
+function setupTimeZone() {
+  /* Times are shown in the browser's time zone: the server learns it from a cookie, and on the
+     first page (before it knew) the times are redone here, in the page's language. */
+  const body = document.body;
+  let zone = "";
+  try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+  if (!/^[\w+\-/]+$/.test(zone) || body.hasAttribute("data-time-zone-fixed") || body.dataset.timeZone === zone) return;
+  document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax`;  /* an IANA name needs no escaping */
+  const lang = document.documentElement.lang || undefined;
+  $$("time[datetime]").forEach((node) => {
+    const instant = new Date(node.getAttribute("datetime"));
+    const options = node.dataset.shows === "moment" ? { dateStyle: "medium", timeStyle: "short", timeZone: zone } : { dateStyle: "medium", timeZone: zone };
+    try { node.textContent = new Intl.DateTimeFormat(lang, options).format(instant); } catch (e) { /* left as the server said */ }
+  });
+}
+
 function setupSeatNames() {
   /* The new-match choices of who deals first (or holds the 2 of oros) say the names as they are typed. */
   const choices = $$("select#first_dealer, select#leader");
@@ -408,6 +424,7 @@ document.addEventListener("DOMContentLoaded", () => {
   keepAwake();
   setupSteppers();
   setupMenu();
+  setupTimeZone();
   setupSeatNames();
   setupConfirms();
   setupDealForm();

@@ -15,7 +15,8 @@ from ..errors import Conflict, InvalidInput, NotFound, ServiceError
 from ..keys import hash_token
 from .accounts import (
     MIN_PASSWORD_LENGTH, TOKEN_PREFIX, USERNAME_PATTERN, authenticate, change_password, create_api_token, create_user,
-    end_every_sign_in, end_sign_in, revoke_api_token, set_language, start_sign_in, user_for_token, user_named,
+    end_every_sign_in, end_sign_in, revoke_api_token, set_language, set_time_zone, start_sign_in, user_for_token,
+    user_named,
 )
 from .base import MAX_NAME_LENGTH, clean_name, plain_text
 from .bulk import import_accounts, recompute_all
@@ -29,7 +30,8 @@ from .players import add_player, rename_player, set_player_archived
 __all__ = [
     "Conflict", "InvalidInput", "NotFound", "ServiceError", "hash_token",
     "MIN_PASSWORD_LENGTH", "TOKEN_PREFIX", "USERNAME_PATTERN", "authenticate", "change_password", "create_api_token",
-    "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "start_sign_in",
+    "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "set_time_zone",
+    "start_sign_in",
     "user_for_token", "user_named",
     "MAX_NAME_LENGTH", "clean_name", "plain_text",
     "import_accounts", "recompute_all",

@@ -12,6 +12,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..errors import InvalidInput, NotFound
 from ..extensions import db
 from ..keys import hash_token, sign_in_lifetime
+from ..i18n import is_time_zone
 from ..models import MAX_ID, ApiToken, SignIn, User, utcnow
 from .base import atomic, clean_name, plain_text
 
@@ -102,6 +103,14 @@ def change_password(user: User, current: str, new: str) -> str:
 def set_language(user: User, language: str | None) -> None:
     """Remember the account's language (None: follow the browser)."""
     user.language = language
+
+
+@atomic
+def set_time_zone(user: User, time_zone: str | None) -> None:
+    """Fix the time zone the account's pages show times in (None: follow the browser)."""
+    if time_zone is not None and not is_time_zone(time_zone):
+        raise InvalidInput(_("Choose a time zone from the list."), "time_zone")
+    user.time_zone = time_zone
 
 
 @atomic

@@ -65,6 +65,21 @@ def select_language() -> str:
     return request.accept_languages.best_match(list(languages)) or current_app.config["BABEL_DEFAULT_LOCALE"]
 
 
+#: The cookie in which the browser says its time zone (set by the page's script).
+TIME_ZONE_COOKIE = "tz"
+
+
+def select_time_zone() -> str:
+    """Pick the time zone of the shown times: the account's choice, else the browser's, else UTC."""
+    if not has_request_context():
+        return "UTC"
+    fixed = getattr(current_user, "time_zone", None) if current_user else None
+    if i18n.is_time_zone(fixed):
+        return str(fixed)
+    browser = request.cookies.get(TIME_ZONE_COOKIE)
+    return str(browser) if i18n.is_time_zone(browser) else "UTC"
+
+
 def _load_user(sign_in_key: str) -> Any:
     """Return the account of the browser's sign-in (what `User.get_id` gave Flask-Login), while it lasts."""
     return queries.user_for_sign_in(sign_in_key)

@@ -11,7 +11,7 @@ from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
 from werkzeug.wrappers import Response
 
-from .. import queries, services, sign_in_limits
+from .. import i18n, queries, services, sign_in_limits
 from ..extensions import limiter
 from ..forms import AccountForm, LoginForm, PasswordForm, TokenForm, add_form_error
 from ..models import User
@@ -127,6 +127,7 @@ def _account_page(form: TokenForm | None = None, password_form: PasswordForm | N
     password_form = password_form or PasswordForm(formdata=None, prefix="change")
     failed = form.errors or form.form_errors or password_form.errors or password_form.form_errors
     return render_template("auth/account.html", form=form, password_form=password_form, new_token=new_token,
+                           time_zones=i18n.time_zone_names(),
                            tokens=queries.api_tokens(current_user),
                            sign_ins=queries.sign_in_count(current_user)), 422 if failed else 200
 
@@ -170,6 +171,17 @@ def change_password() -> Response | tuple[str, int]:
             flash(gettext("Your password was changed, and every other browser signed out."))
             return redirect(url_for("auth.account"))
     return _account_page(password_form=form)
+
+
+@bp.post("/account/time-zone")
+@login_required
+def time_zone() -> Response:
+    """Fix the time zone the pages show times in, or go back to the browser's."""
+    try:
+        services.set_time_zone(current_user, request.form.get("time_zone") or None)
+    except services.InvalidInput as error:
+        flash(str(error))
+    return redirect(url_for("auth.account"))
 
 
 @bp.post("/account/sign-out-everywhere")
