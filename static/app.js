@@ -227,10 +227,33 @@ function explainForbiddenBids(form) {
   });
 }
 
+function setupCardCounter(form) {
+  /* The card counter: the sum of the counting cards tapped fills one side's points. */
+  const dialog = $("#card-counter");
+  const open = $(".count-open", form);
+  if (!dialog || !open || typeof dialog.showModal !== "function") return;
+  open.hidden = false;
+  const boxes = $$("input[type=checkbox]", dialog);
+  const sum = () => boxes.reduce((total, box) => total + (box.checked ? Number(box.value) : 0), 0);
+  open.addEventListener("click", () => {
+    boxes.forEach((box) => { box.checked = false; });
+    $("#counter-sum").textContent = "0";
+    dialog.showModal();
+  });
+  dialog.addEventListener("change", () => { $("#counter-sum").textContent = String(sum()); });
+  $$("[data-closes]", dialog).forEach((button) => button.addEventListener("click", () => dialog.close()));
+  $$("[data-counts-for]", dialog).forEach((button) => button.addEventListener("click", () => {
+    const field = form.elements[button.dataset.countsFor];
+    field.value = String(sum());
+    dialog.close();
+    field.dispatchEvent(new Event("input", { bubbles: true }));  /* the other side follows, the check runs */
+  }));
+}
+
 function setupDealForm() {
   const form = $("form[data-live-check]");
   if (!form) return;
-  if (form.dataset.liveCheck === "tute") setupCanteGrid(form);
+  if (form.dataset.liveCheck === "tute") { setupCanteGrid(form); setupCardCounter(form); }
   else explainForbiddenBids(form);
   const check = () => (form.dataset.liveCheck === "tute" ? checkTute(form) : checkPocha(form));
   form.dataset.touched = "|";

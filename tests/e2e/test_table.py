@@ -178,3 +178,24 @@ def test_an_old_deal_is_edited_and_the_totals_follow(phone: Phone) -> None:
     assert "Deal 1 was corrected." in board
     assert re.search(r"Ana\s+0\s+juegos of 3 · 50 points", board)
     assert re.search(r"Luis\s+2\s+juegos of 3 · 210 points", board)
+
+
+def test_the_card_counter_sums_the_cards_tapped_into_a_side_s_points(phone: Phone) -> None:
+    phone.start_match("tute2", ["Ana", "Luis"])
+    phone.tap(ENTER)
+    phone.tap(".count-open")
+    tapped = {"As · Oros · 11": 11, "Tres · Copas · 10": 10, "Rey · Bastos · 4": 4, "Caballo · Espadas · 3": 3,
+              "Sota · Oros · 2": 2, "As · Bastos · 11": 11}
+    for label in tapped:
+        phone.page.get_by_label(label).tap()
+    phone.page.get_by_label("Rey · Bastos · 4").tap()  # tapped again: out of the pile
+    expected = sum(tapped.values()) - 4
+    assert phone.page.locator("#counter-sum").inner_text() == str(expected)
+    phone.tap("button[data-counts-for='points1']")
+    assert not phone.page.locator("#card-counter").is_visible()
+    assert phone.page.input_value("#points1") == str(expected)
+    assert phone.page.input_value("#points0") == str(120 - expected)  # the other side follows
+    phone.tap(".count-open")  # a new count starts from nothing
+    assert phone.page.locator("#counter-sum").inner_text() == "0"
+    phone.tap("button[data-closes='card-counter']")
+    assert phone.page.input_value("#points1") == str(expected)
