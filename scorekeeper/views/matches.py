@@ -16,6 +16,7 @@ from ..forms import (
 )
 from ..i18n import say
 from ..models import FINISHED, STATUSES, Match
+from ..offline import offline_plan
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
 
 bp = Blueprint("matches", __name__)
@@ -153,7 +154,7 @@ def _posted_form(match: Match) -> TuteDealForm | PochaDealForm:
 
 def _render_entry(board: queries.Scoreboard, form: FlaskForm, step: str, status: int = 200) -> tuple[str, int]:
     return render_template("matches/deal.html", board=board, form=form, step=step, editing=None,
-                           cards=board.next_cards or 0), status
+                           cards=board.next_cards or 0, plan=offline_plan(board)), status
 
 
 @bp.get("/matches/<int:match_id>/deal")
