@@ -28,7 +28,7 @@ function keep(form) {
   const body = new URLSearchParams(new FormData(form)).toString();
   store(QUEUE, load(QUEUE).concat([{ action: form.action, body, key: form.elements.idempotency_key.value }]));
   banner("queued");
-  showKept(form);
+  showKept();
 }
 
 /* ---------------------------------------------------------------- the next deal, prepared on the phone */
@@ -188,17 +188,13 @@ function provisionalScores(plan, deal) {
   return { scores, juegos: scores.map((_, side) => (side === winner ? earned : 0)) };
 }
 
-function showKept(form) {
-  /* Under the form: the deals kept on this phone for this match, and the totals they give. */
-  const plan = JSON.parse(form.dataset.plan || "null");
-  if (!plan) return;
-  let box = $("#kept-deals");
-  if (!box) {
-    box = Object.assign(document.createElement("section"), { id: "kept-deals", className: "kept" });
-    box.setAttribute("aria-live", "polite");
-    form.after(box);
-  }
-  const mine = load(QUEUE).filter((item) => matchPath(item.action) === matchPath(form.action))
+function showKept() {
+  /* The deals kept on this phone for this match, and the totals they give (on the scoreboard and
+     under the deal form). */
+  const box = $("#kept-deals");
+  if (!box) return;
+  const plan = JSON.parse(box.dataset.plan);
+  const mine = load(QUEUE).filter((item) => matchPath(item.action) === box.dataset.path)
     .map((item) => keptDeal(plan, new URLSearchParams(item.body))).filter(Boolean);
   box.hidden = mine.length === 0;
   if (!mine.length) return;
@@ -208,15 +204,15 @@ function showKept(form) {
     const { scores, juegos: earned } = provisionalScores(plan, deal);
     scores.forEach((score, side) => { totals[side] += score; });
     if (juegos && earned) earned.forEach((count, side) => { juegos[side] += count; });
-    return `${form.dataset.keptDeal.replace("{number}", deal.number)}: ${plan.side_names.map((name, side) => `${name} ${scores[side]}`).join(" · ")}`;
+    return `${box.dataset.keptDeal.replace("{number}", deal.number)}: ${plan.side_names.map((name, side) => `${name} ${scores[side]}`).join(" · ")}`;
   });
-  const points = (side) => `${totals[side]} ${form.dataset.pointsWord}`;
-  const standing = plan.side_names.map((name, side) => (juegos ? `${name} ${juegos[side]} ${form.dataset.juegosWord}, ${points(side)}` : `${name} ${totals[side]}`));
+  const points = (side) => `${totals[side]} ${box.dataset.pointsWord}`;
+  const standing = plan.side_names.map((name, side) => (juegos ? `${name} ${juegos[side]} ${box.dataset.juegosWord}, ${points(side)}` : `${name} ${totals[side]}`));
+  const list = Object.assign(document.createElement("ul"), { className: "list" });
+  list.replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
   box.replaceChildren(
-    Object.assign(document.createElement("h2"), { textContent: form.dataset.keptTitle }),
-    Object.assign(document.createElement("ul"), { className: "list" }),
-    Object.assign(document.createElement("p"), { className: "provisional", textContent: `${form.dataset.provisional}: ${standing.join(" · ")}` }));
-  $("ul", box).replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+    Object.assign(document.createElement("h2"), { textContent: box.dataset.keptTitle }), list,
+    Object.assign(document.createElement("p"), { className: "provisional", textContent: `${box.dataset.provisional}: ${standing.join(" · ")}` }));
 }
 
 /* ---------------------------------------------------------------- sending, in order */
@@ -304,7 +300,6 @@ function setupOffline() {
   $$("form[data-offline='deal']").forEach((form) => {
     form.elements.idempotency_key.value = newKey();
     correctRefused(form);
-    showKept(form);
     form.addEventListener("submit", async (event) => {
       if (event.defaultPrevented) return;
       event.preventDefault();
@@ -337,6 +332,7 @@ function setupOffline() {
   });
   window.addEventListener("offline", () => banner("offline"));
   window.addEventListener("online", sendQueue);
+  showKept();
   showRefusal();
   if (navigator.onLine) sendQueue();
 }

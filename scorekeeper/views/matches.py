@@ -77,7 +77,7 @@ def new(game_name: str) -> Page:
 def scoreboard(match_id: int) -> str:
     """Show the scoreboard that stays open on the table."""
     board = queries.scoreboard(queries.match_for(current_user, match_id))
-    return render_template("matches/scoreboard.html", board=board)
+    return render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None)
 
 
 UNDONE = {"bids": lazy_gettext("The bids were undone."), "deal": lazy_gettext("The last deal was undone."),

@@ -126,6 +126,10 @@ def test_a_kept_deal_the_server_refuses_stops_the_sending_and_is_corrected(phone
     expect(banner).to_contain_text("(3 in all)")
     assert len(queued(phone)) == 3 and stored_deals(server) == []
     phone.page.unroute("**/matches/1/deal")
+    phone.go("/matches/1")  # the scoreboard shows what waits on the phone, and the refusal
+    expect(phone.page.locator("#kept-deals")).to_contain_text("Deal 3: Ana 100 · Luis 30")
+    expect(phone.page.locator("#kept-deals")).to_contain_text("Provisional totals: Ana 230 · Luis 160")
+    expect(phone.page.locator("#offline-banner")).to_contain_text("was refused")
     phone.tap("#offline-banner a")
     phone.page.wait_for_url("**/matches/1/deal")
     assert phone.page.input_value("#points0") == "70" and phone.page.is_checked("input[name='trump'][value='copas']")
