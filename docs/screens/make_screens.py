@@ -1,0 +1,75 @@
+"""Take the README's screenshots of the deal forms: a phone of 360×740, light and dark.
+
+Run from the project, with the test extra installed and Debian's Chromium:
+    .venv/bin/python docs/screens/make_screens.py
+It fills a throw-away database with an evening's matches, serves it on loopback and writes
+one PNG per form and scheme beside this file.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app, services
+from scorekeeper.extensions import db
+
+HERE = Path(__file__).parent
+PASSWORD = "a long secret"
+
+
+def fill(app: object) -> dict[str, str]:
+    """Start the matches the screenshots show; return each screenshot's name and path."""
+    with app.app_context():  # type: ignore[attr-defined]
+        db.create_all()
+        user = services.create_user("ana", PASSWORD)
+        tute2 = services.start_match(user, "tute2", ["Ana", "Luis"], {}, 0)
+        services.add_deal(tute2, {"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0,
+                                  "cantes": [{"seat": 0, "suit": "oros"}]})
+        tute4 = services.start_match(user, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], {}, 1)
+        pocha = services.start_match(user, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {"schedule": [4, 4]}, 0)
+        tricks = services.start_match(user, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {"schedule": [4, 4]}, 0)
+        services.save_bids(tricks, {"dealer": 0, "cards": 4, "trump": "oros", "bids": [0, 2, 1, 2]})
+        return {"tute2-deal": f"/matches/{tute2.id}/deal", "tute2-correction": f"/matches/{tute2.id}/deals/1/edit",
+                "tute4-deal": f"/matches/{tute4.id}/deal", "pocha-bids": f"/matches/{pocha.id}/deal?trump=espadas",
+                "pocha-tricks": f"/matches/{tricks.id}/deal", "pocha-scoreboard": f"/matches/{tricks.id}"}
+
+
+def main() -> None:
+    """Serve a filled app and photograph each page in light and dark."""
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"SECRET_KEY": "screens", "INSTANCE_PATH": folder,
+                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/screens.sqlite"})
+        pages = fill(app)
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_port}"
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            for scheme in ("light", "dark"):
+                context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                                              color_scheme=scheme, timezone_id="Europe/Madrid")
+                page = context.new_page()
+                page.goto(f"{base}/login")
+                page.fill("#username", "ana")
+                page.fill("#password", PASSWORD)
+                page.press("#password", "Enter")
+                page.wait_for_url(f"{base}/")
+                for name, path in pages.items():
+                    page.goto(base + path)
+                    page.wait_for_load_state("networkidle")
+                    page.screenshot(path=str(HERE / f"{name}-{scheme}.png"))
+                    print(HERE / f"{name}-{scheme}.png")
+                context.close()
+            browser.close()
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
