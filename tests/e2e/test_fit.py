@@ -3,7 +3,10 @@ scrolling, and a header of one row on every page."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from playwright.sync_api import expect
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -99,3 +102,43 @@ def test_the_header_is_one_row_of_at_most_56_px_on_every_page(browser: Any, serv
     phone.page.wait_for_url("**/history")
     phone.close()
     assert tall == {}
+
+
+def test_the_bids_waiting_for_tricks_are_in_sight_on_the_scoreboard_and_the_live_view(browser: Any,
+                                                                                      server: Server) -> None:
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    phone.start_match("pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="4")
+    phone.tap("text=Make a share link")
+    link = phone.page.locator("a.share-link").get_attribute("href")
+    other = Phone(browser, server, **SMALL_PHONE)
+    other.page.goto(link)
+    phone.tap(".trump-start a.primary")
+    for seat, bid in ((1, 2), (2, 0), (0, 1)):
+        phone.choose(f"bids-{seat}", bid)
+    phone.tap(SAVE)
+    phone.page.wait_for_selector("input[name^='tricks-']")
+    phone.go("/matches/1")
+    for page in (phone.page, other.page):
+        bids = page.locator(".pending-bids")
+        expect(bids).to_have_text(re.compile(r"Luis\s*2\s*Carmen\s*0\s*Ana\s*1"), timeout=10000)
+        expect(page.locator(".bids-sum")).to_have_text("The bids add up to 3 of 4: 1 trick too few for everyone.")
+        box = bids.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 360
+    other.close()
+    phone.close()
+
+
+def test_a_checked_button_keeps_its_size(browser: Any, server: Server) -> None:
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    phone.start_match("tute4", ["Ana", "Luis", "Carmen", "Pedro"])
+    phone.go("/matches/1/deal")
+    labels = "label.choice:has(input[name^='cante_']), label.choice:has(input[name='trump'])"
+    boxes = lambda: phone.page.eval_on_selector_all(  # noqa: E731
+        labels, "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })")
+    before = boxes()
+    phone.choose("trump", "espadas")
+    phone.choose("cante_oros", 3)
+    assert boxes() == before
+    phone.close()
