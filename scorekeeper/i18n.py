@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
-
 import re
+from collections.abc import Iterable, Mapping
 from datetime import datetime
+from typing import Any
 
 import pytz
 from babel.numbers import format_decimal, format_percent
