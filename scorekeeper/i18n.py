@@ -125,11 +125,7 @@ def decimal(value: float | None) -> str:
 
 
 def is_time_zone(name: object) -> bool:
-    """Tell whether `name` is a time zone the pages can show times in (an IANA name, as browsers give).
-
-    Looked up one by one (pytz keeps what it loaded): the set of every zone costs a look at
-    each of some 600 files the first time, which a request should not pay.
-    """
+    """Tell whether `name` is a time zone the pages can show times in (an IANA name, as browsers give)."""
     if not isinstance(name, str) or len(name) > 64 or not TIME_ZONE_NAME.fullmatch(name):
         return False
     try:
@@ -166,6 +162,9 @@ def day(value: datetime | None) -> Markup:
 
 def register(app: Any) -> None:
     """Give the templates the words of the game."""
+    # pytz reads its list of every zone (some 600 files) at the first lookup: pay it at start,
+    # not in the first request that shows a time.
+    pytz.timezone("Europe/Madrid")
     app.add_template_filter(suit_name, "suit_name")
     app.add_template_filter(moment, "moment")
     app.add_template_filter(day, "day")

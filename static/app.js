@@ -312,6 +312,19 @@ function setupLiveView() {
   setTimeout(poll, 3000);
 }
 
+/* ---------------------------------------------------------------- deals kept on the phone */
+
+function loadOffline() {
+  /* offline.js is needed where deals are entered, and wherever deals wait on the phone to be
+     sent; elsewhere the page stays lighter without it. */
+  let waiting = false;
+  try { waiting = (JSON.parse(localStorage.getItem("scorekeeper-queue")) || []).length > 0; } catch (e) { /* none */ }
+  if (!waiting && !$("form[data-offline='deal']")) return;
+  const script = Object.assign(document.createElement("script"), { src: document.body.dataset.offlineJs });
+  script.addEventListener("load", () => setupOffline());
+  document.head.append(script);
+}
+
 /* ---------------------------------------------------------------- start */
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -323,7 +336,7 @@ document.addEventListener("DOMContentLoaded", () => {
   setupSeatNames();
   setupConfirms();
   setupDealForm();
-  setupOffline();
+  loadOffline();
   setupLiveView();
   if ("serviceWorker" in navigator && document.body.dataset.sw) {
     navigator.serviceWorker.register(document.body.dataset.sw, { scope: "/" }).catch(() => {});

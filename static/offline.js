@@ -7,7 +7,7 @@
    of every deal); the deals kept so far and the totals they give are shown as provisional.
    Sending stops at a deal the server refuses (409, 422): it and every deal after it stay on
    the phone, and the deal form offers to correct it. Anything else is tried again later.
-   Uses the helpers of app.js ($, $$, say, number), which is loaded first. */
+   Loaded by app.js where it is needed, and uses its helpers ($, $$, say, number). */
 "use strict";
 
 const QUEUE = "scorekeeper-queue";
@@ -16,6 +16,10 @@ const load = (name, empty = []) => { try { return JSON.parse(localStorage.getIte
 const store = (name, value) => { try { localStorage.setItem(name, JSON.stringify(value)); } catch (e) { /* full */ } };
 const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
 const matchPath = (action) => (new URL(action, location.href).pathname.match(/^\/matches\/\d+\//) || [""])[0];
+/* A deal is stored when the answer is one of its match's pages; a sign-in page (a session that
+   ended) is not an answer, and the deal stays on the phone. */
+const stored = (response, action) => response.ok && `${new URL(response.url).pathname}/`.startsWith(matchPath(action));
+const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 
 function banner(kind, extra = "") {
   const node = $("#offline-banner");
@@ -123,9 +127,9 @@ function nextPochaDeal(form) {
   if (heading) heading.textContent = heading.textContent.replace(/\d+/, String(next));
   const one = new Intl.PluralRules(document.documentElement.lang || undefined).select(cards) === "one";
   const info = $("#deal-cards", form);
-  if (info) info.textContent = (one ? form.dataset.dealsOne : form.dataset.dealsOther).replace("{name}", plan.names[dealer]).replace("{num}", String(cards));
+  if (info) info.textContent = fillIn(one ? form.dataset.dealsOne : form.dataset.dealsOther, { name: plan.names[dealer], num: cards });
   const hint = $("#hook-hint", form);
-  if (hint) hint.textContent = form.dataset.hookHint.replace("{cards}", String(cards));
+  if (hint) hint.textContent = fillIn(form.dataset.hookHint, { cards });
   form.action = form.dataset.bidsAction;
   form.dataset.step = "bids";
   button.textContent = form.dataset.saveBids;
@@ -138,7 +142,8 @@ function toTricksOffline(form) {
   const tricks = $("#offline-tricks", form);
   if (!tricks) return;
   tricks.hidden = false;
-  $$("fieldset.bids input", form).forEach((input) => { if (!input.checked) input.disabled = true; });
+  /* the bids and the trump are kept as they were: the tricks must go with them */
+  $$("fieldset.bids input, input[type=radio][name=trump]", form).forEach((input) => { if (!input.checked) input.disabled = true; });
   form.action = form.dataset.tricksAction;
   form.dataset.step = "tricks";
   form.elements.idempotency_key.value = newKey();
@@ -204,7 +209,7 @@ function showKept() {
     const { scores, juegos: earned } = provisionalScores(plan, deal);
     scores.forEach((score, side) => { totals[side] += score; });
     if (juegos && earned) earned.forEach((count, side) => { juegos[side] += count; });
-    return `${box.dataset.keptDeal.replace("{number}", deal.number)}: ${plan.side_names.map((name, side) => `${name} ${scores[side]}`).join(" · ")}`;
+    return `${fillIn(box.dataset.keptDeal, { number: deal.number })}: ${plan.side_names.map((name, side) => `${name} ${scores[side]}`).join(" · ")}`;
   });
   const points = (side) => `${totals[side]} ${box.dataset.pointsWord}`;
   const standing = plan.side_names.map((name, side) => (juegos ? `${name} ${juegos[side]} ${box.dataset.juegosWord}, ${points(side)}` : `${name} ${totals[side]}`));
@@ -254,7 +259,7 @@ async function sendQueue() {
         showRefusal();
         return;
       }
-      if (!response.ok) return;  /* the server is not ready (or the session is gone): keep it for later */
+      if (!stored(response, item.action)) return;  /* the server is not ready, or the session ended: later */
       sent += 1;
       items = items.slice(1);
       store(QUEUE, items);
@@ -266,15 +271,27 @@ async function sendQueue() {
 }
 
 function showRefusal() {
+  /* Say which kept deal was refused and why; offer to correct it on its deal form, or to drop it
+     (a match that ended or was abandoned meanwhile takes no more deals). */
   const refusal = load(REFUSAL, null);
   const node = $("#offline-banner");
   if (!refusal || !node) return;
   const left = load(QUEUE).length;
+  const drop = Object.assign(document.createElement("button"), { type: "button", className: "button small", textContent: node.dataset.drop });
+  drop.addEventListener("click", () => {
+    if (!confirm(node.dataset.dropConfirm)) return;
+    const items = load(QUEUE);
+    if (items.length && items[0].key === refusal.key) store(QUEUE, items.slice(1));
+    localStorage.removeItem(REFUSAL);
+    node.hidden = true;
+    showKept();
+    sendQueue();
+  });
   node.replaceChildren(
-    document.createTextNode(node.dataset.refused.replace("{number}", refusal.number).replace("{reason}", refusal.reason || "")
-      .replace("{left}", String(left))),
+    document.createTextNode(fillIn(node.dataset.refused, { number: refusal.number, reason: refusal.reason || "", left })),
     document.createTextNode(" "),
-    Object.assign(document.createElement("a"), { href: `${refusal.path}deal`, textContent: node.dataset.correct }));
+    Object.assign(document.createElement("a"), { href: `${refusal.path}deal`, textContent: node.dataset.correct }),
+    document.createTextNode(" "), drop);
   node.hidden = false;
 }
 
@@ -284,6 +301,8 @@ function correctRefused(form) {
   const refusal = load(REFUSAL, null);
   const item = load(QUEUE)[0];
   if (!refusal || !item || item.key !== refusal.key || matchPath(item.action) !== matchPath(form.action)) return;
+  form.dataset.correcting = refusal.key;
+  if ($(".error", form)) return;  /* the correction itself came back refused: keep what was typed */
   new URLSearchParams(item.body).forEach((value, name) => {
     if (["csrf_token", "number", "version", "idempotency_key"].includes(name)) return;
     const fields = $$(`[name="${CSS.escape(name)}"]`, form);
@@ -292,7 +311,6 @@ function correctRefused(form) {
       else if (field.type !== "hidden") field.value = value;
     });
   });
-  form.dataset.correcting = refusal.key;
   form.dispatchEvent(new Event("change"));
 }
 
@@ -304,26 +322,44 @@ function setupOffline() {
       if (event.defaultPrevented) return;
       event.preventDefault();
       const button = $("button[type=submit]", form);
+      const correcting = form.dataset.correcting;
+      /* deals already waiting on the phone go first: a new one joins them, in order */
+      const waiting = !correcting && load(QUEUE).some((item) => matchPath(item.action) === matchPath(form.action));
       button.disabled = true;
       let response = null;
-      try {
-        response = await fetch(form.action, {
-          method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin",
-          headers: { "Idempotency-Key": form.elements.idempotency_key.value },
-        });
-      } catch (e) { /* no answer: keep it */ }
+      if (!waiting) {
+        try {
+          response = await fetch(form.action, {
+            method: "POST", body: new URLSearchParams(new FormData(form)), credentials: "same-origin",
+            headers: { "Idempotency-Key": form.elements.idempotency_key.value },
+          });
+        } catch (e) { /* no answer: keep it */ }
+      }
       button.disabled = false;
-      if (response === null || response.status >= 500) {
+      if (correcting && (response === null || response.status >= 500)) {
+        /* the corrected deal takes the refused one's place, first in line */
+        const items = load(QUEUE);
+        items[0] = { action: form.action, body: new URLSearchParams(new FormData(form)).toString(), key: form.elements.idempotency_key.value };
+        store(QUEUE, items);
+        localStorage.removeItem(REFUSAL);
+        delete form.dataset.correcting;
+        banner("queued");
+        showKept();
+      } else if (response === null || response.status >= 500) {
         keep(form);
         if (form.dataset.step === "bids") toTricksOffline(form);
         else if (form.dataset.liveCheck === "pocha") nextPochaDeal(form);
         else readyForNext(form);
-      } else if (response.ok) {
-        if (form.dataset.correcting) {  /* the refused deal, corrected: the ones kept after it follow */
+        if (waiting) sendQueue();
+      } else if (stored(response, form.action)) {
+        if (correcting) {  /* the refused deal, corrected: the ones kept after it follow */
           store(QUEUE, load(QUEUE).slice(1));
           localStorage.removeItem(REFUSAL);
           await sendQueue();
         }
+        location.assign(response.url);
+      } else if (response.ok) {
+        keep(form);  /* the session ended: the deal waits on the phone while its owner signs in again */
         location.assign(response.url);
       } else {
         form.submit();  /* refused: the page with its messages, every value as typed */
@@ -332,6 +368,7 @@ function setupOffline() {
   });
   window.addEventListener("offline", () => banner("offline"));
   window.addEventListener("online", sendQueue);
+  setInterval(() => { if (navigator.onLine && load(QUEUE).length) sendQueue(); }, 20000);
   showKept();
   showRefusal();
   if (navigator.onLine) sendQueue();

@@ -7,6 +7,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_login import current_user
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import i18n, queries, services
@@ -303,7 +304,7 @@ def history() -> str:
                            selected={"game": game, "status": status, "player": player_id})
 
 
-def _history_notes(matches: list[Match]) -> list[tuple[Match, str, str]]:
+def _history_notes(matches: list[Match]) -> list[tuple[Match, str, Markup]]:
     """Return each match with its players and the line under them: when, how many deals, how it ended.
 
     Written here rather than in the template, where each of a page's dozens of words costs
@@ -316,7 +317,7 @@ def _history_notes(matches: list[Match]) -> list[tuple[Match, str, str]]:
         outcome = (i18n.gettext("won by %(names)s", names=fact.winners) if match.status == FINISHED
                    else i18n.status_word(match.status))
         deals = i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals)
-        notes.append((match, fact.players, f"{match.created_at:%Y-%m-%d} · {deals} · {outcome}"))
+        notes.append((match, fact.players, Markup(" · ").join([i18n.day(match.created_at), deals, outcome])))
     return notes
 
 

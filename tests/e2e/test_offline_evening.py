@@ -139,3 +139,60 @@ def test_a_kept_deal_the_server_refuses_stops_the_sending_and_is_corrected(phone
     wait_for_queue(phone, 0)
     deals = stored_deals(server)
     assert [(deal["number"], deal["points"][0], deal["last_trick"]) for deal in deals] == [(1, 70, 1), (2, 40, 0), (3, 90, 0)]
+
+
+def test_a_deal_saved_while_older_ones_wait_joins_them_in_order(phone: Phone, server: Server) -> None:
+    start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "points", "target": 10000})
+    phone.go("/matches/1/deal")
+    phone.context.set_offline(True)
+    enter_tute(phone, 70, 0)
+    expect(phone.page.locator("h1")).to_contain_text("Deal 2")
+    phone.page.route("**/matches/1/deal", lambda route: route.abort() if route.request.method == "POST"
+                     else route.continue_())
+    back_online(phone)  # the connection says it is back, but the server cannot be reached
+    enter_tute(phone, 40, 1)  # waits behind deal 1 instead of overtaking it
+    wait_for_queue(phone, 2)
+    assert stored_deals(server) == []
+    phone.page.unroute("**/matches/1/deal")
+    phone.page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(phone.page.locator("#offline-banner")).to_contain_text("were sent", timeout=15000)
+    assert [(deal["number"], deal["points"][0]) for deal in stored_deals(server)] == [(1, 70), (2, 40)]
+
+
+def test_a_kept_deal_stays_on_the_phone_while_the_session_has_ended(phone: Phone, server: Server) -> None:
+    start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "points", "target": 10000})
+    phone.go("/matches/1/deal")
+    phone.context.set_offline(True)
+    enter_tute(phone, 70, 0)
+    wait_for_queue(phone, 1)
+    phone.context.clear_cookies()  # signed out meanwhile: the deal would meet the sign-in page
+    back_online(phone)
+    phone.page.wait_for_timeout(1500)
+    assert len(queued(phone)) == 1 and stored_deals(server) == []
+    phone.go("/login")
+    phone.page.fill("#username", "ana")
+    phone.page.fill("#password", "a long secret")
+    phone.page.click("button[type=submit]")
+    phone.page.wait_for_url(server.url + "/")
+    wait_for_queue(phone, 0)  # sent from the first page after signing in
+    assert [deal["points"][0] for deal in stored_deals(server)] == [70]
+
+
+def test_a_refused_kept_deal_can_be_dropped_and_the_rest_follow(phone: Phone, server: Server) -> None:
+    start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "points", "target": 10000})
+    phone.go("/matches/1/deal")
+    phone.context.set_offline(True)
+    for ana in (70, 40):
+        enter_tute(phone, ana, 0)
+    wait_for_queue(phone, 2)
+    with server.app.app_context():  # another phone entered deal 1 meanwhile
+        match = db.session.get(Match, 1)
+        assert match is not None
+        services.add_deal(match, {"dealer": 0, "trump": "oros", "points": [100, 20], "last_trick": 0})
+        db.session.remove()
+    back_online(phone)
+    expect(phone.page.locator("#offline-banner")).to_contain_text("Deal 1, kept on this phone, was refused")
+    phone.page.once("dialog", lambda dialog: dialog.accept())
+    phone.tap("#offline-banner button")
+    wait_for_queue(phone, 0)
+    assert [(deal["number"], deal["points"][0]) for deal in stored_deals(server)] == [(1, 100), (2, 40)]
