@@ -20,7 +20,7 @@ def text(response: object) -> str:
 
 def checked_value(page: str, name: str) -> str | None:
     """Return the value of the checked radio button called `name`."""
-    found = re.search(rf'<input type="radio" name="{re.escape(name)}" value="([^"]*)" checked>', page)
+    found = re.search(rf'<input type="radio" name="{re.escape(name)}" value="([^"]*)"[^>]* checked>', page)
     return found.group(1) if found else None
 
 
