@@ -22,3 +22,7 @@ class NotFound(ServiceError):
 
 class Conflict(ServiceError):
     """The match changed meanwhile (another phone entered the deal), or the change no longer applies."""
+
+
+class PreconditionFailed(Conflict):
+    """The request named a version of the match (an If-Match) that is not the current one."""

@@ -45,8 +45,9 @@ def _parameter(name: str) -> Schema:
     return {"$ref": f"#/components/parameters/{name}"}
 
 
-_ETAG = {"ETag": {"description": "The version of the match read, to send back as `If-Match` with a `PUT`.",
-                  "required": True, "schema": {"type": "string", "pattern": '^"v[0-9]+"$'}}}
+_ETAG = {"ETag": {"description": "The version of the match read and a digest of the answer: send it back as "
+                                 "`If-Match` with a `PUT`, or as `If-None-Match` with a `GET`.",
+                  "required": True, "schema": {"type": "string", "pattern": '^"v[0-9]+-[0-9a-f]{16}"$'}}}
 
 
 def _responses() -> dict[str, Any]:
@@ -166,8 +167,10 @@ def _paths() -> dict[str, Any]:
         "/matches/{match_id}": {"get": _operation(
             "getMatch", "Read a match", "The match document and the rules engine's result.",
             {**_match("200", "The match; its `ETag` names the version read.", "AddDeal", with_etag=True),
+             "304": {"description": "Not modified: the match is still as the `ETag` in `If-None-Match` names it.",
+                     "headers": _ETAG},
              "404": _response("NotFound")},
-            parameters=[match_id])},
+            parameters=[match_id, _parameter("If-None-Match")])},
         "/matches/{match_id}/deals": {"post": _operation(
             "addDeal", "Add the next deal",
             "The whole match is checked again with the deal added. With `number`, the deal is stored only if it "
@@ -191,8 +194,9 @@ def _paths() -> dict[str, Any]:
                 {**_match("200", "The match as corrected; its `ETag` names its new version.", "ReadMatch",
                           with_etag=True),
                  "404": _response("NotFound"),
-                 "409": _conflict("The match changed since the version named by `If-Match` (or `If-Match` names no "
-                                  f"version of it). {concurrent}"),
+                 "409": _conflict(concurrent),
+                 "412": _conflict("The match changed since the version named by `If-Match` (or `If-Match` names "
+                                  "no version of it)."),
                  "422": _response("RuleViolation")},
                 parameters=[match_id, number, _parameter("If-Match")], body=ref("Deal"),
                 body_description="The deal as it should have been; a `number` in it is not read (the path names "
@@ -234,6 +238,9 @@ def _parameters() -> dict[str, Any]:
         "If-Match": {
             "name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
             "description": "The `ETag` of the match as read (or `*` for any version)."},
+        "If-None-Match": {
+            "name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            "description": "The `ETag` of the match as last read: if it still names the match, 304 without a body."},
     }
 
 

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from ..errors import Conflict, InvalidInput, NotFound, ServiceError
+from ..errors import Conflict, InvalidInput, NotFound, PreconditionFailed, ServiceError
 from ..keys import hash_token
 from .accounts import (
     MIN_PASSWORD_LENGTH, TOKEN_PREFIX, USERNAME_PATTERN, authenticate, change_password, create_api_token, create_user,
@@ -28,7 +28,7 @@ from .matches import (
 from .players import add_player, rename_player, set_player_archived
 
 __all__ = [
-    "Conflict", "InvalidInput", "NotFound", "ServiceError", "hash_token",
+    "Conflict", "InvalidInput", "NotFound", "PreconditionFailed", "ServiceError", "hash_token",
     "MIN_PASSWORD_LENGTH", "TOKEN_PREFIX", "USERNAME_PATTERN", "authenticate", "change_password", "create_api_token",
     "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "set_time_zone",
     "start_sign_in",

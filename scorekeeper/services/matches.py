@@ -15,7 +15,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from ..documents import match_document
-from ..errors import Conflict, NotFound
+from ..errors import Conflict, NotFound, PreconditionFailed
 from ..extensions import db
 from ..models import ABANDONED, FINISHED, PLAYING, Deal, Match, Seat, User, utcnow
 from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
@@ -160,7 +160,8 @@ def replace_deal(match: Match, number: int, deal: Mapping[str, Any], expected_ve
     row = _deal_of(match, number)
     _check_not_abandoned(match, number)
     if expected_version is not None and expected_version != match.version:
-        raise Conflict(_("This match changed since the page was opened. Reload it and check the deal again."))
+        raise PreconditionFailed(
+            _("This match changed since the page was opened. Reload it and check the deal again."))
     deals = [dict(deal) if d.number == number else d.data for d in match.deals]
     result = check_match(match_document(match, deals))
     row.data = dict(deal)

@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import queries, services
 from ..documents import api_view
-from ..forms import whole_number
+from ..etags import tag_version, version_tag
 from ..extensions import csrf
 from ..models import MAX_ID, User
 from ..openapi import openapi_document
@@ -76,6 +76,11 @@ def _not_found(error: services.NotFound) -> Reply:
 @bp.errorhandler(services.Conflict)
 def _conflict(error: services.Conflict) -> Reply:
     return jsonify({"message": error.message}), 409
+
+
+@bp.errorhandler(services.PreconditionFailed)
+def _precondition_failed(error: services.PreconditionFailed) -> Reply:
+    return jsonify({"message": error.message}), 412  # RFC 9110, 13.1.1: an If-Match that does not match
 
 
 @bp.errorhandler(services.InvalidInput)
@@ -179,16 +184,17 @@ def create_match() -> Reply:
 
 
 def _answer(match: Any, status: int) -> Reply:
-    """Answer with the match, and its version as an ETag for a later If-Match."""
+    """Answer with the match, and an ETag for a later If-Match or If-None-Match."""
     response = jsonify(api_view(match))
-    response.set_etag(f"v{match.version}")
+    response.set_etag(version_tag(match.version, response.get_data()))
     return response, status
 
 
 @bp.get("/matches/<int:match_id>")
-def get_match(match_id: int) -> Reply:
-    """Read a match with the engine's result (its ETag names the version read)."""
-    return _answer(_one(match_id), 200)
+def get_match(match_id: int) -> Response:
+    """Read a match with the engine's result; an If-None-Match naming what it is now answers 304."""
+    response, _status = _answer(_one(match_id), 200)
+    return response.make_conditional(request)
 
 
 @bp.post("/matches/<int:match_id>/deals")
@@ -217,7 +223,7 @@ def add_deal(match_id: int) -> Reply:
 def replace_deal(match_id: int, number: int) -> Reply:
     """Replace deal `number`; the whole match is checked again.
 
-    With `If-Match: <the ETag read>` an edit of a match that changed since is refused (409).
+    With `If-Match: <the ETag read>` an edit of a match that changed since is refused (412).
     """
     match = _one(match_id)
     deal, _ = _deal_body()
@@ -225,15 +231,14 @@ def replace_deal(match_id: int, number: int) -> Reply:
 
 
 def _expected_version() -> int | None:
-    """Return the version of the match `If-Match` names (None without one, or with `*`); refuse any other (409)."""
+    """Return the version of the match `If-Match` names (None without one, or with `*`); refuse any other (412)."""
     condition = request.if_match
     if not condition or condition.star_tag:
         return None
     tags = list(condition.as_set())  # strong tags; an empty one ("") reads as None
-    tag = tags[0] if len(tags) == 1 else None
-    version: int | None = whole_number(tag[1:]) if isinstance(tag, str) and tag.startswith("v") else None
+    version = tag_version(tags[0]) if len(tags) == 1 else None
     if version is None:
-        raise services.Conflict("This If-Match does not name a version of this match.")
+        raise services.PreconditionFailed("This If-Match does not name a version of this match.")
     return version
 
 

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 from flask_login import current_user
 
 from .. import queries, services
+from ..etags import version_tag
 from ..forms import whole_number
 
 bp = Blueprint("share", __name__)
@@ -37,12 +38,14 @@ def live(token: str) -> str:
 
 
 @bp.get("/live/<token>/state")
-def state(token: str) -> tuple[Response, int] | Response:
-    """Answer 204 while the match is as the page shows it (`?version=`), else its new scoreboard."""
+def state(token: str) -> Response:
+    """Answer 204 while the match is as the page shows it (`?version=`), else its new scoreboard;
+    an If-None-Match naming the scoreboard as it is answers 304."""
     match = queries.match_for_share(token)
     if whole_number(request.args.get("version")) == match.version:
         return Response(status=204)
     html = render_template("share/_live_board.html", board=queries.scoreboard(match))
     response = jsonify({"version": match.version, "html": html})
-    response.headers["Cache-Control"] = "no-store"
-    return response, 200
+    response.headers["Cache-Control"] = "private, no-cache"  # kept by this browser only, asked about every time
+    response.set_etag(version_tag(match.version, response.get_data()))
+    return response.make_conditional(request)

@@ -119,4 +119,6 @@ def test_two_phones_editing_the_same_deal_from_one_reading_store_one_edit(gunico
         thread.start()
     for thread in threads:
         thread.join(60)
-    assert sorted(answers) == [200] + [409] * (PHONES - 1)
+    # the others lost: refused before writing when the first edit was already in (412, If-Match),
+    # or at the write when it landed at the same moment (409)
+    assert sorted(answers)[0] == 200 and all(answer in (409, 412) for answer in sorted(answers)[1:]), answers

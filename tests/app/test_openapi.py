@@ -169,12 +169,12 @@ def test_a_deal_number_that_is_not_a_whole_number_from_1_is_malformed(api: Api, 
     assert len(api.get(f"{API}/matches/{match_id}").get_json()["match"]["deals"]) == 1
 
 
-def test_an_if_match_that_names_no_version_answers_409(api: Api, document: dict[str, Any]) -> None:
+def test_an_if_match_that_names_no_version_answers_412(api: Api, document: dict[str, Any]) -> None:
     match_id = api.post(f"{API}/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
-    for condition in ('""', 'W/"v1"', '"v1", "v2"', '"x1"', '"v"', "v", 'W/""'):
+    for condition in ('""', 'W/"v1"', '"v1", "v2"', '"x1"', '"v"', "v", 'W/""', '"v1-xyz"'):
         answer = api.client.put(f"{API}/matches/{match_id}/deals/1", json={**DEAL, "points": [60, 60]},
                                 headers={**api.headers, "If-Match": condition})
-        assert answer.status_code == 409, condition
+        assert answer.status_code == 412, condition
         assert "version" in check_answer(document, answer, "/matches/{match_id}/deals/{number}", "put")["message"]
     assert api.get(f"{API}/matches/{match_id}").get_json()["match"]["deals"] == [DEAL]
 
@@ -242,3 +242,17 @@ def check_answer(document: dict[str, Any], response: Any, path: str, method: str
             check_schema(document, header["schema"], value)
     return body
 
+
+def test_a_match_read_again_unchanged_answers_304_and_a_changed_one_200(api: Api, document: dict[str, Any]) -> None:
+    match_id = api.post(f"{API}/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
+    first = api.get(f"{API}/matches/{match_id}")
+    etag = first.headers["ETag"]
+    again = api.client.get(f"{API}/matches/{match_id}", headers={**api.headers, "If-None-Match": etag})
+    assert again.status_code == 304 and again.get_data() == b"" and again.headers["ETag"] == etag
+    assert "304" in document["paths"]["/matches/{match_id}"]["get"]["responses"]
+    api.client.put(f"{API}/matches/{match_id}/deals/1", json={**DEAL, "points": [60, 60]}, headers=api.headers)
+    changed = api.client.get(f"{API}/matches/{match_id}", headers={**api.headers, "If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    assert changed.get_json()["match"]["deals"][0]["points"] == [60, 60]
+    # reading again leaves the tag as it is
+    assert api.get(f"{API}/matches/{match_id}").headers["ETag"] == changed.headers["ETag"]

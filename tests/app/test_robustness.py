@@ -213,7 +213,7 @@ def test_an_api_edit_of_a_version_read_before_a_change_is_refused(app: Flask) ->
     assert first.status_code == 200 and first.headers["ETag"] != etag
     stale = api.client.put(f"/api/v1/matches/{match_id}/deals/1", json={**deal, "points": [20, 100]},
                            headers={**api.headers, "If-Match": etag})
-    assert stale.status_code == 409 and "changed since" in stale.get_json()["message"]
+    assert stale.status_code == 412 and "changed since" in stale.get_json()["message"]
     assert api.get(f"/api/v1/matches/{match_id}").get_json()["match"]["deals"][0]["points"] == [60, 60]
 
 

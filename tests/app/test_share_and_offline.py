@@ -178,3 +178,16 @@ def test_the_bids_waiting_for_tricks_show_on_the_scoreboard_and_the_live_view(an
     ana.post("/matches/1/bids", data=bids_form([3, 2, 2], number=1, dealer=0, cards=5))
     shown = re.sub(r"<[^>]+>", " ", ana.get("/matches/1").get_data(as_text=True))
     assert "The bids add up to 7 of 5: 2 tricks too many for everyone." in shown
+
+
+def test_the_live_state_answers_304_to_a_phone_that_has_it_already(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    link = share_link(ana)
+    stranger = app.test_client()
+    first = stranger.get(f"{link}/state?version=0")
+    assert first.status_code == 200 and first.headers["ETag"]
+    again = stranger.get(f"{link}/state?version=0", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.get_data() == b""
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    changed = stranger.get(f"{link}/state?version=0", headers={"If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200 and changed.get_json()["version"] > first.get_json()["version"]
