@@ -17,10 +17,10 @@ from typing import Any
 from sqlalchemy import Select, and_, bindparam, case, func, or_, select, union_all
 from sqlalchemy.orm import aliased
 
-from flask_sqlalchemy.pagination import Pagination, SelectPagination
 from markupsafe import Markup
 
 from .charts import bars_svg, running_totals_svg
+from .paging import Page
 from .extensions import db
 from .models import (
     ABANDONED, FINISHED, PLAYING, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User,
@@ -365,21 +365,7 @@ def rivalry(user: User, first: Player, second: Player) -> Rivalry:
     return Rivalry(row.shared, *wins, row.together, row.together_won)
 
 
-class _SharedPage(SelectPagination):
-    """A page of shared matches: whole rows (Flask-SQLAlchemy's pages hold each row's first column),
-    and the total known from the pair's record rather than counted."""
-
-    def _query_items(self) -> list[Any]:
-        query = self._query_args["select"].limit(self.per_page).offset(self._query_offset)
-        return [SharedMatch(*row[:4], bool(row[4]), bool(row[5]), bool(row[6]))
-                for row in self._query_args["session"].execute(query)]
-
-    def _query_count(self) -> int:
-        total: int = self._query_args["total"]
-        return total
-
-
-def head_to_head(user: User, first: Player, second: Player, shared: int, page: int = 1) -> Pagination:
+def head_to_head(user: User, first: Player, second: Player, shared: int, page: int = 1) -> Page:
     """Return a page of the `shared` matches both players sat in, newest first.
 
     The first player's matches are walked newest first down their index until the page is
@@ -390,5 +376,7 @@ def head_to_head(user: User, first: Player, second: Player, shared: int, page: i
              .join(theirs, and_(theirs.match_id == mine.match_id, theirs.player_id == second.id))
              .where(mine.player_id == first.id, mine.user_id == user.id)
              .order_by(mine.played_at.desc(), mine.match_id.desc()))
-    return _SharedPage(select=query, session=db.session(), total=shared, page=page, per_page=SHARED_PAGE_SIZE,
-                       error_out=False)
+    page = max(page, 1)
+    rows = db.session.execute(query.limit(SHARED_PAGE_SIZE).offset((page - 1) * SHARED_PAGE_SIZE))
+    items = [SharedMatch(*row[:4], bool(row[4]), bool(row[5]), bool(row[6])) for row in rows]
+    return Page(items=items, page=page, per_page=SHARED_PAGE_SIZE, total=shared)
