@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .documents import match_document
-from .queries import Scoreboard
+from .boards import Scoreboard
 from .rules import PochaOptions, check_match, pocha_schedule
 
 

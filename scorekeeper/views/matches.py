@@ -10,7 +10,7 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import i18n, queries, services
+from .. import boards, i18n, queries, services
 from ..forms import (
     PochaDealForm, TuteDealForm, add_form_error, attach_errors, has_errors, new_match_form_class, option_fields,
     options_from_form, players_from_form, whole_number,
@@ -77,7 +77,7 @@ def new(game_name: str) -> Page:
 @bp.get("/matches/<int:match_id>")
 def scoreboard(match_id: int) -> str:
     """Show the scoreboard that stays open on the table."""
-    board = queries.scoreboard(queries.match_for(current_user, match_id))
+    board = boards.scoreboard(queries.match_for(current_user, match_id))
     return render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None)
 
 
@@ -140,7 +140,7 @@ def _message(error: Exception) -> str:
 # ---------------------------------------------------------------- entering deals
 
 
-def _deal_form(board: queries.Scoreboard) -> TuteDealForm | PochaDealForm:
+def _deal_form(board: boards.Scoreboard) -> TuteDealForm | PochaDealForm:
     if board.game.name == "pocha":
         return PochaDealForm().setup(board.seat_names)
     return TuteDealForm().setup(board.seat_names, board.side_names)
@@ -150,10 +150,10 @@ def _posted_form(match: Match) -> TuteDealForm | PochaDealForm:
     """Return the deal form for a posted entry, without scoring the match (the service does that)."""
     if match.game == "pocha":
         return PochaDealForm().setup(match.player_names)
-    return TuteDealForm().setup(match.player_names, queries.side_names(match))
+    return TuteDealForm().setup(match.player_names, boards.side_names(match))
 
 
-def _render_entry(board: queries.Scoreboard, form: FlaskForm, step: str, status: int = 200) -> tuple[str, int]:
+def _render_entry(board: boards.Scoreboard, form: FlaskForm, step: str, status: int = 200) -> tuple[str, int]:
     return render_template("matches/deal.html", board=board, form=form, step=step, editing=None,
                            cards=board.next_cards or 0, plan=offline_plan(board)), status
 
@@ -161,7 +161,7 @@ def _render_entry(board: queries.Scoreboard, form: FlaskForm, step: str, status:
 @bp.get("/matches/<int:match_id>/deal")
 def enter_deal(match_id: int) -> Page:
     """Show the form for the next deal: Tute's deal, or Pocha's bids, then its tricks."""
-    board = queries.scoreboard(queries.match_for(current_user, match_id))
+    board = boards.scoreboard(queries.match_for(current_user, match_id))
     if not board.open:
         return redirect(url_for("matches.scoreboard", match_id=match_id))
     form = _deal_form(board)
@@ -206,7 +206,7 @@ def _store_deal(match: Match, step: str) -> Page:
         if step == "tricks" and _hidden_fields_wrong(form):
             add_form_error(form, gettext("This page is out of date. Go back to the scoreboard and enter the tricks "
                                          "again."))
-    return _render_entry(queries.scoreboard(match), form, step, status)
+    return _render_entry(boards.scoreboard(match), form, step, status)
 
 
 def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, key: str | None) -> None:
@@ -214,7 +214,7 @@ def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, k
     # A form always carries the number it was opened for; one without is out of date.
     number = whole_number(form.number.data) or 0
     # The cards in hand follow from the match's schedule: the server knows them, the form does not say.
-    cards = queries.next_cards(match)
+    cards = boards.next_cards(match)
     try:
         if isinstance(form, TuteDealForm):
             services.add_deal(match, form.to_deal(), number, key)
@@ -252,7 +252,7 @@ def save_bids(match_id: int) -> Page:
 def edit_deal(match_id: int, number: int) -> Page:
     """Correct any deal; the whole match is checked again before it is stored."""
     match = queries.match_for(current_user, match_id)
-    board = queries.scoreboard(match)
+    board = boards.scoreboard(match)
     stored = next((deal for deal in match.deals if deal.number == number), None)
     if stored is None:
         raise services.NotFound(gettext("This match has no deal %(number)s.", number=number))
@@ -324,5 +324,5 @@ def _history_notes(matches: list[Match]) -> list[tuple[Match, str, Markup]]:
 @bp.get("/history/<int:match_id>")
 def detail(match_id: int) -> str:
     """Show a match read-only, with its deal table."""
-    board = queries.scoreboard(queries.match_for(current_user, match_id))
+    board = boards.scoreboard(queries.match_for(current_user, match_id))
     return render_template("matches/detail.html", board=board)

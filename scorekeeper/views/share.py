@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from .. import queries, services
+from .. import boards, queries, services
 from ..etags import version_tag
 from ..forms import whole_number
 
@@ -34,7 +34,7 @@ def revoke(match_id: int) -> Response:
 def live(token: str) -> str:
     """Show the shared scoreboard, read-only, to anyone with the link."""
     match = queries.match_for_share(token)
-    return render_template("share/live.html", board=queries.scoreboard(match), token=token)
+    return render_template("share/live.html", board=boards.scoreboard(match), token=token)
 
 
 @bp.get("/live/<token>/state")
@@ -44,7 +44,7 @@ def state(token: str) -> Response:
     match = queries.match_for_share(token)
     if whole_number(request.args.get("version")) == match.version:
         return Response(status=204)
-    html = render_template("share/_live_board.html", board=queries.scoreboard(match))
+    html = render_template("share/_live_board.html", board=boards.scoreboard(match))
     response = jsonify({"version": match.version, "html": html})
     response.headers["Cache-Control"] = "private, no-cache"  # kept by this browser only, asked about every time
     response.set_etag(version_tag(match.version, response.get_data()))

@@ -11,7 +11,8 @@ from flask import Blueprint, Response, render_template, request
 from flask_babel import gettext
 from flask_login import current_user
 
-from .. import queries, services, statistics
+from .. import boards, queries, services, statistics
+from ..documents import match_document
 from ..forms import whole_number
 from ..rules import GAMES
 
@@ -107,7 +108,7 @@ def head_to_head() -> str:
 @bp.get("/matches/<int:match_id>.csv")
 def match_csv(match_id: int) -> Response:
     """A match's deal table as CSV: each deal's scores and the running totals."""
-    board = queries.scoreboard(queries.match_for(current_user, match_id))
+    board = boards.scoreboard(queries.match_for(current_user, match_id))
     header: list[object] = ["deal", "dealer", "summary"]
     header += [f"{name} score" for name in board.side_names] + [f"{name} total" for name in board.side_names]
     rows = [header] + [[row.number, row.dealer, row.summary, *row.scores, *row.running] for row in board.rows]
@@ -119,7 +120,7 @@ def account_json() -> Response:
     """The whole account's matches as match documents, with their status and dates."""
     matches = queries.matches(current_user, with_deals=True)
     body = [{"id": m.id, "status": m.status, "created_at": m.created_at.isoformat(),
-             "match": queries.match_document(m)} for m in reversed(matches)]
+             "match": match_document(m)} for m in reversed(matches)]
     response = Response(json.dumps({"matches": body}, ensure_ascii=False, indent=1), mimetype="application/json")
     response.headers["Content-Disposition"] = 'attachment; filename="scorekeeper-matches.json"'
     return response

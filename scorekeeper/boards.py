@@ -1,0 +1,198 @@
+"""The scoreboard's view model: a match's facts scored by the rules engine and laid out for
+the scoreboard, the deal forms, the live view and a match's detail.
+
+Nothing here writes or queries by itself. Scores come from the rules engine: either the
+result cached on the match in the transaction that stored its deals, or a fresh
+`check_match` of its facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from .charts import running_totals_svg
+from .documents import match_document
+from .i18n import gettext, ngettext, suit_name
+from .models import ABANDONED, Match
+from .rules import Game, bidding_order, cante_value, check_match, check_options, get_game
+
+
+@dataclass(frozen=True)
+class DealRow:
+    """One line of the deal-by-deal table."""
+
+    number: int
+    dealer: str
+    summary: str
+    details: list[str]
+    scores: tuple[int, ...]
+    running: tuple[int, ...]
+    winner: str | None
+
+    @property
+    def dealt(self) -> str:
+        """Return who dealt, as a sentence."""
+        return gettext("%(name)s dealt", name=self.dealer)
+
+    @property
+    def won_by(self) -> str | None:
+        """Return who won the deal, as a sentence, if anyone did."""
+        return None if self.winner is None else gettext("won by %(names)s", names=self.winner)
+
+    @property
+    def edit_label(self) -> str:
+        """Return the label of the deal's edit button."""
+        return gettext("Edit deal %(number)s", number=self.number)
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    """Everything the scoreboard and the deal forms show about a match, derived from its facts."""
+
+    match: Match
+    game: Game
+    seat_names: list[str]
+    side_names: list[str]
+    totals: tuple[int, ...]
+    juegos: tuple[int, ...] | None
+    target: int | None
+    mode: str | None
+    rows: list[DealRow]
+    finished: bool
+    abandoned: bool
+    winners: list[str]
+    next_number: int
+    next_dealer: int | None
+    next_cards: int | None
+    bidding_order: list[int]
+    pending: dict[str, Any] | None
+    options: dict[str, object]
+
+    @property
+    def chart(self) -> Markup:
+        """Return the running totals of each side as an SVG line chart."""
+        description = gettext("Running totals, deal by deal: %(standings)s.", standings=", ".join(
+            f"{name} {total}" for name, total in zip(self.side_names, self.totals)))
+        return running_totals_svg(self.side_names, [row.running for row in self.rows], description)
+
+    @property
+    def open(self) -> bool:
+        """Tell whether deals can still be entered."""
+        return not self.finished and not self.abandoned
+
+    @property
+    def next_dealer_name(self) -> str | None:
+        """Return who deals next."""
+        return None if self.next_dealer is None else self.seat_names[self.next_dealer]
+
+    @property
+    def pending_bids(self) -> list[tuple[str, int]]:
+        """Return each player's bid, in bidding order, while the deal waits for its tricks."""
+        if not self.pending:
+            return []
+        bids = self.pending["bids"]
+        return [(self.seat_names[seat], bids[seat]) for seat in self.bidding_order or range(len(bids))]
+
+    @property
+    def bids_against_cards(self) -> str | None:
+        """Say how the pending bids compare with the cards in hand ("one trick too few for everyone")."""
+        if not self.pending:
+            return None
+        total, cards = sum(self.pending["bids"]), self.pending["cards"]
+        if total < cards:
+            return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick too few for everyone.",
+                            "The bids add up to %(total)s of %(cards)s: %(num)s tricks too few for everyone.",
+                            cards - total, total=total, cards=cards)
+        if total > cards:
+            return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick too many for everyone.",
+                            "The bids add up to %(total)s of %(cards)s: %(num)s tricks too many for everyone.",
+                            total - cards, total=total, cards=cards)
+        return gettext("The bids add up to the %(cards)s cards in hand: everyone can make theirs.", cards=cards)
+
+    @property
+    def first_bidder_name(self) -> str | None:
+        """Return who bids first in the next Pocha deal."""
+        return self.seat_names[self.bidding_order[0]] if self.bidding_order else None
+
+
+def _name_sides(names: Sequence[str], sides: Sequence[Sequence[int]]) -> list[str]:
+    """Name each side by its players ("Ana & Carmen" in Tute for four)."""
+    return [" & ".join(names[seat] for seat in side) for side in sides]
+
+
+def side_names(match: Match) -> list[str]:
+    """Return the names of the match's sides, from its cached result."""
+    sides = (match.result or {}).get("sides") or check_match(match_document(match)).sides
+    return _name_sides(match.player_names, sides)
+
+
+def next_cards(match: Match) -> int | None:
+    """Return the cards each player holds in the match's next Pocha deal (None in Tute, or when it is over).
+
+    Pending bids were checked against the same schedule when they were saved, so they agree.
+    """
+    cached = match.result if match.result is not None else check_match(match_document(match)).to_dict()
+    cards = cached.get("next_cards")
+    return cards if isinstance(cards, int) else None
+
+
+def scoreboard(match: Match) -> Scoreboard:
+    """Score the match's facts with the rules engine and lay them out for the scoreboard."""
+    game = get_game(match.game)
+    result = check_match(match_document(match))
+    names = match.player_names
+    sides = _name_sides(names, result.sides)
+    options = check_options(match.game, match.options, len(names))
+    rows = []
+    for deal, scored, running in zip(match.deals, result.deals, result.running_totals()):
+        summary, details = _describe_deal(match.game, deal.data, names, sides)
+        rows.append(DealRow(
+            number=deal.number, dealer=names[deal.data["dealer"]], summary=summary, details=details,
+            scores=scored.scores, running=running,
+            winner=None if scored.winner is None else sides[scored.winner]))
+    if result.deals:
+        next_dealer = result.next_dealer
+    else:
+        next_dealer = match.first_dealer
+    if match.pending is not None:
+        next_dealer = match.pending["dealer"]
+    abandoned = match.status == ABANDONED
+    return Scoreboard(
+        match=match, game=game, seat_names=names, side_names=sides, totals=result.totals, juegos=result.juegos,
+        target=options.get("target") if match.game != "pocha" else None,
+        mode=options.get("mode") if match.game != "pocha" else None,
+        rows=rows, finished=result.finished, abandoned=abandoned,
+        winners=[sides[w] for w in result.winners],
+        next_number=len(result.deals) + 1,
+        next_dealer=None if result.finished or abandoned else next_dealer,
+        next_cards=None if abandoned else result.next_cards,
+        bidding_order=(list(bidding_order(next_dealer, len(names)))
+                       if match.game == "pocha" and next_dealer is not None and not result.finished else []),
+        pending=match.pending, options=options)
+
+
+def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: list[str]) -> tuple[str, list[str]]:
+    """Return a one-line summary of a deal and the per-seat details shown beside its scores."""
+    if game == "pocha":
+        trump = suit_name(deal["trump"]) if deal.get("trump") else gettext("no trump")
+        details = [f"{bid}/{tricks}" for bid, tricks in zip(deal["bids"], deal["tricks"])]
+        cards = ngettext("%(num)s card", "%(num)s cards", deal["cards"])
+        return f"{cards} · {trump}", details
+    trump = deal["trump"]
+    parts = [suit_name(trump)]
+    if "points" in deal:
+        parts.append("–".join(str(p) for p in deal["points"]))
+    if deal.get("last_trick") is not None:
+        parts.append(gettext("last trick %(names)s", names=sides[deal["last_trick"]]))
+    for cante in deal.get("cantes") or []:
+        parts.append(gettext("%(name)s sang %(points)s in %(suit)s", name=names[cante["seat"]],
+                             points=cante_value(cante["suit"], trump), suit=suit_name(cante["suit"])))
+    tute = deal.get("tute")
+    if tute:
+        kind = gettext("Reyes") if tute["kind"] == "reyes" else gettext("Caballos")
+        parts.append(gettext("tute of %(kind)s by %(name)s", kind=kind, name=names[tute["seat"]]))
+    return " · ".join(parts), []
