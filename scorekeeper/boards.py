@@ -18,7 +18,7 @@ from .charts import running_totals_svg
 from .documents import match_document
 from .i18n import gettext, ngettext, suit_name
 from .models import ABANDONED, Match
-from .rules import Game, bidding_order, cante_value, check_match, check_options, get_game
+from .rules import Game, MatchResult, bidding_order, cante_value, check_match, check_options, get_game
 
 
 @dataclass(frozen=True)
@@ -140,10 +140,22 @@ def next_cards(match: Match) -> int | None:
     return cards if isinstance(cards, int) else None
 
 
+def match_result(match: Match) -> MatchResult:
+    """Return the rules engine's result for the match: the one cached beside its deals, when it
+    agrees with the deals read, else the facts scored again."""
+    cached = match.result
+    if cached is not None and len(cached.get("deals") or ()) == len(match.deals):
+        try:
+            return MatchResult.from_dict(cached)
+        except (KeyError, TypeError, ValueError):  # a cache of another shape: score the facts
+            pass
+    return check_match(match_document(match))
+
+
 def scoreboard(match: Match) -> Scoreboard:
-    """Score the match's facts with the rules engine and lay them out for the scoreboard."""
+    """Lay out the match's facts, as the rules engine scored them, for the scoreboard."""
     game = get_game(match.game)
-    result = check_match(match_document(match))
+    result = match_result(match)
     names = match.player_names
     sides = _name_sides(names, result.sides)
     options = check_options(match.game, match.options, len(names))

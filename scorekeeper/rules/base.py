@@ -23,6 +23,12 @@ class DealResult:
         """Return the JSON-shaped form of DESIGN.md's result."""
         return {"number": self.number, "scores": list(self.scores), "winner": self.winner}
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DealResult:
+        """Rebuild a deal's result from what `to_dict` gave."""
+        return cls(int(data["number"]), tuple(int(s) for s in data["scores"]),
+                   None if data["winner"] is None else int(data["winner"]))
+
 
 @dataclass(frozen=True)
 class MatchResult:
@@ -60,6 +66,22 @@ class MatchResult:
             "next_dealer": self.next_dealer,
             "next_cards": self.next_cards,
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchResult:
+        """Rebuild the result from what `to_dict` gave (a result cached beside a match's deals),
+        so that showing a match does not score it again."""
+        return cls(
+            game=str(data["game"]),
+            sides=tuple(tuple(int(seat) for seat in side) for side in data["sides"]),
+            deals=tuple(DealResult.from_dict(deal) for deal in data["deals"]),
+            totals=tuple(int(total) for total in data["totals"]),
+            juegos=None if data["juegos"] is None else tuple(int(count) for count in data["juegos"]),
+            finished=bool(data["finished"]),
+            winners=tuple(int(side) for side in data["winners"]),
+            next_dealer=None if data["next_dealer"] is None else int(data["next_dealer"]),
+            next_cards=None if data["next_cards"] is None else int(data["next_cards"]),
+        )
 
 
 class Game(ABC):

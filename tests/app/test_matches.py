@@ -397,3 +397,17 @@ def test_unknown_pages_answer_404(ana: Browser) -> None:
     assert ana.get("/matches/99").status_code == 404
     assert ana.get("/matches/new/mus").status_code == 404
     assert ana.get("/nowhere").status_code == 404
+
+
+def test_the_scoreboard_reads_the_cached_result_and_does_not_score_again(ana: Browser,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
+    from scorekeeper import boards
+
+    def no_scoring(document: object) -> object:
+        raise AssertionError("the scoreboard scored the match again")
+
+    monkeypatch.setattr(boards, "check_match", no_scoring)
+    page = ana.get("/matches/1")
+    assert page.status_code == 200 and "Deal 2: Luis deals." in text(page)

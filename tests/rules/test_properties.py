@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
-    SUITS, Code, PochaOptions, RuleViolation, cante_value, check_bids, max_cards, pocha_schedule, score_match,
+    SUITS, Code, MatchResult, PochaOptions, RuleViolation, cante_value, check_bids, check_match, max_cards,
+    pocha_schedule, score_match,
 )
 
 CODES = {code.value for code in Code}
@@ -238,3 +240,14 @@ def test_rescoring_the_same_document_gives_the_same_result_and_leaves_it_untouch
     assert doc == before
     assert [d["number"] for d in first["deals"]] == list(range(1, len(doc["deals"]) + 1))
     assert first["totals"] == [sum(d["scores"][i] for d in first["deals"]) for i in range(len(first["sides"]))]
+
+
+@given(st.one_of(tute_matches(), pocha_matches()))
+def test_a_result_rebuilt_from_its_cached_form_is_the_result(doc: dict[str, Any]) -> None:
+    try:
+        result = check_match(doc)
+    except RuleViolation:
+        return
+    cached = json.loads(json.dumps(result.to_dict()))  # as the database gives it back
+    assert MatchResult.from_dict(cached) == result
+    assert MatchResult.from_dict(cached).running_totals() == result.running_totals()
