@@ -125,9 +125,8 @@ def _name_sides(names: Sequence[str], sides: Sequence[Sequence[int]]) -> list[st
 
 
 def side_names(match: Match) -> list[str]:
-    """Return the names of the match's sides, from its cached result."""
-    sides = (match.result or {}).get("sides") or check_match(match_document(match)).sides
-    return _name_sides(match.player_names, sides)
+    """Return the names of the match's sides."""
+    return _name_sides(match.player_names, match_result(match).sides)
 
 
 def next_cards(match: Match) -> int | None:

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .documents import match_document
-from .boards import Scoreboard
-from .rules import PochaOptions, check_match, pocha_schedule
+from .boards import Scoreboard, match_result
+from .rules import PochaOptions, pocha_schedule
 
 
 def offline_plan(board: Scoreboard) -> dict[str, Any]:
     """Return the plan of the match's next deals for a phone that may lose its connection."""
     match = board.match
-    sides = (match.result or {}).get("sides") or check_match(match_document(match)).sides
+    sides = match_result(match).sides
     plan: dict[str, Any] = {
         "game": match.game, "names": board.seat_names, "sides": [list(side) for side in sides],
         "side_names": board.side_names, "totals": list(board.totals),

@@ -91,7 +91,9 @@ function setupConfirms() {
 /* ---------------------------------------------------------------- checking deals as they are entered */
 
 const MESSAGES = (() => { const node = $("#rule-messages"); return node ? JSON.parse(node.textContent) : {}; })();
-const say = (id, params = {}) => (MESSAGES[id] || id).replace(/\{(\w+)\}/g, (_, key) => String(params[key]));
+/* Fill a sentence's {placeholders} (as text: a name holding "$&" stays as it is). */
+const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+const say = (id, params = {}) => fillIn(MESSAGES[id] || id, params);
 const possible = (points) => points >= 0 && points <= 120 && points !== 1 && points !== 119;
 const number = (value) => (/^-?\d{1,9}$/.test(String(value).trim()) ? parseInt(value, 10) : null);
 const picked = (form, name) => { const input = $(`input[name="${name}"]:checked`, form); return input ? input.value : null; };

@@ -7,7 +7,7 @@
    of every deal); the deals kept so far and the totals they give are shown as provisional.
    Sending stops at a deal the server refuses (409, 422): it and every deal after it stay on
    the phone, and the deal form offers to correct it. Anything else is tried again later.
-   Loaded by app.js where it is needed, and uses its helpers ($, $$, say, number). */
+   Loaded by app.js where it is needed, and uses its helpers ($, $$, say, fillIn, number). */
 "use strict";
 
 const QUEUE = "scorekeeper-queue";
@@ -19,7 +19,6 @@ const matchPath = (action) => (new URL(action, location.href).pathname.match(/^\
 /* A deal is stored when the answer is one of its match's pages; a sign-in page (a session that
    ended) is not an answer, and the deal stays on the phone. */
 const stored = (response, action) => response.ok && `${new URL(response.url).pathname}/`.startsWith(matchPath(action));
-const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 
 function banner(kind, extra = "") {
   const node = $("#offline-banner");
