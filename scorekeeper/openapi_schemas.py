@@ -18,7 +18,7 @@ from .rules import GAMES, SUITS, Code, OptionSpec, get_game, max_cards, possible
 from .rules.common import DECK_POINTS, DECK_SIZES
 from .rules.options import MAX_SCHEDULE_DEALS
 from .rules.tute import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE_KINDS, tute_sides
-from .services import MAX_NAME_LENGTH
+from .text import MAX_NAME_LENGTH
 
 Schema = dict[str, Any]
 

@@ -1,12 +1,12 @@
 """Reads, always scoped to one account: the SQL behind the pages and the API.
 
-Nothing here writes. The scoreboard's view model is in `boards`.
+Nothing here writes, and nothing here lays anything out: the pages' view models are in `pages`,
+the statistics' reads in `figures.reads`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from flask_sqlalchemy.pagination import Pagination
 from sqlalchemy import Select, func, select
@@ -20,9 +20,6 @@ from .models import (
     FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Match, Player, PlayerResult, Seat, SignIn, User, utcnow,
 )
 from .rules import GAMES
-
-RECENT_FINISHED = 5
-
 
 def has_users() -> bool:
     """Tell whether any account exists yet."""
@@ -130,51 +127,16 @@ def match_page(user: User, page: int, *, game: str | None = None, player_id: int
     return db.paginate(query, page=page, per_page=per_page, max_per_page=MAX_PAGE_SIZE, error_out=False)
 
 
-@dataclass(frozen=True)
-class CardFacts:
-    """What a list shows of a match besides its game and dates."""
-
-    players: str
-    deals: int
-    winners: str
-
-
-def card_facts(matches: Sequence[Match]) -> dict[int, CardFacts]:
-    """Return the players, deal count and winners of each match ("Ana & Carmen", or "Ana and Luis"
-    on a tie), from the derived rows in one query."""
-    if not matches:
-        return {}
-    seats: dict[int, list[tuple[int, bool, int, str]]] = {}
-    for match_id, side, won, deals, name in db.session.execute(
+def seat_outcomes(match_ids: Sequence[int]) -> list[tuple[int, int, bool, int, str]]:
+    """Return each seat of these matches as (match, side, won, deals, player's name), in seat order,
+    from the derived rows in one query."""
+    if not match_ids:
+        return []
+    return [(match_id, side, bool(won), deals, name) for match_id, side, won, deals, name in db.session.execute(
             select(PlayerResult.match_id, PlayerResult.side, PlayerResult.won, PlayerResult.deals, Player.name)
             .join(Player, Player.id == PlayerResult.player_id)
-            .where(PlayerResult.match_id.in_([match.id for match in matches]))
-            .order_by(PlayerResult.match_id, PlayerResult.seat)):
-        seats.setdefault(match_id, []).append((side, bool(won), deals, name))
-    facts = {match.id: CardFacts("", 0, "") for match in matches}  # a match always has its rows; just in case
-    for match_id, rows in seats.items():
-        sides: dict[int, list[str]] = {}
-        for side, won, _deals, name in rows:
-            if won:
-                sides.setdefault(side, []).append(name)
-        facts[match_id] = CardFacts(players=", ".join(name for *_, name in rows), deals=rows[0][2],
-                                    winners=" and ".join(" & ".join(names) for _, names in sorted(sides.items())))
-    return facts
-
-
-@dataclass(frozen=True)
-class Home:
-    """What the home page shows."""
-
-    playing: list[Match]
-    recent: list[Match]
-    facts: dict[int, CardFacts]
-
-
-def home(user: User) -> Home:
-    """Return the matches in progress and the latest finished ones, with their players and winners."""
-    playing, recent = matches(user, status=PLAYING), matches(user, status=FINISHED, limit=RECENT_FINISHED)
-    return Home(playing=playing, recent=recent, facts=card_facts(playing + recent))
+            .where(PlayerResult.match_id.in_(match_ids))
+            .order_by(PlayerResult.match_id, PlayerResult.seat))]
 
 
 def match_for_share(token: str) -> Match:

@@ -19,7 +19,7 @@ from .models import STATUSES, Match, Player, User
 from .rules import RuleViolation, check_bids, check_match
 from .documents import match_document
 from .errors import InvalidInput
-from .services import USERNAME_PATTERN, clean_name
+from .text import USERNAME_PATTERN, clean_name
 
 FORMAT = "scorekeeper-export"
 VERSION = 1

@@ -4,9 +4,10 @@
 - `players`: players, and finding or adding those who sit down to a match;
 - `matches`: a match's life, every change to it checked and scored whole by the rules engine first;
 - `idempotency`: requests sent again with the key of a change already made;
-- `figures`: the derived tables, kept up to date inside each change's transaction;
 - `bulk`: rebuilding everything from the facts, and importing accounts;
-- `base`: the transaction every public function runs in, and the checks of typed text.
+- `base`: the transaction every public function runs in.
+
+Each change keeps the derived tables up to date inside its own transaction, through `figures.upkeep`.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from __future__ import annotations
 from ..errors import Conflict, InvalidInput, NotFound, PreconditionFailed, ServiceError
 from ..keys import hash_token
 from .accounts import (
-    MIN_PASSWORD_LENGTH, TOKEN_PREFIX, USERNAME_PATTERN, authenticate, change_password, create_api_token, create_user,
+    MIN_PASSWORD_LENGTH, TOKEN_PREFIX, authenticate, change_password, create_api_token, create_user,
     end_every_sign_in, end_sign_in, revoke_api_token, set_language, set_time_zone, start_sign_in, user_for_token,
     user_named,
 )
-from .base import MAX_NAME_LENGTH, clean_name, plain_text
 from .bulk import import_accounts, recompute_all
-from .idempotency import MAX_IDEMPOTENCY_KEY, answered, usable_key
+from .idempotency import MAX_IDEMPOTENCY_KEY, Sent, once, usable_key
 from .matches import (
     abandon_match, add_deal, complete_deal, create_match_from_document, delete_last_deal, delete_match, rematch,
     replace_deal, save_bids, share_match, start_match, stop_sharing, undo,
@@ -29,13 +29,12 @@ from .players import add_player, rename_player, set_player_archived
 
 __all__ = [
     "Conflict", "InvalidInput", "NotFound", "PreconditionFailed", "ServiceError", "hash_token",
-    "MIN_PASSWORD_LENGTH", "TOKEN_PREFIX", "USERNAME_PATTERN", "authenticate", "change_password", "create_api_token",
+    "MIN_PASSWORD_LENGTH", "TOKEN_PREFIX", "authenticate", "change_password", "create_api_token",
     "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "set_time_zone",
     "start_sign_in",
     "user_for_token", "user_named",
-    "MAX_NAME_LENGTH", "clean_name", "plain_text",
     "import_accounts", "recompute_all",
-    "MAX_IDEMPOTENCY_KEY", "answered", "usable_key",
+    "MAX_IDEMPOTENCY_KEY", "Sent", "once", "usable_key",
     "abandon_match", "add_deal", "complete_deal", "create_match_from_document", "delete_last_deal", "delete_match",
     "rematch", "replace_deal", "save_bids", "share_match", "start_match", "stop_sharing", "undo",
     "add_player", "rename_player", "set_player_archived",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 
 from flask_babel import gettext as _
@@ -14,9 +13,9 @@ from ..extensions import db
 from ..keys import hash_token, sign_in_lifetime
 from ..i18n import is_time_zone
 from ..models import MAX_ID, ApiToken, SignIn, User, utcnow
-from .base import atomic, clean_name, plain_text
+from ..text import USERNAME_PATTERN, clean_name, plain_text
+from .base import atomic
 
-USERNAME_PATTERN = re.compile(r"^[\w.@+-]{3,40}$")
 MIN_PASSWORD_LENGTH = 8
 TOKEN_PREFIX = "sk_"
 

@@ -13,8 +13,9 @@ from ..extensions import db
 from ..models import ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerSummary, User, name_key
 from ..rules import check_match
 from .accounts import user_named
-from .base import atomic, clean_name
-from .figures import rebuild_figures, refresh_figures
+from ..text import clean_name
+from .base import atomic
+from ..figures.upkeep import rebuild_figures, refresh_figures
 from .matches import new_match
 from .players import player_named
 

@@ -1,18 +1,21 @@
-"""Requests sent again (a phone coming back online): the key each change was sent with, kept with it."""
+"""Requests sent again (a phone coming back online): the key each change was sent with, kept with it,
+so that a change sent twice is made once."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 
 from ..documents import api_view
 from ..errors import Conflict
 from ..extensions import db
 from ..models import IdempotencyKey, Match, utcnow
-from .base import plain_text
-from .figures import insert_rows
+from ..text import plain_text
 
 
 MAX_IDEMPOTENCY_KEY = 100
@@ -23,13 +26,12 @@ def usable_key(key: str | None) -> str | None:
     return plain_text(key, MAX_IDEMPOTENCY_KEY) if key else None
 
 
-def answered(match: Match, key: str | None) -> IdempotencyKey | None:
+def _earlier(match: Match, key: str | None) -> IdempotencyKey | None:
     """Return the stored answer to an earlier request for `match` with this idempotency key, if there was one.
 
     A key belongs to the one match it was first sent for: raise Conflict if the account used it
     for another match, rather than let the request pass for a retry that stored nothing here.
     """
-    key = usable_key(key)
     if key is None:
         return None
     earlier = db.session.scalar(select(IdempotencyKey).where(IdempotencyKey.user_id == match.user_id,
@@ -53,5 +55,37 @@ def remember(match: Match, key: str | None, answer: bool) -> None:
         db.session.flush()
         db.session.execute(delete(IdempotencyKey.__table__).where(
             IdempotencyKey.user_id == match.user_id, IdempotencyKey.created_at < utcnow() - IDEMPOTENCY_KEY_LIFETIME))
-        insert_rows(IdempotencyKey, [{"user_id": match.user_id, "key": key, "match_id": match.id,
-                                  "body": api_view(match) if answer else None}])
+        db.session.execute(insert(IdempotencyKey.__table__), [{
+            "user_id": match.user_id, "key": key, "match_id": match.id, "body": api_view(match) if answer else None}])
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What a change sent with an idempotency key came to."""
+
+    match: Match
+    #: True when the key had made its change already (a retry): nothing was changed now.
+    repeated: bool
+    #: What the API answered the first time, when that request kept its answer (the pages keep none).
+    first_answer: dict[str, Any] | None = None
+
+
+def once(match: Match, key: str | None, change: Callable[[str | None], Match]) -> Sent:
+    """Make a change of `match` sent with an idempotency key, unless the key made it already.
+
+    `change` is the service that makes it (one transaction), called with the key to keep. A key
+    met before answers as a retry without calling it; so does one that an identical request,
+    sent at the same moment, stored while this one ran (this one then lost the race with a
+    Conflict, which is raised on if the key is still unknown). A key first used for another
+    match raises Conflict. Without a key the change is simply made.
+    """
+    key = usable_key(key)
+    earlier = _earlier(match, key)
+    if earlier is None:
+        try:
+            return Sent(change(key), repeated=False)
+        except Conflict:
+            earlier = _earlier(match, key)
+            if earlier is None:
+                raise
+    return Sent(match, repeated=True, first_answer=earlier.body)

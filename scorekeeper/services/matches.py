@@ -20,8 +20,9 @@ from ..extensions import db
 from ..models import ABANDONED, FINISHED, PLAYING, Deal, Match, Seat, User, utcnow
 from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from ..rules import next_seat
-from .base import atomic, clean_name
-from .figures import lock_figures, pair_up, rate_again, refresh_figures, store_result, sum_up
+from ..text import clean_name
+from .base import atomic
+from ..figures.upkeep import lock_figures, pair_up, rate_again, refresh_figures, store_result, sum_up
 from .idempotency import remember
 from .players import players_for
 
@@ -110,8 +111,8 @@ def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None 
              idempotency_key: str | None = None, keep_answer: bool = False) -> Match:
     """Add the next deal: the whole match is re-checked and scored first.
 
-    With an idempotency key, a retry is recognised (`answered`); `keep_answer` keeps the
-    API's answer with it, to be given again.
+    The idempotency key is kept with the deal (see `once`); `keep_answer` keeps the API's
+    answer with it, to be given again to a retry.
     """
     _append_deal(match, deal, expected_number)
     remember(match, idempotency_key, keep_answer)

@@ -12,7 +12,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from ..errors import Conflict, InvalidInput, NotFound
 from ..extensions import db
 from ..models import MAX_ID, Player, User, name_key, utcnow
-from .base import atomic, clean_name
+from ..text import clean_name
+from .base import atomic
 
 
 def player_named(user: User, name: str) -> Player | None:

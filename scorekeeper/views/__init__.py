@@ -29,9 +29,9 @@ PUBLIC_ENDPOINTS = OPEN_ENDPOINTS | {"auth.login", "auth.setup", "auth.signup"}
 
 def register(app: Flask) -> None:
     """Register every blueprint and the app-wide request hooks."""
-    from . import api, auth, main, matches, players, pwa, share, stats
+    from . import api, auth, main, matches, players, pwa, share, statistics
 
-    for blueprint in (auth.bp, main.bp, players.bp, matches.bp, api.bp, share.bp, pwa.bp, stats.bp):
+    for blueprint in (auth.bp, main.bp, players.bp, matches.bp, api.bp, share.bp, pwa.bp, statistics.bp):
         app.register_blueprint(blueprint)
     login_manager.login_view = "auth.login"
     login_manager.login_message = lazy_gettext("Sign in to keep score.")

@@ -204,19 +204,10 @@ def add_deal(match_id: int) -> Reply:
     key = request.headers.get("Idempotency-Key")
     if key is not None and services.usable_key(key) is None:
         raise ApiError(400, f"An Idempotency-Key has 1 to {services.MAX_IDEMPOTENCY_KEY} printable characters.")
-    earlier = services.answered(match, key)  # a key used for another match: 409
-    if earlier is None:
-        deal, number = _deal_body()
-        try:
-            match = services.add_deal(match, deal, number, key, keep_answer=True)
-        except services.Conflict:
-            earlier = services.answered(match, key)  # the same request, sent twice at once
-            if earlier is None:
-                raise
-        else:
-            return jsonify(api_view(match)), 201
+    sent = services.once(match, key, lambda kept_key: services.add_deal(match, *_deal_body(), kept_key,
+                                                                        keep_answer=True))
     # A key first sent with the deal form keeps no answer: the match as it is now answers instead.
-    return jsonify(earlier.body if earlier.body is not None else api_view(match)), 201
+    return jsonify(sent.first_answer if sent.first_answer is not None else api_view(sent.match)), 201
 
 
 @bp.put("/matches/<int:match_id>/deals/<int:number>")

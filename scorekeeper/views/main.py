@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 from flask_login import current_user
 
-from .. import queries
+from ..pages import lists
 
 bp = Blueprint("main", __name__)
 
@@ -13,4 +13,4 @@ bp = Blueprint("main", __name__)
 @bp.get("/")
 def home() -> str:
     """Show the home page."""
-    return render_template("home.html", home=queries.home(current_user))
+    return render_template("home.html", home=lists.home(current_user))

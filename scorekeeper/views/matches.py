@@ -7,17 +7,17 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext
 from flask_login import current_user
 from flask_wtf import FlaskForm
-from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from .. import boards, i18n, queries, services
+from .. import i18n, queries, services
 from ..forms import (
     PochaDealForm, TuteDealForm, add_form_error, attach_errors, has_errors, new_match_form_class, option_fields,
     options_from_form, players_from_form, whole_number,
 )
 from ..i18n import say
-from ..models import FINISHED, STATUSES, Match
-from ..offline import offline_plan
+from ..models import STATUSES, Match
+from ..pages import boards, lists
+from ..pages.offline import offline_plan
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
 
 bp = Blueprint("matches", __name__)
@@ -192,10 +192,8 @@ def _store_deal(match: Match, step: str) -> Page:
     form = _posted_form(match)
     status = 422
     try:
-        if services.answered(match, key) is not None:  # a key of another match: Conflict
-            return _after(step, match_id)
         if form.validate_on_submit():
-            _store_posted(match, form, step, key)
+            services.once(match, key, lambda kept_key: _store_posted(match, form, step, kept_key))
             return _after(step, match_id)
     except RuleViolation as violation:
         attach_errors(form, violation.problems, form.error_fields())
@@ -209,22 +207,17 @@ def _store_deal(match: Match, step: str) -> Page:
     return _render_entry(boards.scoreboard(match), form, step, status)
 
 
-def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, key: str | None) -> None:
-    """Store the entry the form describes, or raise what refused it (a retry of it stored already passes)."""
+def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, key: str | None) -> Match:
+    """Store the entry the form describes, or raise what refused it."""
     # A form always carries the number it was opened for; one without is out of date.
     number = whole_number(form.number.data) or 0
     # The cards in hand follow from the match's schedule: the server knows them, the form does not say.
     cards = boards.next_cards(match)
-    try:
-        if isinstance(form, TuteDealForm):
-            services.add_deal(match, form.to_deal(), number, key)
-        elif step == "bids":
-            services.save_bids(match, form.to_bids(cards), number, key)
-        else:
-            services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key)
-    except services.Conflict:
-        if services.answered(match, key) is None:  # else: the same entry, sent twice at once, is stored
-            raise
+    if isinstance(form, TuteDealForm):
+        return services.add_deal(match, form.to_deal(), number, key)
+    if step == "bids":
+        return services.save_bids(match, form.to_bids(cards), number, key)
+    return services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key)
 
 
 def _hidden_fields_wrong(form: FlaskForm) -> bool:
@@ -299,26 +292,9 @@ def history() -> str:
     found = queries.match_page(current_user, whole_number(request.args.get("page")) or 1,
                                game=game if game in GAMES else None, status=status if status in STATUSES else None,
                                player_id=player_id)
-    return render_template("matches/history.html", page=found, notes=_history_notes(found.items),
+    return render_template("matches/history.html", page=found, notes=lists.history_notes(found.items),
                            games=GAMES.values(), statuses=STATUSES, players=queries.players(current_user),
                            selected={"game": game, "status": status, "player": player_id})
-
-
-def _history_notes(matches: list[Match]) -> list[tuple[Match, str, Markup]]:
-    """Return each match with its players and the line under them: when, how many deals, how it ended.
-
-    Written here rather than in the template, where each of a page's dozens of words costs
-    several times as much.
-    """
-    facts = queries.card_facts(matches)
-    notes = []
-    for match in matches:
-        fact = facts[match.id]
-        outcome = (i18n.gettext("won by %(names)s", names=fact.winners) if match.status == FINISHED
-                   else i18n.status_word(match.status))
-        deals = i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals)
-        notes.append((match, fact.players, Markup(" · ").join([i18n.day(match.created_at), deals, outcome])))
-    return notes
 
 
 @bp.get("/history/<int:match_id>")

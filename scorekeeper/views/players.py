@@ -7,10 +7,14 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from .. import queries, services, statistics
+from .. import queries, services
+from ..figures import reads
+from ..pages import charts
 from ..forms import PlayerForm, add_form_error
 
 bp = Blueprint("players", __name__, url_prefix="/players")
+bp.add_app_template_global(charts.bid_chart, "bid_chart")
+bp.add_app_template_global(charts.rating_chart, "rating_chart")
 
 
 def _page(form: PlayerForm, status: int = 200, editing: int | None = None,
@@ -64,4 +68,4 @@ def detail(player_id: int) -> str:
     """Show a player's figures in every game they played, across all sessions."""
     player = queries.player_for(current_user, player_id)
     return render_template("players/detail.html", player=player,
-                           figures=statistics.player_figures(current_user, player))
+                           figures=reads.player_figures(current_user, player))

@@ -9,7 +9,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from .. import boards, queries, services
+from .. import queries, services
+from ..pages import boards
 from ..etags import version_tag
 from ..forms import whole_number
 

@@ -19,7 +19,8 @@ from typing import Any
 
 from flask import Flask
 
-from scorekeeper import forms, statistics
+from scorekeeper import forms
+from scorekeeper.figures import reads
 from scorekeeper.models import STATUSES
 from scorekeeper.rules import GAMES, SUITS, get_game
 from scorekeeper.views import PUBLIC_ENDPOINTS
@@ -33,8 +34,8 @@ from .hostile_server import PASSWORD
 #: Query parameters that pages and the API read, by endpoint; others get a generic few.
 QUERY_KEYS = {
     "auth.login": ["next"], "auth.language": ["next"], "matches.history": ["game", "status", "player", "page"],
-    "matches.enter_deal": ["trump"], "stats.leaderboard": ["period", "from", "to", "min", "sort", "dir"],
-    "stats.leaderboard_csv": ["period", "from", "to", "min", "sort", "dir"], "stats.head_to_head": ["a", "b", "page"],
+    "matches.enter_deal": ["trump"], "statistics.leaderboard": ["period", "from", "to", "min", "sort", "dir"],
+    "statistics.leaderboard_csv": ["period", "from", "to", "min", "sort", "dir"], "statistics.head_to_head": ["a", "b", "page"],
     "api.list_matches": ["page", "per_page"], "share.state": ["version"], "share.live": ["version"],
 }
 GENERIC_KEYS = ["next", "page", "per_page", "to", "from", "cards", "version", "lang", "x", "game", "player"]
@@ -216,7 +217,7 @@ class Generator:
         if rng.random() < (0.1 if key == "next" else 0.25):
             return corpus.text(rng) if rng.random() < 0.5 else corpus.number(rng)
         known: dict[str, list[str]] = {
-            "period": list(statistics.PERIODS), "sort": list(statistics.LEADERBOARD_COLUMNS),
+            "period": list(reads.PERIODS), "sort": list(reads.LEADERBOARD_COLUMNS),
             "dir": ["asc", "desc"], "game": sorted(GAMES), "status": list(STATUSES),
             "trump": ["none", *SUITS], "lang": ["es", "xx"],
         }

@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.charts import LABEL_GAP, label_positions, running_totals_svg
+from scorekeeper.pages.charts import LABEL_GAP, label_positions, running_totals_svg
 
 from ..conftest import Browser
 from .matchhelpers import start, tute_form
@@ -64,7 +64,7 @@ def test_the_scoreboard_and_the_detail_page_show_the_chart(ana: Browser) -> None
 
 
 def test_a_bar_chart_says_each_count_and_is_empty_without_any() -> None:
-    from scorekeeper.charts import bars_svg
+    from scorekeeper.pages.charts import bars_svg
     svg = str(bars_svg([("exact", 3), ("too high", 1), ("too low", 0)], "Bid accuracy"))
     widths = [float(w) for w in re.findall(r'<rect class="bar series-\d" x="\d+" y="\d+" width="([\d.]+)"', svg)]
     assert widths[0] > widths[1] > widths[2] == 0

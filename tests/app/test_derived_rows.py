@@ -10,7 +10,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from scorekeeper import services, statistics
+from scorekeeper import services
+from scorekeeper.figures import aggregate
 from scorekeeper.extensions import db
 from scorekeeper.models import Match, PlayerPair, PlayerRating, PlayerSummary
 
@@ -27,7 +28,7 @@ def ratings_now() -> list[tuple[int, int, float, float]]:
 def summaries_now() -> list[dict[str, Any]]:
     """Return every summary row as a dict of its figures, in a fixed order."""
     rows = db.session.scalars(select(PlayerSummary).order_by(PlayerSummary.player_id, PlayerSummary.game))
-    return [{column: getattr(row, column) for column in ("player_id", "game", *statistics.COUNTS, "best_total",
+    return [{column: getattr(row, column) for column in ("player_id", "game", *aggregate.COUNTS, "best_total",
                                                           "best_match_id", "worst_total", "worst_match_id",
                                                           "current_streak", "longest_streak", "recent")}
             for row in rows]

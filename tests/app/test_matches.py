@@ -403,7 +403,7 @@ def test_the_scoreboard_reads_the_cached_result_and_does_not_score_again(ana: Br
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
-    from scorekeeper import boards
+    from scorekeeper.pages import boards
 
     def no_scoring(document: object) -> object:
         raise AssertionError("the scoreboard scored the match again")

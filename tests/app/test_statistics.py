@@ -13,7 +13,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import event
 
-from scorekeeper import services, statistics
+from scorekeeper import services
+from scorekeeper.figures import reads
 from scorekeeper.extensions import db
 from scorekeeper.models import Player, PlayerRating, User
 
@@ -21,11 +22,11 @@ from ..conftest import Browser
 from .matchhelpers import start, tute_form
 
 
-def figures(app: Flask, name: str) -> dict[str, statistics.GameFigures]:
+def figures(app: Flask, name: str) -> dict[str, reads.GameFigures]:
     with app.app_context():
         user = db.session.scalar(db.select(User).where(User.username_key == "ana"))
         player = db.session.scalar(db.select(Player).where(Player.user_id == user.id, Player.name == name))
-        return {f.game: f for f in statistics.player_figures(user, player)}
+        return {f.game: f for f in reads.player_figures(user, player)}
 
 
 def test_tute_figures_match_the_hand_count(evening: Browser, app: Flask) -> None:

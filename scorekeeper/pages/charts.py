@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
+from ..figures.reads import GameFigures
+
 WIDTH, HEIGHT = 340, 180
 LEFT, RIGHT, TOP, BOTTOM = 34, 96, 10, 22
 LABEL_GAP = 11  # the height of a line's name at the chart's font size
@@ -106,3 +108,14 @@ def bars_svg(bars: Sequence[tuple[str, int]], description: str) -> Markup:
                      f'</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def bid_chart(figures: GameFigures, labels: tuple[str, str, str], description: str) -> Markup:
+    """Return a player's Pocha bids made exactly, too high and too low as an SVG bar chart."""
+    counts = (figures.exact_bids, figures.over_bids, figures.under_bids)
+    return bars_svg(list(zip(labels, counts)), description)
+
+
+def rating_chart(figures: GameFigures, description: str, label: str) -> Markup:
+    """Return a player's rating after each finished match as an SVG line chart, its line named `label`."""
+    return running_totals_svg([label], [(round(value),) for value in figures.rating_history], description)

@@ -11,12 +11,14 @@ from flask import Blueprint, Response, render_template, request
 from flask_babel import gettext
 from flask_login import current_user
 
-from .. import boards, queries, services, statistics
+from .. import queries, services
+from ..figures import reads
+from ..pages import boards
 from ..documents import match_document
 from ..forms import whole_number
 from ..rules import GAMES
 
-bp = Blueprint("stats", __name__, url_prefix="/stats")
+bp = Blueprint("statistics", __name__, url_prefix="/stats")
 
 
 def _day(text: str | None) -> datetime | None:
@@ -33,18 +35,18 @@ def _day_after(day: datetime | None) -> datetime | None:
     return day + timedelta(days=1)
 
 
-def _board(game: str) -> tuple[list[statistics.Standing], dict[str, object]]:
+def _board(game: str) -> tuple[list[reads.Standing], dict[str, object]]:
     if game not in GAMES:
         raise services.NotFound(gettext("There is no such game."))
     period = request.args.get("period", "all")
-    period = period if period in statistics.PERIODS else "all"
+    period = period if period in reads.PERIODS else "all"
     start, end = _day(request.args.get("from")), _day(request.args.get("to"))
-    since, until = statistics.period_bounds(period, start, _day_after(end), datetime.now(UTC))
+    since, until = reads.period_bounds(period, start, _day_after(end), datetime.now(UTC))
     minimum = whole_number(request.args.get("min")) or 1
     sort = request.args.get("sort", "win_rate")
-    sort = sort if sort in statistics.LEADERBOARD_COLUMNS else "win_rate"
+    sort = sort if sort in reads.LEADERBOARD_COLUMNS else "win_rate"
     descending = request.args.get("dir", "desc" if sort != "name" else "asc") != "asc"
-    standings = statistics.leaderboard(current_user, game, since, until, minimum, sort, descending)
+    standings = reads.leaderboard(current_user, game, since, until, minimum, sort, descending)
     chosen = {"game": game, "period": period, "from": request.args.get("from", ""), "to": request.args.get("to", ""),
               "min": minimum, "sort": sort, "dir": "desc" if descending else "asc"}
     return standings, chosen
@@ -54,8 +56,8 @@ def _board(game: str) -> tuple[list[statistics.Standing], dict[str, object]]:
 def leaderboard(game: str) -> str:
     """Show a game's leaderboard, filtered by period and a minimum of matches, sorted by any column."""
     standings, chosen = _board(game)
-    return render_template("stats/leaderboard.html", standings=standings, chosen=chosen, games=GAMES.values(),
-                           columns=statistics.LEADERBOARD_COLUMNS, players=queries.players(current_user))
+    return render_template("statistics/leaderboard.html", standings=standings, chosen=chosen, games=GAMES.values(),
+                           columns=reads.LEADERBOARD_COLUMNS, players=queries.players(current_user))
 
 
 #: What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
@@ -98,10 +100,10 @@ def head_to_head() -> str:
     second = queries.player_for(current_user, second_id) if second_id else None
     rivalry = shared = None
     if first and second and first != second:
-        rivalry = statistics.rivalry(current_user, first, second)
-        shared = statistics.head_to_head(current_user, first, second, rivalry.shared,
+        rivalry = reads.rivalry(current_user, first, second)
+        shared = reads.head_to_head(current_user, first, second, rivalry.shared,
                                          whole_number(request.args.get("page")) or 1)
-    return render_template("stats/head_to_head.html", first=first, second=second, rivalry=rivalry, shared=shared,
+    return render_template("statistics/head_to_head.html", first=first, second=second, rivalry=rivalry, shared=shared,
                            players=queries.players(current_user))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .boards import Scoreboard, match_result
-from .rules import PochaOptions, pocha_schedule
+from ..rules import PochaOptions, pocha_schedule
 
 
 def offline_plan(board: Scoreboard) -> dict[str, Any]:

@@ -1,5 +1,8 @@
 """The upkeep of the derived tables (each player's results, ratings, summaries and pair records), written
-inside the transaction of the change to the facts they come from."""
+inside the transaction of the change to the facts they come from.
+
+The write side of the figures: only the services call it, from inside their transaction.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +12,13 @@ from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
 
-from .. import statistics, stats
 from ..extensions import db
 from ..models import (
     ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
 )
 from ..rules import MatchResult
+from .aggregate import pair_rows, summary_rows
+from .rows import rating_rows, result_rows
 
 
 def store_result(match: Match, result: MatchResult, rerate: bool = True) -> None:
@@ -71,7 +75,7 @@ def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | 
     db.session.flush()
     if rerate_since is not None or summarize:
         lock_figures(match.user_id)
-    rows = stats.result_rows(match, result)
+    rows = result_rows(match, result)
     if rows_exist:
         db.session.execute(_UPDATE_RESULT, [{**{name: row[name] for name in _RESULT_FIGURES},
                                              "at_match": row["match_id"], "at_seat": row["seat"]} for row in rows])
@@ -110,7 +114,7 @@ def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -
     else:
         stale = stale.where(PlayerSummary.player_id.in_(player_ids))
     db.session.execute(stale)
-    insert_rows(PlayerSummary, statistics.summary_rows(user_id, game, player_ids))
+    insert_rows(PlayerSummary, summary_rows(user_id, game, player_ids))
 
 
 def pair_up(user_id: int, player_ids: Collection[int] | None = None) -> None:
@@ -120,7 +124,7 @@ def pair_up(user_id: int, player_ids: Collection[int] | None = None) -> None:
     if player_ids is not None:
         stale = stale.where(PlayerPair.first_id.in_(player_ids), PlayerPair.second_id.in_(player_ids))
     db.session.execute(stale)
-    insert_rows(PlayerPair, statistics.pair_rows(user_id, player_ids))
+    insert_rows(PlayerPair, pair_rows(user_id, player_ids))
 
 
 def rate_again(user_id: int, game: str, since: RatingKey | None = None) -> None:
@@ -141,7 +145,7 @@ def rate_again(user_id: int, game: str, since: RatingKey | None = None) -> None:
     db.session.execute(ratings)
     matches = list(db.session.scalars(finished))
     players = {seat.player_id for match in matches for seat in match.seats}
-    insert_rows(PlayerRating, stats.ratings(matches, _ratings_before(game, players) if since is not None else {}))
+    insert_rows(PlayerRating, rating_rows(matches, _ratings_before(game, players) if since is not None else {}))
 
 
 def _ratings_before(game: str, players: set[int]) -> dict[int, tuple[float, float]]:

@@ -1,4 +1,5 @@
-"""Derived figures for the statistics pages, built from a match's facts and the engine's result.
+"""The rows of one match's figures and the ratings, built in Python from a match's facts and the
+engine's result (no SQL): what `upkeep` stores.
 
 Nothing here scores: the engine's result says who won and what each side totalled; this
 module only counts what the stored deals say (cantes, tutes, last tricks, exact bids) and
@@ -12,8 +13,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from .models import ABANDONED, FINISHED, Match
-from .rules import MatchResult, cante_value
+from ..models import ABANDONED, FINISHED, Match
+from ..rules import MatchResult, cante_value
 
 
 def result_rows(match: Match, result: MatchResult) -> list[dict[str, Any]]:
@@ -50,7 +51,7 @@ def result_rows(match: Match, result: MatchResult) -> list[dict[str, Any]]:
     return rows
 
 
-def ratings(matches: Iterable[Match], start: Mapping[int, tuple[float, float]]) -> list[dict[str, Any]]:
+def rating_rows(matches: Iterable[Match], start: Mapping[int, tuple[float, float]]) -> list[dict[str, Any]]:
     """Rate finished matches in the order given (from their cached results), each player starting
     from their (mu, sigma) in `start` or new; return one row per player per match."""
     model = PlackettLuce()

@@ -1,33 +1,25 @@
-"""Reads for the statistics pages: figures aggregated in SQL from the derived rows.
+"""The statistics pages' reads: each player's figures, the leaderboards and head to head, from the
+derived rows that `upkeep` keeps.
 
-Each page asks a fixed number of queries, however many matches the account holds: the
-work is done by the database (sums, window functions), never by a loop over matches here.
-The player page and the all-time leaderboard read each player's summary row, which the
-services rebuild with `summary_rows` whenever one of the player's matches changes status.
+Each page asks a fixed number of queries, however many matches the account holds. The player
+page and the all-time leaderboard read each player's summary row; a period's leaderboard sums
+the players' results in it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from collections.abc import Collection
 from functools import cache
-from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, case, func, or_, select, union_all
+from sqlalchemy import Select, and_, bindparam, case, func, select, union_all
 from sqlalchemy.orm import aliased
 
-from markupsafe import Markup
-
-from .charts import bars_svg, running_totals_svg
-from .paging import Page
-from .extensions import db
-from .models import (
-    ABANDONED, FINISHED, PLAYING, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User,
-)
-from .rules import GAMES
-
-RECENT = 10
+from ..extensions import db
+from ..models import FINISHED, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User
+from ..paging import Page
+from ..rules import GAMES
+from .aggregate import COUNTS
 
 
 @dataclass
@@ -57,15 +49,6 @@ class GameFigures:
     recent: list[bool] = field(default_factory=list)  # newest first: True for a win
     rating: float | None = None
     rating_history: list[float] = field(default_factory=list)  # the latest ratings, oldest first
-
-    def bid_chart(self, labels: tuple[str, str, str], description: str) -> Markup:
-        """Return the Pocha bids made exactly, too high and too low as an SVG bar chart."""
-        counts = (self.exact_bids, self.over_bids, self.under_bids)
-        return bars_svg(list(zip(labels, counts)), description)
-
-    def rating_chart(self, description: str, label: str) -> Markup:
-        """Return the rating after each finished match as an SVG line chart, its line named `label`."""
-        return running_totals_svg([label], [(round(value),) for value in self.rating_history], description)
 
     @property
     def rating_history_cut(self) -> bool:
@@ -103,90 +86,8 @@ class GameFigures:
         return self.over_bids - self.under_bids
 
 
-#: The figures a summary row keeps, in the order `GameFigures` takes them after `game`.
-COUNTS = ("played", "won", "abandoned", "unfinished", "finished", "deals", "points", "juegos", "cantes_20",
-          "cantes_40", "tutes", "last_tricks", "exact_bids", "over_bids", "under_bids")
 #: The rating chart shows a player's latest ratings, so that it stays as quick to draw after years.
 RATING_CHART_POINTS = 30
-
-
-def summary_rows(user_id: int, game: str, player_ids: Collection[int]) -> list[dict[str, Any]]:
-    """Return the summary of each of these players in `game` (the columns of PlayerSummary),
-    aggregated in SQL from their results: a fixed number of queries for any number of players."""
-    if not player_ids:
-        return []
-    mine = and_(PlayerResult.user_id == user_id, PlayerResult.game == game, PlayerResult.player_id.in_(player_ids))
-    finished = PlayerResult.status == FINISHED
-    as_int = lambda condition: func.sum(case((condition, 1), else_=0))  # noqa: E731
-    in_finished = lambda column: func.sum(case((finished, column), else_=0))  # noqa: E731
-    totals = db.session.execute(
-        select(PlayerResult.player_id, func.count(), as_int(PlayerResult.won), as_int(PlayerResult.status == ABANDONED),
-               as_int(PlayerResult.status == PLAYING), as_int(finished), in_finished(PlayerResult.deals),
-               in_finished(PlayerResult.total), in_finished(func.coalesce(PlayerResult.juegos, 0)),
-               in_finished(PlayerResult.cantes_20), in_finished(PlayerResult.cantes_40),
-               in_finished(PlayerResult.tutes), in_finished(PlayerResult.last_tricks),
-               in_finished(PlayerResult.exact_bids), in_finished(PlayerResult.over_bids),
-               in_finished(PlayerResult.under_bids))
-        .where(mine).group_by(PlayerResult.player_id))
-    rows: dict[int, dict[str, Any]] = {}
-    for player_id, *counts in totals:
-        rows[player_id] = {"user_id": user_id, "player_id": player_id, "game": game,
-                           **{name: int(value or 0) for name, value in zip(COUNTS, counts)},
-                           "best_total": None, "best_match_id": None, "worst_total": None, "worst_match_id": None,
-                           "current_streak": 0, "longest_streak": 0, "recent": ""}
-    if not rows:
-        return []
-    _best_and_worst(mine, rows)
-    _streaks(mine, rows)
-    _recent(mine, rows)
-    return list(rows.values())
-
-
-def _best_and_worst(mine: Any, rows: dict[int, dict[str, Any]]) -> None:
-    """Fill each player's best and worst finished match (the earliest on a tie)."""
-    ranked = select(
-        PlayerResult.player_id, PlayerResult.total, PlayerResult.match_id,
-        func.row_number().over(partition_by=PlayerResult.player_id,
-                               order_by=(PlayerResult.total.desc(), PlayerResult.match_id)).label("best"),
-        func.row_number().over(partition_by=PlayerResult.player_id,
-                               order_by=(PlayerResult.total.asc(), PlayerResult.match_id)).label("worst"),
-    ).where(mine, PlayerResult.status == FINISHED).subquery()
-    for player_id, total, match_id, best, worst in db.session.execute(
-            select(ranked).where(or_(ranked.c.best == 1, ranked.c.worst == 1))):
-        if best == 1:
-            rows[player_id].update(best_total=total, best_match_id=match_id)
-        if worst == 1:
-            rows[player_id].update(worst_total=total, worst_match_id=match_id)
-
-
-def _streaks(mine: Any, rows: dict[int, dict[str, Any]]) -> None:
-    """Fill the current and longest winning streaks (gaps and islands, in SQL)."""
-    ordered = select(
-        PlayerResult.player_id, PlayerResult.won,
-        func.row_number().over(partition_by=PlayerResult.player_id,
-                               order_by=(PlayerResult.played_at, PlayerResult.match_id)).label("n"),
-        func.row_number().over(partition_by=(PlayerResult.player_id, PlayerResult.won),
-                               order_by=(PlayerResult.played_at, PlayerResult.match_id)).label("k"),
-    ).where(mine, PlayerResult.status == FINISHED).subquery()
-    runs = select(ordered.c.player_id, func.count().label("length"), func.max(ordered.c.n).label("last")).where(
-        ordered.c.won.is_(True)).group_by(ordered.c.player_id, ordered.c.n - ordered.c.k).subquery()
-    last = select(ordered.c.player_id, func.max(ordered.c.n).label("last")).group_by(ordered.c.player_id).subquery()
-    query = select(runs.c.player_id, func.max(runs.c.length),
-                   func.max(case((runs.c.last == last.c.last, runs.c.length), else_=0))).join(
-        last, last.c.player_id == runs.c.player_id).group_by(runs.c.player_id)
-    for player_id, longest, current in db.session.execute(query):
-        rows[player_id].update(longest_streak=int(longest), current_streak=int(current))
-
-
-def _recent(mine: Any, rows: dict[int, dict[str, Any]]) -> None:
-    """Fill the last ten finished matches' outcomes, newest first."""
-    ranked = select(PlayerResult.player_id, PlayerResult.won, func.row_number().over(
-        partition_by=PlayerResult.player_id,
-        order_by=(PlayerResult.played_at.desc(), PlayerResult.match_id.desc())).label("place")).where(
-        mine, PlayerResult.status == FINISHED).subquery()
-    for player_id, won in db.session.execute(select(ranked.c.player_id, ranked.c.won).where(
-            ranked.c.place <= RECENT).order_by(ranked.c.player_id, ranked.c.place)):
-        rows[player_id]["recent"] += "W" if won else "L"
 
 
 @cache
@@ -334,24 +235,6 @@ class Rivalry:
     second_wins: int
     together: int
     together_won: int
-
-
-def pair_rows(user_id: int, player_ids: Collection[int] | None = None) -> list[dict[str, Any]]:
-    """Return the record of every pair among these players (None: all the account's), lower id first
-    (the columns of PlayerPair), aggregated in SQL from their results in one query."""
-    first, second = PlayerResult, _OTHER
-    apart, together = first.side != second.side, first.side == second.side
-    count = lambda condition: func.sum(case((condition, 1), else_=0))  # noqa: E731
-    query = (select(first.player_id, second.player_id, func.count(), count(and_(apart, first.won)),
-                    count(and_(apart, second.won)), count(and_(together, first.status == FINISHED)),
-                    count(and_(together, first.won)))
-             .join(second, and_(second.match_id == first.match_id, second.player_id > first.player_id))
-             .where(first.user_id == user_id).group_by(first.player_id, second.player_id))
-    if player_ids is not None:
-        query = query.where(first.player_id.in_(player_ids), second.player_id.in_(player_ids))
-    names = ("first_id", "second_id", "shared", "first_wins", "second_wins", "together", "together_won")
-    return [{"user_id": user_id, **{name: int(value or 0) for name, value in zip(names, row)}}
-            for row in db.session.execute(query)]
 
 
 def rivalry(user: User, first: Player, second: Player) -> Rivalry:

@@ -15,10 +15,10 @@ from typing import Any
 from markupsafe import Markup
 
 from .charts import running_totals_svg
-from .documents import match_document
-from .i18n import gettext, ngettext, suit_name
-from .models import ABANDONED, Match
-from .rules import Game, MatchResult, bidding_order, cante_value, check_match, check_options, get_game
+from ..documents import match_document
+from ..i18n import gettext, ngettext, suit_name
+from ..models import ABANDONED, Match
+from ..rules import Game, MatchResult, bidding_order, cante_value, check_match, check_options, get_game
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,12 @@
+"""The derived figures: each player's results, ratings, summaries and pair records, kept in tables
+beside the facts (the deals) and rebuilt from them on demand.
+
+The write side:
+- `rows`: one match's rows and the ratings, computed in Python from its facts and result;
+- `aggregate`: a player's summary and every pair's record, aggregated in SQL from the results;
+- `upkeep`: storing all of them, inside the transaction of the service that changed the facts
+  (only the services call it).
+
+The read side:
+- `reads`: what the statistics pages and the player page show (never imports `upkeep`).
+"""

@@ -1,0 +1,9 @@
+"""The pages' view models: what a page shows, laid out from what the reads return.
+
+- `boards`: a match scored and laid out for the scoreboard, the deal forms, the live view and its detail;
+- `lists`: the home page's cards and the history's lines;
+- `offline`: what a deal form carries to go on entering deals without a connection;
+- `charts`: the SVG charts (a match's running totals, a player's bids and ratings).
+
+No SQL here: the reads are in `queries` and `figures.reads`.
+"""

@@ -1,0 +1,73 @@
+"""The lists of matches: the home page's cards and the history's lines under each match."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from .. import i18n, queries
+from ..models import FINISHED, PLAYING, Match, User
+
+#: How many of the latest finished matches the home page shows.
+RECENT_FINISHED = 5
+
+
+@dataclass(frozen=True)
+class CardFacts:
+    """What a list shows of a match besides its game and dates."""
+
+    players: str
+    deals: int
+    winners: str
+
+
+def card_facts(matches: Sequence[Match]) -> dict[int, CardFacts]:
+    """Return the players, deal count and winners of each match ("Ana & Carmen", or "Ana and Luis"
+    on a tie), from the derived rows in one query."""
+    seats: dict[int, list[tuple[int, bool, int, str]]] = {}
+    for match_id, side, won, deals, name in queries.seat_outcomes([match.id for match in matches]):
+        seats.setdefault(match_id, []).append((side, won, deals, name))
+    facts = {match.id: CardFacts("", 0, "") for match in matches}  # a match always has its rows; just in case
+    for match_id, rows in seats.items():
+        sides: dict[int, list[str]] = {}
+        for side, won, _deals, name in rows:
+            if won:
+                sides.setdefault(side, []).append(name)
+        facts[match_id] = CardFacts(players=", ".join(name for *_, name in rows), deals=rows[0][2],
+                                    winners=" and ".join(" & ".join(names) for _, names in sorted(sides.items())))
+    return facts
+
+
+@dataclass(frozen=True)
+class Home:
+    """What the home page shows."""
+
+    playing: list[Match]
+    recent: list[Match]
+    facts: dict[int, CardFacts]
+
+
+def home(user: User) -> Home:
+    """Return the matches in progress and the latest finished ones, with their players and winners."""
+    playing = queries.matches(user, status=PLAYING)
+    recent = queries.matches(user, status=FINISHED, limit=RECENT_FINISHED)
+    return Home(playing=playing, recent=recent, facts=card_facts(playing + recent))
+
+
+def history_notes(matches: Sequence[Match]) -> list[tuple[Match, str, Markup]]:
+    """Return each match with its players and the line under them: when, how many deals, how it ended.
+
+    Written here rather than in the template, where each of a page's dozens of words costs
+    several times as much.
+    """
+    facts = card_facts(matches)
+    notes = []
+    for match in matches:
+        fact = facts[match.id]
+        outcome = (i18n.gettext("won by %(names)s", names=fact.winners) if match.status == FINISHED
+                   else i18n.status_word(match.status))
+        deals = i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals)
+        notes.append((match, fact.players, Markup(" · ").join([i18n.day(match.created_at), deals, outcome])))
+    return notes
