@@ -37,6 +37,11 @@ def user_for_sign_in(key: str) -> User | None:
     return user
 
 
+def api_token(token: str) -> ApiToken | None:
+    """Return the API token with this secret, or None."""
+    return db.session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(token))) if token else None
+
+
 def sign_in_count(user: User) -> int:
     """Return how many browsers are signed in to the account."""
     return db.session.scalar(select(func.count()).select_from(SignIn).where(SignIn.user_id == user.id)) or 0

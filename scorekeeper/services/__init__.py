@@ -16,7 +16,7 @@ from ..errors import Conflict, InvalidInput, NotFound, PreconditionFailed, Servi
 from ..keys import hash_token
 from .accounts import (
     MIN_PASSWORD_LENGTH, TOKEN_PREFIX, authenticate, change_password, create_api_token, create_user,
-    end_every_sign_in, end_sign_in, revoke_api_token, set_language, set_time_zone, start_sign_in, user_for_token,
+    end_every_sign_in, end_sign_in, revoke_api_token, set_language, set_time_zone, start_sign_in, note_token_use,
     user_named,
 )
 from .bulk import import_accounts, recompute_all
@@ -32,7 +32,7 @@ __all__ = [
     "MIN_PASSWORD_LENGTH", "TOKEN_PREFIX", "authenticate", "change_password", "create_api_token",
     "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "set_time_zone",
     "start_sign_in",
-    "user_for_token", "user_named",
+    "note_token_use", "user_named",
     "import_accounts", "recompute_all",
     "MAX_IDEMPOTENCY_KEY", "Sent", "once", "usable_key",
     "abandon_match", "add_deal", "complete_deal", "create_match_from_document", "delete_last_deal", "delete_match",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from flask_babel import gettext as _
 from sqlalchemy import delete, select
@@ -120,14 +121,20 @@ def create_api_token(user: User, name: str) -> str:
     return token
 
 
+def note_token_use(token: ApiToken) -> None:
+    """Note that an API token changed something today, unless that is noted already.
+
+    Only changes are noted, so that a read never writes; and once a day, because the day is
+    all the account page shows of it.
+    """
+    now = utcnow()
+    if token.last_used_at is None or token.last_used_at.date() != now.date():
+        _stamp_token(token, now)
+
+
 @atomic
-def user_for_token(token: str) -> User | None:
-    """Return the account an API token belongs to (noting when it was used), or None."""
-    row = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(token)))
-    if row is None:
-        return None
-    row.last_used_at = utcnow()
-    return row.user
+def _stamp_token(token: ApiToken, when: datetime) -> None:
+    token.last_used_at = when
 
 
 @atomic

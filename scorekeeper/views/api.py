@@ -51,12 +51,14 @@ def _authenticate() -> Reply | None:
         return None
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
-    user = services.user_for_token(token.strip()) if scheme.lower() == "bearer" and token.strip() else None
-    if user is None:
+    found = queries.api_token(token.strip()) if scheme.lower() == "bearer" else None
+    if found is None:
         response = jsonify({"message": "A valid API token is needed: Authorization: Bearer <token>."})
         response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
         return response, 401
-    g.api_user = user
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
+        services.note_token_use(found)
+    g.api_user = found.user
     return None
 
 

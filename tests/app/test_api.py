@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import event, select
 
 from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import ApiToken
 
 TUTE = {"game": "tute2", "players": ["Ana", "Luis"]}
 DEAL = {"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0,
@@ -194,3 +198,49 @@ def test_a_posted_deal_to_an_abandoned_match_is_refused(api: Api, app: Flask) ->
     response = api.post(f"/api/v1/matches/{match_id}/deals", DEAL)
     assert response.status_code == 422 and response.get_json()["errors"][0]["code"] == "match_finished"
     assert api.get(f"/api/v1/matches/{match_id}").get_json()["status"] == "abandoned"
+
+
+def statements_during(app: Flask, request: Any) -> list[str]:
+    """Return the SQL statements the database was sent while `request()` ran (commits included)."""
+    sent: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def note(*args: Any) -> None:
+        sent.append(args[2].split(None, 1)[0].upper())
+
+    def note_commit(*args: Any) -> None:
+        sent.append("COMMIT")
+
+    event.listen(engine, "before_cursor_execute", note)
+    event.listen(engine, "commit", note_commit)
+    try:
+        request()
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+        event.remove(engine, "commit", note_commit)
+    return sent
+
+
+def test_a_read_through_the_api_writes_nothing(api: Api, app: Flask) -> None:
+    match_id = api.post("/api/v1/matches", TUTE).get_json()["id"]
+    api.post(f"/api/v1/matches/{match_id}/deals", DEAL)
+    for path in ("/api/v1/matches", f"/api/v1/matches/{match_id}", "/api/v1/openapi.json"):
+        sent = statements_during(app, lambda: api.get(path))
+        assert set(sent) <= {"SELECT"}, (path, sent)
+
+
+def test_a_token_that_changes_something_notes_the_day_once(api: Api, app: Flask) -> None:
+    with app.app_context():
+        assert db.session.scalar(select(ApiToken.last_used_at)) is None
+    api.get("/api/v1/matches")
+    with app.app_context():
+        assert db.session.scalar(select(ApiToken.last_used_at)) is None
+    match_id = api.post("/api/v1/matches", TUTE).get_json()["id"]
+    with app.app_context():
+        first = db.session.scalar(select(ApiToken.last_used_at))
+    assert first is not None and first.date() == datetime.now(UTC).date()
+    sent = statements_during(app, lambda: api.post(f"/api/v1/matches/{match_id}/deals", DEAL))
+    assert sent.count("COMMIT") == 1, sent  # the deal's own transaction; the day is noted already
+    with app.app_context():
+        assert db.session.scalar(select(ApiToken.last_used_at)) == first
