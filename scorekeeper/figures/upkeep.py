@@ -21,23 +21,28 @@ from .aggregate import pair_rows, summary_rows
 from .rows import rating_rows, result_rows
 
 
-def store_result(match: Match, result: MatchResult, rerate: bool = True) -> None:
-    """Cache the engine's result on the match, move its status with it, and refresh the figures
-    (an import rates its games and sums up its players once, at the end, so it passes `rerate=False`)."""
+def cache_result(match: Match, result: MatchResult) -> None:
+    """Cache the engine's result on the match and move its status (and end) with it; no figures."""
     now = utcnow()
-    status_before = match.status
-    was_finished = status_before == FINISHED
-    ended_before = match.ended_at if was_finished else None
+    was_finished = match.status == FINISHED
     match.result = result.to_dict()
     match.updated_at = now
     if match.status != ABANDONED:
         match.status = FINISHED if result.finished else PLAYING
         if not (was_finished and result.finished):
             match.ended_at = now if result.finished else None
-    changed = rerate and (was_finished or match.status == FINISHED)
+
+
+def store_result(match: Match, result: MatchResult) -> None:
+    """Cache the engine's result on the match, move its status with it, and refresh the figures."""
+    status_before = match.status
+    was_finished = status_before == FINISHED
+    ended_before = match.ended_at if was_finished else None
+    cache_result(match, result)
+    changed = was_finished or match.status == FINISHED
     # The summaries count matches by status and sum finished ones only: a deal of a match
     # still being played leaves them as they are.
-    summarize = rerate and (match.status != status_before or match.status == FINISHED)
+    summarize = match.status != status_before or match.status == FINISHED
     refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
                      summarize=summarize, rows_exist=status_before is not None)
 

@@ -66,8 +66,8 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
             if db.session.scalar(select(Match.id).where(Match.uid == item["uid"])) is not None:
                 report["skipped"] += 1
                 continue
-            match, _result = new_match(user, item["document"], item["first_dealer"], uid=item["uid"],
-                                        unarchive=False, rerate=False)
+            match, result = new_match(user, item["document"], item["first_dealer"], uid=item["uid"],
+                                        unarchive=False, figures=False)
             if item["status"] == ABANDONED:
                 match.status = ABANDONED
             match.pending = item["pending"]
@@ -76,7 +76,7 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
             match.created_at, match.updated_at, match.ended_at = item["created_at"], item["updated_at"], ended
             for deal, (created, updated) in zip(match.deals, item["deal_dates"]):
                 deal.created_at, deal.updated_at = created, updated
-            refresh_figures(match, _result)
+            refresh_figures(match, result)
             games.add((user.id, match.game))
             report["matches"] += 1
     rebuild_figures(games)

@@ -22,7 +22,7 @@ from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, che
 from ..rules import next_seat
 from ..text import clean_name
 from .base import atomic
-from ..figures.upkeep import lock_figures, pair_up, rate_again, refresh_figures, store_result, sum_up
+from ..figures.upkeep import cache_result, lock_figures, pair_up, rate_again, refresh_figures, store_result, sum_up
 from .idempotency import remember
 from .players import players_for
 
@@ -33,8 +33,12 @@ def _dealer_error(players: int) -> RuleViolation:
 
 
 def new_match(user: User, document: Mapping[str, Any], first_dealer: int | None, *,
-               uid: str | None = None, unarchive: bool = True, rerate: bool = True) -> tuple[Match, MatchResult]:
-    """Check a whole document and build its match, seats and deals (inside a transaction)."""
+               uid: str | None = None, unarchive: bool = True, figures: bool = True) -> tuple[Match, MatchResult]:
+    """Check a whole document and build its match, seats and deals (inside a transaction).
+
+    Without `figures` (an import, which sets the match's dates first) its derived rows are left
+    to the caller.
+    """
     result = check_match(document)
     names = list(document["players"])
     options = check_options(document["game"], document.get("options"), len(names))
@@ -50,7 +54,10 @@ def new_match(user: User, document: Mapping[str, Any], first_dealer: int | None,
     for number, deal in enumerate(deals, start=1):
         match.deals.append(Deal(number=number, data=dict(deal)))
     db.session.add(match)
-    store_result(match, result, rerate)
+    if figures:
+        store_result(match, result)
+    else:
+        cache_result(match, result)
     return match, result
 
 

@@ -171,3 +171,23 @@ def test_the_rating_chart_shows_the_latest_thirty_ratings_and_says_so(ana: Brows
     assert "Rating after each of the last 30 finished matches" in page
     assert figures(app, "Ana")["tute2"].played == 35
     assert len(figures(app, "Ana")["tute2"].rating_history) == 30
+
+
+def test_an_import_writes_each_match_s_result_rows_once(ana: Browser, app: Flask) -> None:
+    written: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def note(*args: Any) -> None:
+        statement = " ".join(args[2].split()).lower()
+        if "player_results" in statement and not statement.startswith("select"):
+            written.append(statement.split(None, 1)[0])
+
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        add_finished_matches(app, 7)
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    # One insert per match, all its seats at once, and nothing written over afterwards.
+    assert written.count("insert") == 7 and "update" not in written
+    assert figures(app, "Ana")["tute2"].finished == 7
