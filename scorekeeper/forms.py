@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField, Field, FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectChoice, SelectField,
@@ -19,7 +18,7 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, Optional
 
-from .i18n import say
+from .i18n import lazy_gettext as _l, say
 from .rules import DECK_POINTS, SUITS, Game, OptionSpec, RuleError, other_side_points, possible_card_points
 
 MAX_SEATS = 8

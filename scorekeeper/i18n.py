@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import pytz
 from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations
 from flask import g, has_request_context
+import flask_babel
 from flask_babel import format_date, format_time, get_locale, get_timezone, get_translations
 from markupsafe import Markup, escape
 
@@ -57,6 +58,16 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """Return the singular or plural of a sentence in the page's language (as Flask-Babel's ngettext)."""
     variables.setdefault("num", num)
     return translations().ungettext(singular, plural, num) % variables
+
+
+def lazy_gettext(string: str, **variables: Any) -> str:
+    """Return `string` to be said in the language of the page that shows it (Flask-Babel's lazy_gettext).
+
+    For text made before any request, such as form labels. What it returns is Flask-Babel's
+    lazy string, which stands in for the text it becomes wherever text is read (WTForms,
+    flash, Jinja call str() on it), so it is typed as that text.
+    """
+    return cast(str, flask_babel.lazy_gettext(string, **variables))
 
 
 def suit_name(suit: str | None) -> str:

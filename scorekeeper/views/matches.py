@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext
 from flask_login import current_user
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
@@ -14,7 +14,7 @@ from ..forms import (
     PochaDealForm, TuteDealForm, add_form_error, attach_errors, has_errors, new_match_form_class, option_fields,
     options_from_form, players_from_form, whole_number,
 )
-from ..i18n import say
+from ..i18n import lazy_gettext, say
 from ..models import STATUSES, Match
 from ..pages import boards, lists
 from ..pages.offline import offline_plan
