@@ -91,7 +91,7 @@ RATING_CHART_POINTS = 30
 
 
 @cache
-def _latest_ratings() -> Select[tuple[str, float]]:
+def _latest_ratings() -> Select[str, float]:
     """Return the query of a player's latest ratings in each game, oldest first.
 
     Each game is looked up by the index on its own; the query is built once, as building it
