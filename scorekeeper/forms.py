@@ -57,6 +57,11 @@ class WholeNumberField(IntegerField):
         self.data = int(text)
 
 
+def required_text(field: StringField) -> str:
+    """Return the text of a field that DataRequired guards, once its form has validated (it is never None then)."""
+    return field.data or ""
+
+
 def choices(pairs: Iterable[tuple[Any, str]]) -> list[SelectChoice]:
     """Return (value, label) pairs as WTForms choices."""
     return [SelectChoice(value, label) for value, label in pairs]
