@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TextIO
 
 import click
 from flask import Flask
@@ -78,7 +79,7 @@ def export_command(username: str | None) -> None:
 @with_appcontext
 @click.argument("path", type=click.File("r", encoding="utf-8"))
 @click.option("--user", "username", help="Import every match into this existing account.")
-def import_command(path: click.utils.LazyFile, username: str | None) -> None:
+def import_command(path: TextIO, username: str | None) -> None:
     """Import an export file: all of it, or nothing if any part of it is damaged."""
     try:
         data = json.load(path)

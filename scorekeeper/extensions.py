@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask_babel import Babel
 from flask_limiter import Limiter
@@ -11,7 +11,7 @@ from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy import MetaData, event
+from sqlalchemy import MetaData, Table, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
@@ -31,6 +31,12 @@ class Base(DeclarativeBase):
     """The declarative base of every model."""
 
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+    if TYPE_CHECKING:
+        # SQLAlchemy types `__table__` as any selectable a class may be mapped to; every model
+        # here declares a table of its own (`__tablename__`), which Core's insert, update and
+        # delete take.
+        __table__: ClassVar[Table]
 
 
 db = SQLAlchemy(model_class=Base)

@@ -11,15 +11,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
-    BooleanField, Field, FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectChoice, SelectField,
-    StringField,
+    BooleanField, Field, FieldList, HiddenField, IntegerField, PasswordField, RadioField, SelectField, StringField,
 )
+from wtforms import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3; types-WTForms (3.2) lacks it
 from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, Optional
 
-from .i18n import say
+from .i18n import lazy_gettext as _l, say
 from .rules import DECK_POINTS, SUITS, Game, OptionSpec, RuleError, other_side_points, possible_card_points
 
 MAX_SEATS = 8
@@ -56,6 +55,11 @@ class WholeNumberField(IntegerField):
             self.data = None
             raise ValueError(_l("Type a whole number of at most %(digits)s digits.", digits=self.MAX_DIGITS))
         self.data = int(text)
+
+
+def required_text(field: StringField) -> str:
+    """Return the text of a field that DataRequired guards, once its form has validated (it is never None then)."""
+    return field.data or ""
 
 
 def choices(pairs: Iterable[tuple[Any, str]]) -> list[SelectChoice]:
@@ -133,7 +137,8 @@ def _field_named(form: FlaskForm, name: str) -> Field | None:
         field_list = getattr(form, match.group(1), None)
         index = int(match.group(2))
         if isinstance(field_list, FieldList) and index < len(field_list.entries):
-            return field_list.entries[index]
+            entry: Field = field_list.entries[index]
+            return entry
         return None
     field = getattr(form, name, None)
     return field if isinstance(field, Field) else None
@@ -153,9 +158,10 @@ def add_form_error(form: FlaskForm, message: str, field: str | None = None) -> N
 
 def group_errors(form: FlaskForm) -> dict[str, list[str]]:
     """Return the messages that belong to a group of fields (all bids, all tricks), by group."""
-    if not hasattr(form, "_group_errors"):
-        form._group_errors = {}
-    errors: dict[str, list[str]] = form._group_errors
+    errors: dict[str, list[str]] | None = getattr(form, "_group_errors", None)
+    if errors is None:
+        errors = {}
+        setattr(form, "_group_errors", errors)  # kept on the form: it lives as long as the request's form
     return errors
 
 
@@ -182,21 +188,31 @@ def _option_field(spec: OptionSpec) -> Field:
     label = OPTION_LABELS.get(spec.name, spec.name)
     description = _l(spec.description)
     if spec.kind == "bool":
-        return BooleanField(label, default=spec.default, description=description)
+        return BooleanField(label, default=spec.default is True, description=description)
     if spec.kind == "int":
-        return WholeNumberField(label, default=spec.default, validators=[Optional()], description=description,
+        default = spec.default if isinstance(spec.default, int) else None  # None: it follows another rule
+        return WholeNumberField(label, default=default, validators=[Optional()], description=description,
                             render_kw={"min": spec.minimum, "max": spec.maximum, "inputmode": "numeric"})
     values = [str(c) for c in spec.choices] + (["custom"] if spec.kind == "schedule" else [])
     return SelectField(label, choices=choices((v, OPTION_VALUE_LABELS.get(v, v)) for v in values),
                        default=str(spec.default), description=description)
 
 
+class NewMatchForm(FlaskForm):
+    """The fields of every game's new-match form (`new_match_form_class` makes each game's, with its house rules)."""
+
+    players: FieldList[StringField]
+    first_dealer: SelectField
+    leader: SelectField
+    schedule_list: StringField
+
+
 @cache
-def new_match_form_class(game: Game) -> type[FlaskForm]:
+def new_match_form_class(game: Game) -> type[NewMatchForm]:
     """Return the new-match form for `game`: players, first dealer, and its house rules."""
     seats = game.max_players
 
-    class NewMatchForm(FlaskForm):
+    class GameNewMatchForm(NewMatchForm):
         players = FieldList(StringField(_l("Player"), validators=[Optional(), Length(max=40)]),
                             min_entries=seats, max_entries=seats)
         first_dealer = SelectField(_l("Who deals first"), coerce=int, choices=_seat_choices(seats), default=0)
@@ -207,9 +223,9 @@ def new_match_form_class(game: Game) -> type[FlaskForm]:
                                     description=_l("Numbers separated by spaces, for example: 5 5 5 5"))
 
     for spec in game.option_specs:
-        setattr(NewMatchForm, f"opt_{spec.name}", _option_field(spec))
-    NewMatchForm.__name__ = f"NewMatchForm_{game.name}"
-    return NewMatchForm
+        setattr(GameNewMatchForm, f"opt_{spec.name}", _option_field(spec))
+    GameNewMatchForm.__name__ = f"NewMatchForm_{game.name}"
+    return GameNewMatchForm
 
 
 def option_fields(form: FlaskForm, game: Game) -> list[Field]:
@@ -217,7 +233,7 @@ def option_fields(form: FlaskForm, game: Game) -> list[Field]:
     return [getattr(form, f"opt_{spec.name}") for spec in game.option_specs]
 
 
-def options_from_form(form: FlaskForm, game: Game) -> dict[str, Any]:
+def options_from_form(form: NewMatchForm, game: Game) -> dict[str, Any]:
     """Return the house rules the form sets, as a match document names them (blank = default)."""
     options: dict[str, Any] = {}
     for spec in game.option_specs:
@@ -242,7 +258,7 @@ def has_errors(form: FlaskForm) -> bool:
     return bool(form.form_errors or group_errors(form) or any(field_has(field) for field in form))
 
 
-def players_from_form(form: FlaskForm) -> tuple[list[str], list[int]]:
+def players_from_form(form: NewMatchForm) -> tuple[list[str], list[int]]:
     """Return the typed player names in seat order, and the form entry each came from."""
     names, entries = [], []
     for index, entry in enumerate(form.players.entries):

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import pytz
 from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations
-from flask import g, has_request_context
+from flask import Flask, g, has_request_context
+import flask_babel
 from flask_babel import format_date, format_time, get_locale, get_timezone, get_translations
 from markupsafe import Markup, escape
 
@@ -57,6 +58,16 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
     """Return the singular or plural of a sentence in the page's language (as Flask-Babel's ngettext)."""
     variables.setdefault("num", num)
     return translations().ungettext(singular, plural, num) % variables
+
+
+def lazy_gettext(string: str, **variables: Any) -> str:
+    """Return `string` to be said in the language of the page that shows it (Flask-Babel's lazy_gettext).
+
+    For text made before any request, such as form labels. What it returns is Flask-Babel's
+    lazy string, which stands in for the text it becomes wherever text is read (WTForms,
+    flash, Jinja call str() on it), so it is typed as that text.
+    """
+    return cast(str, flask_babel.lazy_gettext(string, **variables))
 
 
 def suit_name(suit: str | None) -> str:
@@ -160,7 +171,7 @@ def day(value: datetime | None) -> Markup:
     return _time(value, format_date(value, "medium") if value else "", "date")
 
 
-def register(app: Any) -> None:
+def register(app: Flask) -> None:
     """Give the templates the words of the game."""
     # pytz reads its list of every zone (some 600 files) at the first lookup: pay it at start,
     # not in the first request that shows a time.
@@ -177,11 +188,12 @@ def register(app: Any) -> None:
     app.add_template_filter(same_pairs, "zip_self")
     app.add_template_global(lambda: str(get_locale() or "en"), "current_language")
     # In place of the callables Flask-Babel installed: the same translations, looked up once per request.
+    # (Jinja's i18n extension adds this method to the environment at run time; its types do not show it.)
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         lambda string: translations().ugettext(string),
         lambda singular, plural, num: translations().ungettext(singular, plural, num),
         newstyle=True)
 
     @app.context_processor
-    def _words() -> Mapping[str, Any]:
+    def _words() -> dict[str, Any]:
         return {"suit_choices": suit_choices(), "rule_messages": browser_messages()}

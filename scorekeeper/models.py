@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
 from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
@@ -17,7 +17,16 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
-from .extensions import db
+from .extensions import Base, db
+
+if TYPE_CHECKING:
+    # Flask-SQLAlchemy builds `db.Model` at run time from the declarative `Base` (adding its
+    # table-name and session wiring), so a type checker cannot see it as a class. Models are
+    # typed as subclasses of `Base`, which is what `db.Model` is built on; no model uses
+    # what Flask-SQLAlchemy adds (`Model.query`).
+    Model = Base
+else:
+    Model = db.Model
 
 PLAYING = "playing"
 FINISHED = "finished"
@@ -57,7 +66,7 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", " ".join(name.split()).casefold())
 
 
-class User(UserMixin, db.Model):
+class User(UserMixin, Model):
     """An account: one group of friends, or one person, with its own players and matches."""
 
     __tablename__ = "users"
@@ -88,7 +97,7 @@ class User(UserMixin, db.Model):
         return self.sign_in_key
 
 
-class SignIn(db.Model):
+class SignIn(Model):
     """A browser signed in to an account; its session and remember-me cookie carry the key, kept here hashed.
 
     Signing out deletes the row; changing the password or signing out everywhere deletes all
@@ -105,7 +114,7 @@ class SignIn(db.Model):
     user: Mapped[User] = relationship()
 
 
-class ApiToken(db.Model):
+class ApiToken(Model):
     """A bearer token for the JSON API; only a hash of it is kept."""
 
     __tablename__ = "api_tokens"
@@ -120,7 +129,7 @@ class ApiToken(db.Model):
     user: Mapped[User] = relationship()
 
 
-class Player(db.Model):
+class Player(Model):
     """Someone who plays at the account's table; names are unique within the account."""
 
     __tablename__ = "players"
@@ -134,7 +143,7 @@ class Player(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
-class Match(db.Model):
+class Match(Model):
     """One match: its game, house rules, seats and deals as the table entered them."""
 
     __tablename__ = "matches"
@@ -180,7 +189,7 @@ class Match(db.Model):
         return [seat.player.name for seat in self.seats]
 
 
-class Seat(db.Model):
+class Seat(Model):
     """Which player sits in which seat of a match; seat order is the order of play."""
 
     __tablename__ = "seats"
@@ -195,7 +204,7 @@ class Seat(db.Model):
     player: Mapped[Player] = relationship(lazy="joined")
 
 
-class Deal(db.Model):
+class Deal(Model):
     """One deal of a match, kept exactly as entered (a deal of the match document)."""
 
     __tablename__ = "deals"
@@ -211,7 +220,7 @@ class Deal(db.Model):
     match: Mapped[Match] = relationship(back_populates="deals")
 
 
-class IdempotencyKey(db.Model):
+class IdempotencyKey(Model):
     """A request already answered: a retried request with the same key gets the same answer.
 
     A phone that lost its connection sends a deal again with the key it chose the first time;
@@ -245,7 +254,7 @@ class DealCounts:
     under_bids: Mapped[int] = mapped_column(default=0)
 
 
-class PlayerResult(DealCounts, db.Model):
+class PlayerResult(DealCounts, Model):
     """Derived: what one player did in one match, for the statistics pages.
 
     Written with the match's facts in the same transaction, and rebuilt from them by
@@ -275,7 +284,7 @@ class PlayerResult(DealCounts, db.Model):
     juegos: Mapped[int | None] = mapped_column()
 
 
-class PlayerRating(db.Model):
+class PlayerRating(Model):
     """Derived: a player's skill rating in a game after one finished match (openskill, Plackett–Luce)."""
 
     __tablename__ = "player_ratings"
@@ -297,7 +306,7 @@ class PlayerRating(db.Model):
     ordinal: Mapped[float] = mapped_column()
 
 
-class PlayerSummary(DealCounts, db.Model):
+class PlayerSummary(DealCounts, Model):
     """Derived: one player's figures in one game over every match they sat in, for the player page
     and the all-time leaderboard (which then read one row, not the whole history).
 
@@ -331,7 +340,7 @@ class PlayerSummary(DealCounts, db.Model):
     recent: Mapped[str] = mapped_column(String(10), default="")
 
 
-class PlayerPair(db.Model):
+class PlayerPair(Model):
     """Derived: what two players' shared matches add up to, for head-to-head (each pair once, lower id first).
 
     Rebuilt from `player_results` together with the players' summaries; never edited on its own.

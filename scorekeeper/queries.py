@@ -88,11 +88,11 @@ def api_tokens(user: User) -> list[ApiToken]:
         select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.created_at.desc())))
 
 
-def _matches_query(user: User) -> Select[tuple[Match]]:
+def _matches_query(user: User) -> Select[Match]:
     return select(Match).where(Match.user_id == user.id).order_by(Match.created_at.desc(), Match.id.desc())
 
 
-def _listed(query: Select[tuple[Match]], with_deals: bool) -> Select[tuple[Match]]:
+def _listed(query: Select[Match], with_deals: bool) -> Select[Match]:
     """Load the seats and deals too, for whole match documents; or else neither the seats nor the
     cached result, which a list of matches takes from `card_facts` instead."""
     if with_deals:
@@ -100,7 +100,7 @@ def _listed(query: Select[tuple[Match]], with_deals: bool) -> Select[tuple[Match
     return query.options(defer(Match.result), raiseload(Match.seats))
 
 
-def _filtered(user: User, game: str | None, player_id: int | None, status: str | None) -> Select[tuple[Match]]:
+def _filtered(user: User, game: str | None, player_id: int | None, status: str | None) -> Select[Match]:
     query = _matches_query(user)
     if game in GAMES:
         query = query.where(Match.game == game)

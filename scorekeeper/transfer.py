@@ -122,10 +122,10 @@ def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> di
     check.need(isinstance(username, str) and bool(USERNAME_PATTERN.match(username)), where,
                "has no valid username (3 to 40 letters, digits or . _ - @ +).")
     check.need(isinstance(account.get("password_hash"), str), where, "has no password hash.")
-    players = account.get("players") if isinstance(account.get("players"), list) else []
-    check.need(isinstance(account.get("players"), list), where, "has no list of players.")
+    players = account.get("players")
+    check.need(isinstance(players, list), where, "has no list of players.")
     read_players = []
-    for p, player in enumerate(players):
+    for p, player in enumerate(players if isinstance(players, list) else []):
         at = f"{where}, player {p + 1}"
         if not check.need(isinstance(player, Mapping) and isinstance(player.get("name"), str), at, "has no name."):
             continue
@@ -137,10 +137,10 @@ def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> di
         check.need(isinstance(player.get("archived"), bool), at, "says neither true nor false for archived.")
         read_players.append({"name": name, "archived": player.get("archived") is True,
                              "created_at": check.date(player.get("created_at"), at)})
-    matches = account.get("matches") if isinstance(account.get("matches"), list) else []
-    check.need(isinstance(account.get("matches"), list), where, "has no list of matches.")
+    matches = account.get("matches")
+    check.need(isinstance(matches, list), where, "has no list of matches.")
     read_matches = []
-    for m, match in enumerate(matches):
+    for m, match in enumerate(matches if isinstance(matches, list) else []):
         at = f"{where}, match {m + 1}"
         if check.need(isinstance(match, Mapping), at, "is not an object."):
             read = _read_match(match, at, check)
@@ -152,7 +152,8 @@ def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> di
 
 
 def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any] | None:
-    document = match.get("match")
+    # The match document as the file holds it: check_match says whether it is one.
+    document: Any = match.get("match")
     try:
         result = check_match(document)
     except RuleViolation as violation:
@@ -179,7 +180,7 @@ def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[s
             for error in violation.errors:
                 check.problems.append(f"{where}: pending bids, {error['field']}: {error['message']} [{error['code']}]")
         check.need(status == "playing", where, "has pending bids but is not being played.")
-    dates = match.get("deal_dates")
+    dates: Any = match.get("deal_dates")  # as the file holds them: checked below
     deal_count = len(document.get("deals") or [])
     deal_dates = []
     if check.need(isinstance(dates, list) and len(dates) == deal_count, where, "needs one pair of dates per deal."):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import ColumnElement, SQLColumnExpression, and_, case, func, or_, select
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
@@ -32,8 +32,13 @@ def summary_rows(user_id: int, game: str, player_ids: Collection[int]) -> list[d
         return []
     mine = and_(PlayerResult.user_id == user_id, PlayerResult.game == game, PlayerResult.player_id.in_(player_ids))
     finished = PlayerResult.status == FINISHED
-    as_int = lambda condition: func.sum(case((condition, 1), else_=0))  # noqa: E731
-    in_finished = lambda column: func.sum(case((finished, column), else_=0))  # noqa: E731
+
+    def as_int(condition: SQLColumnExpression[bool]) -> ColumnElement[int]:
+        return func.sum(case((condition, 1), else_=0))
+
+    def in_finished(column: SQLColumnExpression[int]) -> ColumnElement[int]:
+        return func.sum(case((finished, column), else_=0))
+
     totals = db.session.execute(
         select(PlayerResult.player_id, func.count(), as_int(PlayerResult.won), as_int(PlayerResult.status == ABANDONED),
                as_int(PlayerResult.status == PLAYING), as_int(finished), in_finished(PlayerResult.deals),
@@ -109,7 +114,10 @@ def pair_rows(user_id: int, player_ids: Collection[int] | None = None) -> list[d
     (the columns of PlayerPair), aggregated in SQL from their results in one query."""
     first, second = PlayerResult, _OTHER
     apart, together = first.side != second.side, first.side == second.side
-    count = lambda condition: func.sum(case((condition, 1), else_=0))  # noqa: E731
+
+    def count(condition: SQLColumnExpression[bool]) -> ColumnElement[int]:
+        return func.sum(case((condition, 1), else_=0))
+
     query = (select(first.player_id, second.player_id, func.count(), count(and_(apart, first.won)),
                     count(and_(apart, second.won)), count(and_(together, first.status == FINISHED)),
                     count(and_(together, first.won)))

@@ -91,7 +91,7 @@ RATING_CHART_POINTS = 30
 
 
 @cache
-def _latest_ratings() -> Select[tuple[str, float]]:
+def _latest_ratings() -> Select[str, float]:
     """Return the query of a player's latest ratings in each game, oldest first.
 
     Each game is looked up by the index on its own; the query is built once, as building it
@@ -114,9 +114,9 @@ def player_figures(user: User, player: Player) -> list[GameFigures]:
         PlayerSummary.user_id == user.id, PlayerSummary.player_id == player.id).order_by(PlayerSummary.game))
     figures = {
         row.game: GameFigures(
-            row.game, *[getattr(row, name) for name in COUNTS],
-            best=None if row.best_match_id is None else (row.best_total, row.best_match_id),
-            worst=None if row.worst_match_id is None else (row.worst_total, row.worst_match_id),
+            row.game, **{name: getattr(row, name) for name in COUNTS},
+            best=_match_total(row.best_total, row.best_match_id),
+            worst=_match_total(row.worst_total, row.worst_match_id),
             current_streak=row.current_streak, longest_streak=row.longest_streak,
             recent=[outcome == "W" for outcome in row.recent])
         for row in summaries}
@@ -125,6 +125,11 @@ def player_figures(user: User, player: Player) -> list[GameFigures]:
             figures[game].rating_history.append(ordinal)
             figures[game].rating = ordinal
     return list(figures.values())
+
+
+def _match_total(total: int | None, match_id: int | None) -> tuple[int, int] | None:
+    """Return a summary's best or worst match as (total, match id), or None while it has none."""
+    return None if total is None or match_id is None else (total, match_id)
 
 
 LEADERBOARD_COLUMNS = ("name", "matches", "won", "win_rate", "average_deal", "rating")

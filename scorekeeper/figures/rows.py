@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..models import ABANDONED, FINISHED, Match
 from ..rules import MatchResult, cante_value
@@ -55,8 +55,8 @@ def rating_rows(matches: Iterable[Match], start: Mapping[int, tuple[float, float
     """Rate finished matches in the order given (from their cached results), each player starting
     from their (mu, sigma) in `start` or new; return one row per player per match."""
     model = PlackettLuce()
-    current: dict[int, Any] = {player: model.rating(mu=mu, sigma=sigma, name=str(player))
-                               for player, (mu, sigma) in start.items()}
+    current: dict[int, PlackettLuceRating] = {player: model.rating(mu=mu, sigma=sigma, name=str(player))
+                                              for player, (mu, sigma) in start.items()}
     rows = []
     for match in matches:
         result = match.result or {}
@@ -81,8 +81,8 @@ def seat_player(match: Match, seat: int) -> int:
     return next(s.player_id for s in match.seats if s.seat == seat)
 
 
-def _ranks(game: str, result: dict[str, Any]) -> list[int]:
-    """Rank sides: Tute's winner first; Pocha by total, ties sharing a place."""
+def _ranks(game: str, result: dict[str, Any]) -> list[float]:
+    """Rank sides by place (as openskill takes ranks): Tute's winner first; Pocha by total, ties sharing a place."""
     if game == "pocha":
         ordered = sorted(set(result["totals"]), reverse=True)
         return [ordered.index(total) + 1 for total in result["totals"]]

@@ -19,6 +19,7 @@ from ..documents import match_document
 from ..i18n import gettext, ngettext, suit_name
 from ..models import ABANDONED, Match
 from ..rules import Game, MatchResult, bidding_order, cante_value, check_match, check_options, get_game
+from ..rules.options import as_int, as_str
 
 
 @dataclass(frozen=True)
@@ -174,8 +175,8 @@ def scoreboard(match: Match) -> Scoreboard:
     abandoned = match.status == ABANDONED
     return Scoreboard(
         match=match, game=game, seat_names=names, side_names=sides, totals=result.totals, juegos=result.juegos,
-        target=options.get("target") if match.game != "pocha" else None,
-        mode=options.get("mode") if match.game != "pocha" else None,
+        target=as_int(options, "target") if match.game != "pocha" else None,
+        mode=as_str(options, "mode") if match.game != "pocha" else None,
         rows=rows, finished=result.finished, abandoned=abandoned,
         winners=[sides[w] for w in result.winners],
         next_number=len(result.deals) + 1,

@@ -7,12 +7,13 @@ from typing import Any
 from flask import (
     Flask, abort, current_app, has_request_context, jsonify, redirect, render_template, request, session, url_for,
 )
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from .. import i18n, queries
+from ..i18n import lazy_gettext
 from ..extensions import login_manager
 from ..forms import group_errors
 from ..errors import Conflict, NotFound, ServiceError

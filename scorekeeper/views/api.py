@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, g, jsonify, request, url_for
+from werkzeug import wrappers
 from werkzeug.exceptions import HTTPException
 
 from .. import queries, services
@@ -193,7 +194,7 @@ def _answer(match: Any, status: int) -> Reply:
 
 
 @bp.get("/matches/<int:match_id>")
-def get_match(match_id: int) -> Response:
+def get_match(match_id: int) -> wrappers.Response:
     """Read a match with the engine's result; an If-None-Match naming what it is now answers 304."""
     response, _status = _answer(_one(match_id), 200)
     return response.make_conditional(request)

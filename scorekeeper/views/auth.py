@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from .. import i18n, queries, services, sign_in_limits
 from ..extensions import limiter
-from ..forms import AccountForm, LoginForm, PasswordForm, TokenForm, add_form_error
+from ..forms import AccountForm, LoginForm, PasswordForm, TokenForm, add_form_error, required_text
 from ..models import User
 
 bp = Blueprint("auth", __name__)
@@ -50,7 +50,7 @@ def _sign_in(user: User, key: str | None = None) -> None:
 def _create_account(form: AccountForm, template: str) -> Response | tuple[str, int] | str:
     if form.validate_on_submit():
         try:
-            user = services.create_user(form.username.data, form.password.data)
+            user = services.create_user(required_text(form.username), required_text(form.password))
         except services.ServiceError as error:  # a name taken, also by a sign-up at the same moment
             add_form_error(form, error.message, error.field)
         else:
@@ -89,7 +89,7 @@ def login() -> Response | tuple[str, int] | str:
             response = make_response(render_template("auth/login.html", form=form), 429)
             response.headers["Retry-After"] = str(attempt.retry_after)
             return response
-        user = services.authenticate(form.username.data, form.password.data)
+        user = services.authenticate(required_text(form.username), required_text(form.password))
         if user is not None:
             sign_in_limits.forgive(attempt)  # only failures count
             _sign_in(user)
@@ -160,7 +160,7 @@ def change_password() -> Response | tuple[str, int]:
             add_form_error(form, _too_many())
             return _account_page(password_form=form)[0], 429
         try:
-            key = services.change_password(current_user, form.current.data, form.password.data)
+            key = services.change_password(current_user, required_text(form.current), required_text(form.password))
         except services.ServiceError as error:
             if error.field != "current":
                 sign_in_limits.forgive(attempt)

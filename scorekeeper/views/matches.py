@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask_babel import gettext
 from flask_login import current_user
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
@@ -14,7 +14,7 @@ from ..forms import (
     PochaDealForm, TuteDealForm, add_form_error, attach_errors, has_errors, new_match_form_class, option_fields,
     options_from_form, players_from_form, whole_number,
 )
-from ..i18n import say
+from ..i18n import lazy_gettext, say
 from ..models import STATUSES, Match
 from ..pages import boards, lists
 from ..pages.offline import offline_plan
@@ -165,7 +165,7 @@ def enter_deal(match_id: int) -> Page:
     if not board.open:
         return redirect(url_for("matches.scoreboard", match_id=match_id))
     form = _deal_form(board)
-    form.number.data = board.next_number
+    form.number.data = str(board.next_number)  # as the page sends it back
     form.dealer.data = board.next_dealer
     step = "deal"
     if isinstance(form, PochaDealForm):
@@ -201,7 +201,7 @@ def _store_deal(match: Match, step: str) -> Page:
         add_form_error(form, error.message)
         status = 409
     else:  # the form itself was refused
-        if step == "tricks" and _hidden_fields_wrong(form):
+        if step == "tricks" and isinstance(form, PochaDealForm) and _hidden_fields_wrong(form):
             add_form_error(form, gettext("This page is out of date. Go back to the scoreboard and enter the tricks "
                                          "again."))
     return _render_entry(boards.scoreboard(match), form, step, status)
@@ -220,7 +220,7 @@ def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, k
     return services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key)
 
 
-def _hidden_fields_wrong(form: FlaskForm) -> bool:
+def _hidden_fields_wrong(form: PochaDealForm) -> bool:
     """Tell whether the bids carried along by the tricks form were refused (the user cannot see them)."""
     return bool(form.dealer.errors or form.trump.errors or any(entry.errors for entry in form.bids.entries))
 
@@ -255,7 +255,7 @@ def edit_deal(match_id: int, number: int) -> Page:
     status = 200
     if request.method == "GET":
         form.load(stored.data)
-        form.number.data, form.version.data = number, match.version
+        form.number.data, form.version.data = str(number), str(match.version)  # as the page sends them back
     elif form.validate_on_submit():
         try:
             version = whole_number(form.version.data)

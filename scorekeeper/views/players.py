@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 from .. import queries, services
 from ..figures import reads
 from ..pages import charts
-from ..forms import PlayerForm, add_form_error
+from ..forms import PlayerForm, add_form_error, required_text
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 bp.add_app_template_global(charts.bid_chart, "bid_chart")
@@ -29,7 +29,7 @@ def index() -> Response | tuple[str, int]:
     form = PlayerForm()
     if form.validate_on_submit():
         try:
-            player = services.add_player(current_user, form.name.data)
+            player = services.add_player(current_user, required_text(form.name))
         except services.ServiceError as error:
             add_form_error(form, error.message, error.field)
         else:
@@ -45,11 +45,11 @@ def rename(player_id: int) -> Response | tuple[str, int]:
     form = PlayerForm(prefix="rename", data={"name": player.name})
     if form.validate_on_submit():
         try:
-            services.rename_player(current_user, player.id, form.name.data)
+            services.rename_player(current_user, player.id, required_text(form.name))
         except services.ServiceError as error:
             add_form_error(form, error.message, error.field)
         else:
-            flash(gettext("Renamed to %(name)s.", name=form.name.data.strip()))
+            flash(gettext("Renamed to %(name)s.", name=required_text(form.name).strip()))
             return redirect(url_for("players.index"))
     status = 422 if form.errors or form.form_errors else 200
     return _page(PlayerForm(formdata=None), status, editing=player.id, rename_form=form)

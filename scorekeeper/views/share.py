@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
+from werkzeug import wrappers
 
 from .. import queries, services
 from ..pages import boards
@@ -18,14 +19,14 @@ bp = Blueprint("share", __name__)
 
 
 @bp.post("/matches/<int:match_id>/share")
-def create(match_id: int) -> Response:
+def create(match_id: int) -> wrappers.Response:
     """Make (or renew) the match's live-view link."""
     services.share_match(queries.match_for(current_user, match_id))
     return redirect(url_for("matches.scoreboard", match_id=match_id))
 
 
 @bp.post("/matches/<int:match_id>/share/revoke")
-def revoke(match_id: int) -> Response:
+def revoke(match_id: int) -> wrappers.Response:
     """Stop sharing the match: the link answers 404 from now on."""
     services.stop_sharing(queries.match_for(current_user, match_id))
     return redirect(url_for("matches.scoreboard", match_id=match_id))
@@ -39,7 +40,7 @@ def live(token: str) -> str:
 
 
 @bp.get("/live/<token>/state")
-def state(token: str) -> Response:
+def state(token: str) -> wrappers.Response:
     """Answer 204 while the match is as the page shows it (`?version=`), else its new scoreboard;
     an If-None-Match naming the scoreboard as it is answers 304."""
     match = queries.match_for_share(token)
