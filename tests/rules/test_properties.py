@@ -9,10 +9,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import (
-    SUITS, Code, MatchResult, PochaOptions, RuleViolation, cante_value, check_bids, check_match, max_cards,
-    pocha_schedule, score_match,
-)
+from scorekeeper.rules import SUITS, Code, MatchResult, RuleViolation, cante_value, check_bids, check_match, score_match
+
+from . import pocha_oracle as oracle
+from .test_pocha_oracle import pocha_matches
 
 CODES = {code.value for code in Code}
 POSSIBLE_POINTS = st.integers(0, 120).filter(lambda p: p not in (1, 119))
@@ -72,38 +72,6 @@ def tute_matches(draw: st.DrawFn) -> dict[str, Any]:
         if score_match(doc)["finished"]:
             break
     return doc
-
-
-@st.composite
-def pocha_deal(draw: st.DrawFn, players: int, cards: int, hook: bool) -> dict[str, Any]:
-    """Draw a valid Pocha deal of `cards` cards each."""
-    dealer = draw(st.integers(0, players - 1))
-    bids = draw(st.lists(st.integers(0, cards), min_size=players, max_size=players))
-    if hook and sum(bids) == cards:
-        bids[dealer] += -1 if bids[dealer] > 0 else 1
-    takers = draw(st.lists(st.integers(0, players - 1), min_size=cards, max_size=cards))
-    tricks = [takers.count(seat) for seat in range(players)]
-    trump = draw(st.sampled_from((None,) + SUITS))
-    return {"dealer": dealer, "cards": cards, "trump": trump, "bids": bids, "tricks": tricks}
-
-
-@st.composite
-def pocha_matches(draw: st.DrawFn) -> dict[str, Any]:
-    """Draw a valid Pocha match, finished or not."""
-    players = draw(st.integers(2, 8))
-    options: dict[str, Any] = draw(st.fixed_dictionaries({}, optional={
-        "hook": st.booleans(), "oros_double": st.booleans(), "remove_twos": st.booleans(),
-        "deck": st.sampled_from([40, 48]), "per_trick": st.integers(0, 100),
-    }))
-    most = max_cards(players, options.get("deck", 40), options.get("remove_twos", True))
-    options["schedule"] = draw(st.sampled_from(["classic", "ladder"])
-                               | st.lists(st.integers(1, most), min_size=1, max_size=6))
-    rules = PochaOptions(**{**options, "schedule": options["schedule"] if isinstance(options["schedule"], str)
-                            else tuple(options["schedule"])})
-    schedule = pocha_schedule(players, rules)
-    count = draw(st.integers(0, len(schedule)) | st.just(len(schedule)))
-    deals = [draw(pocha_deal(players, cards, rules.hook)) for cards in schedule[:count]]
-    return {"game": "pocha", "players": [f"P{i}" for i in range(players)], "options": options, "deals": deals}
 
 
 def assert_rejects_cleanly_or_scores(document: Any) -> None:
@@ -194,19 +162,18 @@ def test_a_valid_played_out_tute_deal_scores_120_plus_bonus_plus_cantes(
 
 @given(pocha_matches())
 def test_a_valid_pocha_match_is_finished_exactly_when_its_schedule_is_complete(doc: dict[str, Any]) -> None:
-    options = doc["options"]
-    schedule = options["schedule"]
-    rules = PochaOptions(**{**options, "schedule": schedule if isinstance(schedule, str) else tuple(schedule)})
-    result = score_match(doc)
-    assert result["finished"] is (len(doc["deals"]) == len(pocha_schedule(len(doc["players"]), rules)))
+    schedule = oracle.schedule(len(doc["players"]), doc["options"])
+    assert score_match(doc)["finished"] is (len(doc["deals"]) == len(schedule))
 
 
 @given(pocha_matches())
 def test_pocha_winners_are_the_players_with_the_best_total(doc: dict[str, Any]) -> None:
+    expected = oracle.result(doc)
     result = score_match(doc)
+    assert result["totals"] == expected["totals"]
     if result["finished"]:
-        best = max(result["totals"])
-        assert result["winners"] == [seat for seat, total in enumerate(result["totals"]) if total == best]
+        best = max(expected["totals"])
+        assert result["winners"] == [seat for seat, total in enumerate(expected["totals"]) if total == best]
     else:
         assert result["winners"] == []
 
