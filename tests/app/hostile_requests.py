@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask_wtf import FlaskForm
+from wtforms import FieldList
 
 from scorekeeper import forms
 from scorekeeper.figures import reads
@@ -103,13 +105,13 @@ def discover_routes(app: Flask) -> list[Route]:
 def form_field_names(app: Flask) -> list[str]:
     """Return the name of every field of every form the app defines (lists as name-0 … name-7)."""
     classes: list[Any] = [cls for _, cls in inspect.getmembers(forms, inspect.isclass)
-                          if issubclass(cls, forms.FlaskForm) and cls is not forms.FlaskForm]
+                          if issubclass(cls, FlaskForm) and cls is not FlaskForm]
     classes += [forms.new_match_form_class(game) for game in GAMES.values()]
     names = {"rename-name", "csrf_token"}
     with app.test_request_context():
         for cls in classes:
             for form_field in cls(meta={"csrf": False}):
-                if isinstance(form_field, forms.FieldList):
+                if isinstance(form_field, FieldList):
                     names.update(f"{form_field.name}-{i}" for i in range(forms.MAX_SEATS))
                 else:
                     names.add(form_field.name)

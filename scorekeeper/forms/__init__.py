@@ -1,0 +1,29 @@
+"""WTForms forms (through Flask-WTF, which adds CSRF) and their translation to and from deals.
+
+Forms only shape input: every rule is checked by the rules engine, whose errors are
+attached back to the fields they belong to by `attach_errors`.
+
+- `fields`: whole numbers, required text and choices, shared by every form;
+- `accounts`: signing in, an account, a password, a player, an API token;
+- `matches`: a new match, with the game's house rules as fields;
+- `deals`: the Tute and Pocha deal forms;
+- `errors`: the engine's problems at their fields, and a page's messages grouped.
+"""
+
+from __future__ import annotations
+
+from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices, required_text, whole_number
+from .accounts import AccountForm, LoginForm, PasswordForm, PlayerForm, TokenForm
+from .errors import add_form_error, attach_errors, group_errors, has_errors
+from .matches import (
+    NewMatchForm, OPTION_LABELS, OPTION_VALUE_LABELS, new_match_form_class, option_fields, options_from_form,
+    players_from_form,
+)
+from .deals import PochaDealForm, TuteDealForm
+
+__all__ = [
+    "MAX_SEATS", "NOBODY", "SUIT_CHOICES", "WholeNumberField", "choices", "required_text", "whole_number",
+    "AccountForm", "LoginForm", "PasswordForm", "PlayerForm", "TokenForm", "add_form_error", "attach_errors",
+    "group_errors", "has_errors", "NewMatchForm", "OPTION_LABELS", "OPTION_VALUE_LABELS", "new_match_form_class",
+    "option_fields", "options_from_form", "players_from_form", "PochaDealForm", "TuteDealForm",
+]

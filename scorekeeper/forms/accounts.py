@@ -1,0 +1,49 @@
+"""The forms of accounts and players: signing in, an account, a password, a player, an API token."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import PasswordField, StringField
+from wtforms.validators import DataRequired, EqualTo, Length, Optional
+
+from ..i18n import lazy_gettext as _l
+
+
+class LoginForm(FlaskForm):
+    """Sign in."""
+
+    username = StringField(_l("Username"), validators=[DataRequired()])
+    password = PasswordField(_l("Password"), validators=[DataRequired()])
+
+
+class AccountForm(FlaskForm):
+    """Create an account (the first one, or a sign-up)."""
+
+    username = StringField(_l("Username"), validators=[DataRequired(), Length(max=40)])
+    password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=1000)])
+    confirm = PasswordField(_l("Password again"),
+                            validators=[DataRequired(), EqualTo("password", _l("The passwords differ."))])
+
+
+class PasswordForm(FlaskForm):
+    """Change the account's password (which signs every other browser out)."""
+
+    current = PasswordField(_l("Current password"), validators=[DataRequired()],
+                            render_kw={"autocomplete": "current-password"})
+    password = PasswordField(_l("New password"), validators=[DataRequired(), Length(max=1000)],
+                             render_kw={"autocomplete": "new-password"})
+    confirm = PasswordField(_l("New password again"),
+                            validators=[DataRequired(), EqualTo("password", _l("The passwords differ."))],
+                            render_kw={"autocomplete": "new-password"})
+
+
+class PlayerForm(FlaskForm):
+    """Add or rename a player."""
+
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=40)])
+
+
+class TokenForm(FlaskForm):
+    """Create an API token."""
+
+    name = StringField(_l("What it is for"), validators=[Optional(), Length(max=40)])

@@ -1,0 +1,157 @@
+"""The deal forms, Tute's and Pocha's, and their translation to and from the engine's deals."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import Field, FieldList, HiddenField, RadioField, SelectField
+from wtforms.validators import InputRequired, Optional
+
+from ..i18n import lazy_gettext as _l
+from ..rules import DECK_POINTS, SUITS, other_side_points, possible_card_points
+from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices
+
+
+class TuteDealForm(FlaskForm):
+    """One Tute deal: trump, card points, last trick, cantes by suit, and a tute if there was one."""
+
+    number = HiddenField()
+    version = HiddenField()
+    dealer = SelectField(_l("Dealer"), coerce=int, validators=[InputRequired()])
+    trump = RadioField(_l("Trump"), choices=SUIT_CHOICES, validators=[Optional()])
+    points0 = WholeNumberField(_l("Card points"), validators=[Optional()])
+    points1 = WholeNumberField(_l("Card points"), validators=[Optional()])
+    last_trick = RadioField(_l("Last trick"), coerce=int, validators=[Optional()])
+    cante_oros = SelectField("oros")
+    cante_copas = SelectField("copas")
+    cante_espadas = SelectField("espadas")
+    cante_bastos = SelectField("bastos")
+    tute_seat = SelectField(_l("Tute declared by"))
+    tute_kind = RadioField(_l("Tute of"), choices=choices([("reyes", "reyes"), ("caballos", "caballos")]),
+                           validators=[Optional()])
+
+    def setup(self, seat_names: Sequence[str], side_names: Sequence[str]) -> TuteDealForm:
+        """Fill the choices that depend on the table."""
+        seats = list(enumerate(seat_names))
+        self.dealer.choices = choices(seats)
+        self.last_trick.choices = choices(enumerate(side_names))
+        for suit in SUITS:
+            getattr(self, f"cante_{suit}").choices = choices([(NOBODY, "")] + [(str(s), n) for s, n in seats])
+        self.tute_seat.choices = choices([(NOBODY, "")] + [(str(s), n) for s, n in seats])
+        return self
+
+    def cante_fields(self) -> list[Field]:
+        """Return the cante selects, one per suit."""
+        return [getattr(self, f"cante_{suit}") for suit in SUITS]
+
+    def to_deal(self) -> dict[str, Any]:
+        """Return the deal the form describes, as a match document holds it."""
+        deal: dict[str, Any] = {"dealer": self.dealer.data, "trump": self.trump.data}
+        declared = self.tute_seat.data not in (None, NOBODY)
+        first, second = self.points0.data, self.points1.data
+        self.filled_side = None
+        if declared:
+            if first is not None or second is not None:
+                deal["points"] = [first or 0, second or 0]
+        else:
+            if second is None and first is not None:
+                second, self.filled_side = _other_side(first), 1
+            elif first is None and second is not None:
+                first, self.filled_side = _other_side(second), 0
+            deal["points"] = [first, second]
+            deal["last_trick"] = self.last_trick.data
+        deal["cantes"] = [{"seat": int(field.data), "suit": suit}
+                          for suit, field in zip(SUITS, self.cante_fields()) if field.data not in (None, NOBODY)]
+        if declared:
+            deal["tute"] = {"seat": int(self.tute_seat.data), "kind": self.tute_kind.data}
+        return deal
+
+    def load(self, deal: Mapping[str, Any]) -> None:
+        """Show a stored deal in the form, for editing."""
+        self.dealer.data = deal.get("dealer")
+        self.trump.data = deal.get("trump")
+        points = deal.get("points") or [None, None]
+        self.points0.data, self.points1.data = points[0], points[1]
+        self.last_trick.data = deal.get("last_trick")
+        for cante in deal.get("cantes") or []:
+            getattr(self, f"cante_{cante['suit']}").data = str(cante["seat"])
+        tute = deal.get("tute")
+        if tute:
+            self.tute_seat.data, self.tute_kind.data = str(tute["seat"]), tute["kind"]
+
+    def error_fields(self) -> dict[str, str]:
+        """Map the engine's fields to this form's."""
+        fields = {"dealer": "dealer", "trump": "trump", "points": "@points", "points.0": "points0",
+                  "points.1": "points1", "last_trick": "last_trick", "tute": "tute_seat", "tute.seat": "tute_seat",
+                  "tute.kind": "tute_kind"}
+        filled = getattr(self, "filled_side", None)
+        if filled is not None:
+            # The side the form filled in as 120 minus the typed one is wrong only because the
+            # typed one is: its message would repeat the other's at a field the user did not touch.
+            fields[f"points.{filled}"] = "@filled_points"
+        sung = [suit for suit, field in zip(SUITS, self.cante_fields()) if field.data not in (None, NOBODY)]
+        for index, suit in enumerate(sung):
+            fields[f"cantes.{index}"] = f"cante_{suit}"
+        return fields
+
+
+def _other_side(points: int) -> int:
+    """Return the other side's card points; for impossible ones still 120 minus them, for the engine to refuse."""
+    return other_side_points(points) if possible_card_points(points) else DECK_POINTS - points
+
+
+class PochaDealForm(FlaskForm):
+    """A Pocha deal: its bids before play, its tricks after, or both when a deal is edited."""
+
+    number = HiddenField()
+    version = HiddenField()
+    dealer = SelectField(_l("Dealer"), coerce=int, validators=[InputRequired()])
+    trump = RadioField(_l("Trump"), choices=choices([("none", "none")]) + SUIT_CHOICES, default="none",
+                       validators=[Optional()])
+    bids = FieldList(WholeNumberField(_l("Bid"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
+    tricks = FieldList(WholeNumberField(_l("Tricks"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
+
+    def setup(self, seat_names: Sequence[str]) -> PochaDealForm:
+        """Fill the choices and rows that depend on the table."""
+        self.dealer.choices = choices(enumerate(seat_names))
+        for field_list in (self.bids, self.tricks):
+            while len(field_list.entries) < len(seat_names):
+                field_list.append_entry()
+            while len(field_list.entries) > len(seat_names):
+                field_list.pop_entry()
+        return self
+
+    def to_bids(self, cards: int | None) -> dict[str, Any]:
+        """Return the deal's bidding (without tricks), as the engine's `check_bids` takes it.
+
+        The cards in hand are the server's to say (the match's schedule), never the form's.
+        """
+        return {
+            "dealer": self.dealer.data,
+            "cards": cards,
+            "trump": None if self.trump.data in (None, "none") else self.trump.data,
+            "bids": [entry.data for entry in self.bids.entries],
+        }
+
+    def to_deal(self, cards: int | None) -> dict[str, Any]:
+        """Return the whole deal, bids and tricks."""
+        return {**self.to_bids(cards), "tricks": [entry.data for entry in self.tricks.entries]}
+
+    def load(self, deal: Mapping[str, Any]) -> None:
+        """Show a stored deal (or pending bids) in the form."""
+        self.dealer.data = deal.get("dealer")
+        self.trump.data = deal.get("trump") or "none"
+        for entry, value in zip(self.bids.entries, deal.get("bids") or []):
+            entry.data = value
+        for entry, value in zip(self.tricks.entries, deal.get("tricks") or []):
+            entry.data = value
+
+    def error_fields(self) -> dict[str, str]:
+        """Map the engine's fields to this form's."""
+        fields = {"dealer": "dealer", "trump": "trump", "tricks": "@tricks", "bids": "@bids"}
+        for seat in range(len(self.bids.entries)):
+            fields[f"bids.{seat}"] = f"bids-{seat}"
+            fields[f"tricks.{seat}"] = f"tricks-{seat}"
+        return fields

@@ -1,0 +1,62 @@
+"""The fields and small readers every form shares: whole numbers, required text, choices."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from wtforms import IntegerField, StringField
+from wtforms import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3; types-WTForms (3.2) lacks it
+
+from ..i18n import lazy_gettext as _l
+from ..rules import SUITS
+
+
+MAX_SEATS = 8
+NOBODY = ""
+_WHOLE_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+def whole_number(value: Any) -> int | None:
+    """Return posted text as a whole number when it is one (ASCII digits, at most 9), else None."""
+    text = str(value if value is not None else "").strip()
+    return int(text) if _WHOLE_NUMBER.fullmatch(text) else None
+
+
+class WholeNumberField(IntegerField):
+    """A number typed at the table: ASCII digits with an optional sign, at most six of them.
+
+    No count, score or house rule of these games needs more, and bounding every number as it
+    is read keeps a posted value from sizing anything later (a loop, a page, an allocation).
+    The rules engine still says which values are possible; this only refuses absurd text.
+    """
+
+    MAX_DIGITS = 6
+    _PATTERN = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        """Read the posted text as a whole number, or refuse it with a message at the field."""
+        if not valuelist:
+            return
+        text = str(valuelist[0]).strip()
+        if not text:
+            self.data = None
+            return
+        if not self._PATTERN.fullmatch(text):
+            self.data = None
+            raise ValueError(_l("Type a whole number of at most %(digits)s digits.", digits=self.MAX_DIGITS))
+        self.data = int(text)
+
+
+def required_text(field: StringField) -> str:
+    """Return the text of a field that DataRequired guards, once its form has validated (it is never None then)."""
+    return field.data or ""
+
+
+def choices(pairs: Iterable[tuple[Any, str]]) -> list[SelectChoice]:
+    """Return (value, label) pairs as WTForms choices."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+SUIT_CHOICES = choices((suit, suit) for suit in SUITS)
