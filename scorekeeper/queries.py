@@ -16,9 +16,7 @@ from .errors import NotFound
 from .extensions import db
 from .i18n import gettext
 from .keys import hash_token, looks_like_key, sign_in_lifetime
-from .models import (
-    FINISHED, MAX_ID, PLAYING, STATUSES, ApiToken, Match, Player, PlayerResult, Seat, SignIn, User, utcnow,
-)
+from .models import MAX_ID, STATUSES, ApiToken, Match, Player, PlayerResult, Seat, SignIn, User, utcnow
 from .rules import GAMES
 
 def has_users() -> bool:

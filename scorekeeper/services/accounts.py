@@ -11,8 +11,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..errors import InvalidInput, NotFound
 from ..extensions import db
-from ..keys import hash_token, sign_in_lifetime
 from ..i18n import is_time_zone
+from ..keys import hash_token, sign_in_lifetime
 from ..models import MAX_ID, ApiToken, SignIn, User, utcnow
 from ..text import USERNAME_PATTERN, clean_name, plain_text
 from .base import atomic

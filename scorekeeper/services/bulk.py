@@ -10,12 +10,12 @@ from sqlalchemy.orm import selectinload
 
 from ..documents import match_document
 from ..extensions import db
+from ..figures.upkeep import rebuild_figures, refresh_figures
 from ..models import ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerSummary, User, name_key
 from ..rules import check_match
-from .accounts import user_named
 from ..text import clean_name
+from .accounts import user_named
 from .base import atomic
-from ..figures.upkeep import rebuild_figures, refresh_figures
 from .matches import new_match
 from .players import player_named
 

@@ -17,12 +17,12 @@ from flask_babel import gettext as _
 from ..documents import match_document
 from ..errors import Conflict, NotFound, PreconditionFailed
 from ..extensions import db
+from ..figures.upkeep import cache_result, lock_figures, pair_up, rate_again, refresh_figures, store_result, sum_up
 from ..models import ABANDONED, FINISHED, PLAYING, Deal, Match, Seat, User, utcnow
 from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from ..rules import next_seat
 from ..text import clean_name
 from .base import atomic
-from ..figures.upkeep import cache_result, lock_figures, pair_up, rate_again, refresh_figures, store_result, sum_up
 from .idempotency import remember
 from .players import players_for
 
