@@ -222,6 +222,7 @@ function showKept() {
 /* ---------------------------------------------------------------- sending, in order */
 
 let sending = false;
+let sendAgain = false;  /* asked to send while a send was under way (the connection came back meanwhile) */
 
 async function reasonOf(response) {
   /* The refusal's own words: the messages on the page (or in the JSON) the server answered with. */
@@ -234,8 +235,10 @@ async function reasonOf(response) {
 }
 
 async function sendQueue() {
-  if (sending || load(REFUSAL, null)) return;
+  if (load(REFUSAL, null)) return;
+  if (sending) { sendAgain = true; return; }
   sending = true;
+  sendAgain = false;
   const token = $("meta[name=csrf-token]");
   let items = load(QUEUE);
   let sent = 0;
@@ -265,6 +268,9 @@ async function sendQueue() {
     }
   } finally {
     sending = false;
+    /* a send that failed may have missed the connection's return: try once more at once,
+       rather than wait for the next periodic try */
+    if (sendAgain && !sent) setTimeout(sendQueue, 0);
   }
   if (sent) { banner("sent"); setTimeout(() => location.reload(), 600); }
 }
