@@ -327,6 +327,20 @@ function loadOffline() {
   document.head.append(script);
 }
 
+/* ---------------------------------------------------------------- sending a link */
+
+function setupShareButtons() {
+  /* Where the phone can hand a link to another app (the Web Share API), offer it: the link
+     reaches the other players through their messenger. Elsewhere the link and its QR code do. */
+  if (!navigator.share) return;
+  $$("[data-share-url]").forEach((button) => {
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      navigator.share({ title: button.dataset.shareTitle, url: button.dataset.shareUrl }).catch(() => {});
+    });
+  });
+}
+
 /* ---------------------------------------------------------------- start */
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -340,6 +354,7 @@ document.addEventListener("DOMContentLoaded", () => {
   setupDealForm();
   loadOffline();
   setupLiveView();
+  setupShareButtons();
   if ("serviceWorker" in navigator && document.body.dataset.sw) {
     navigator.serviceWorker.register(document.body.dataset.sw, { scope: "/" }).catch(() => {});
   }

@@ -4,6 +4,7 @@
 - `lists`: the home page's cards and the history's lines;
 - `offline`: what a deal form carries to go on entering deals without a connection;
 - `charts`: the SVG charts (a match's running totals, a player's bids and ratings).
+- `qr`: the QR codes of the links another phone opens.
 
 No SQL here: the reads are in `queries` and `figures.reads`.
 """

@@ -18,9 +18,11 @@ from ..i18n import lazy_gettext, say
 from ..models import STATUSES, Match
 from ..pages import boards, lists
 from ..pages.offline import offline_plan
+from ..pages.qr import qr_svg
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
 
 bp = Blueprint("matches", __name__)
+bp.add_app_template_filter(qr_svg, "qr_svg")
 
 Page = Response | tuple[str, int]
 

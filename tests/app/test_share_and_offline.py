@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import segno
 from flask import Flask
 
 from scorekeeper import create_app
@@ -33,6 +34,22 @@ def test_a_share_link_shows_the_scoreboard_to_anyone_read_only(ana: Browser, app
     page = stranger.get(link).get_data(as_text=True)
     assert "80" in page and "Deal by deal" in page
     assert "/edit" not in page and 'action="/matches' not in page
+
+
+def test_the_share_link_comes_with_a_qr_code_of_itself_and_a_button_to_send_it(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    assert '<svg role="img"' not in ana.get("/matches/1").get_data(as_text=True)  # nothing shared yet
+    link = "http://localhost" + share_link(ana)
+    page = ana.get("/matches/1").get_data(as_text=True)
+    found = re.search(r'<figure class="qr-box"><svg role="img" viewBox="0 0 (\d+) \1" class="qr">'
+                      r"<title>QR code of the live view's link[^<]*</title>.*?</svg></figure>", page)
+    assert found, "no QR code beside the share link"
+    # The code holds the whole link: the modules segno draws for exactly that text, and no other.
+    expected = segno.make(link, error="m").svg_inline(scale=1, border=4, omitsize=True)
+    assert re.findall(r'd="([^"]+)"', expected)[-1] in found.group(0)
+    other = segno.make(link + "x", error="m").svg_inline(scale=1, border=4, omitsize=True)
+    assert re.findall(r'd="([^"]+)"', other)[-1] not in found.group(0)
+    assert f'data-share-url="{link}"' in page and "Send the link" in page
 
 
 def test_the_live_state_answers_204_until_the_match_changes(ana: Browser, app: Flask) -> None:

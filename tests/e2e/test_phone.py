@@ -42,6 +42,27 @@ def test_the_live_view_on_another_phone_follows_new_and_edited_deals(phone: Phon
     other.close()
 
 
+def test_the_share_link_shows_its_qr_code_whole_and_hands_itself_to_the_phone_s_share_sheet(phone: Phone) -> None:
+    # The phone's share sheet (the Web Share API), which headless Chromium lacks: note what it is given.
+    phone.context.add_init_script("navigator.share = (data) => { window.shared = data; return Promise.resolve(); };")
+    phone.start_match("tute2", ["Ana", "Luis"])
+    phone.tap("text=Make a share link")
+    link = phone.page.locator("a.share-link").get_attribute("href")
+    code = phone.page.locator("figure.qr-box svg").bounding_box()
+    width = phone.page.evaluate("window.innerWidth")
+    assert code is not None and 150 <= code["width"] <= width - 2 * 8 and code["width"] == code["height"]
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= width
+    phone.tap("text=Send the link")
+    assert phone.page.evaluate("window.shared") == {"title": "Live scoreboard", "url": link}
+
+
+def test_without_a_share_sheet_the_send_button_stays_hidden(phone: Phone) -> None:
+    phone.start_match("tute2", ["Ana", "Luis"])
+    phone.tap("text=Make a share link")
+    assert phone.page.evaluate("typeof navigator.share") == "undefined"
+    expect(phone.page.locator("[data-share-url]")).to_be_hidden()
+
+
 def test_deals_saved_offline_are_sent_once_when_the_connection_returns(phone: Phone, server: Server) -> None:
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap(ENTER)
