@@ -211,6 +211,26 @@ def _paths() -> dict[str, Any]:
                                 ref("RuleErrors"))},
                 parameters=[match_id, number]),
         },
+        "/matches/{match_id}/share": {
+            "post": _operation(
+                "shareMatch", "Make the live link",
+                "A secret address that shows the match's scoreboard, read-only, to anyone who has it, without "
+                "signing in. A new link replaces the match's older one, which stops working.",
+                {"201": _answer("The live link.", {
+                    "type": "object", "required": ["url"], "additionalProperties": False,
+                    "properties": {"url": {"type": "string", "format": "uri",
+                                           "description": "The live view's address."}}}),
+                 "404": _response("NotFound"),
+                 "409": _conflict(concurrent)},
+                parameters=[match_id]),
+            "delete": _operation(
+                "stopSharing", "Stop the live link",
+                "The match's live link answers 404 from now on (it is not an error if there was none).",
+                {"204": {"description": "The link is stopped."},
+                 "404": _response("NotFound"),
+                 "409": _conflict(concurrent)},
+                parameters=[match_id]),
+        },
     }
 
 

@@ -241,3 +241,17 @@ def delete_deal(match_id: int, number: int) -> Reply:
     """Delete the last deal (only the last one can be deleted)."""
     match = _one(match_id)
     return jsonify(api_view(services.delete_last_deal(match, number))), 200
+
+
+@bp.post("/matches/<int:match_id>/share")
+def share_match(match_id: int) -> Reply:
+    """Make the match's read-only live link; a new one replaces any older one, which stops working."""
+    token = services.share_match(_one(match_id))
+    return jsonify({"url": url_for("share.live", token=token, _external=True)}), 201
+
+
+@bp.delete("/matches/<int:match_id>/share")
+def stop_sharing(match_id: int) -> Reply:
+    """Stop the match's live link: it answers 404 from now on."""
+    services.stop_sharing(_one(match_id))
+    return "", 204

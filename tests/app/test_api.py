@@ -244,3 +244,23 @@ def test_a_token_that_changes_something_notes_the_day_once(api: Api, app: Flask)
     assert sent.count("COMMIT") == 1, sent  # the deal's own transaction; the day is noted already
     with app.app_context():
         assert db.session.scalar(select(ApiToken.last_used_at)) == first
+
+
+def test_the_live_link_is_made_and_stopped_through_the_api(api: Api, other: Api, app: Flask) -> None:
+    match_id = api.post("/api/v1/matches", TUTE).get_json()["id"]
+    api.post(f"/api/v1/matches/{match_id}/deals", DEAL)
+    made = api.post(f"/api/v1/matches/{match_id}/share", None)
+    assert made.status_code == 201 and list(made.get_json()) == ["url"]
+    url = made.get_json()["url"]
+    assert url.startswith("http://localhost/live/") and len(url.rsplit("/", 1)[1]) >= 40
+    stranger = app.test_client()
+    path = url.removeprefix("http://localhost")
+    assert stranger.get(path).status_code == 200
+    renewed = api.post(f"/api/v1/matches/{match_id}/share", None).get_json()["url"]
+    assert renewed != url and stranger.get(path).status_code == 404  # the older link stopped
+    assert other.post(f"/api/v1/matches/{match_id}/share", None).status_code == 404
+    assert other.delete(f"/api/v1/matches/{match_id}/share").status_code == 404
+    stopped = api.delete(f"/api/v1/matches/{match_id}/share")
+    assert stopped.status_code == 204 and stopped.get_data() == b""
+    assert stranger.get(renewed.removeprefix("http://localhost")).status_code == 404
+    assert api.delete(f"/api/v1/matches/{match_id}/share").status_code == 204  # nothing left to stop
