@@ -254,4 +254,4 @@ def share_match(match_id: int) -> Reply:
 def stop_sharing(match_id: int) -> Reply:
     """Stop the match's live link: it answers 404 from now on."""
     services.stop_sharing(_one(match_id))
-    return "", 204
+    return Response(status=204), 204
