@@ -26,9 +26,11 @@ json_values = st.recursive(
 
 
 @st.composite
-def tute_deals(draw: st.DrawFn, seats: int, options: dict[str, Any]) -> dict[str, Any]:
-    """Draw a valid Tute deal for a table of `seats` under `options`."""
-    deal: dict[str, Any] = {"dealer": draw(st.integers(0, seats - 1)), "trump": draw(st.sampled_from(SUITS))}
+def tute_deals(draw: st.DrawFn, seats: int, options: dict[str, Any], dealer: int | None = None) -> dict[str, Any]:
+    """Draw a valid Tute deal for a table of `seats` under `options`, dealt by `dealer` (any seat if None)."""
+    if dealer is None:
+        dealer = draw(st.integers(0, seats - 1))
+    deal: dict[str, Any] = {"dealer": dealer, "trump": draw(st.sampled_from(SUITS))}
     suits = draw(st.lists(st.sampled_from(SUITS), unique=True, max_size=4))
     deal["cantes"] = [{"seat": draw(st.integers(0, seats - 1)), "suit": suit} for suit in suits]
     if options.get("tute") != "off" and draw(st.integers(0, 9)) == 0:
