@@ -142,3 +142,21 @@ def test_a_checked_button_keeps_its_size(browser: Any, server: Server) -> None:
     phone.choose("cante_oros", 3)
     assert boxes() == before
     phone.close()
+
+
+def test_a_short_name_heads_its_column_of_the_deal_table_on_one_line(browser: Any, server: Server) -> None:
+    """The deal description may wrap; the players' columns keep room for a name like "Ana" whole."""
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    ids = _prepare_matches(server)
+    phone.go(f"/matches/{ids['tute2']}")
+    heads = phone.page.locator("table.deals th.num")
+    assert heads.count() == 2
+    for index in range(2):
+        head = heads.nth(index)
+        line = float(head.evaluate("node => parseFloat(getComputedStyle(node).lineHeight)"))
+        box = head.evaluate("node => { const r = document.createRange(); r.selectNodeContents(node);"
+                            " return r.getBoundingClientRect().height; }")
+        assert box < 1.5 * line, head.inner_text()
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.close()
