@@ -1,4 +1,4 @@
-"""Tables that store facts: accounts, their sign-ins and API tokens, players, matches, seats and deals.
+"""Tables that store facts: accounts, their sign-ins and API tokens, players, matches, seats, deals and entry links.
 
 Scores are never stored as facts: a match keeps its raw deals, and `Match.result` is a
 cache of what the rules engine derives from them, written in the same transaction and
@@ -217,7 +217,27 @@ class Deal(Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
+    #: The entry link of the phone that entered the deal; None when the owner entered it.
+    entry_link_id: Mapped[int | None] = mapped_column(ForeignKey("entry_links.id", ondelete="SET NULL"))
+
     match: Mapped[Match] = relationship(back_populates="deals")
+
+
+class EntryLink(Model):
+    """A secret link that lets the phones at the table enter a match's deals; only a hash of it is kept.
+
+    A phone that opens it may, for that one match, see the scoreboard and enter, correct and undo
+    deals while the match is played, and nothing else. Stopping it (or making a new one) sets
+    `stopped_at`; the row stays, so that the deals entered through it still say so.
+    """
+
+    __tablename__ = "entry_links"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    stopped_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
 class IdempotencyKey(Model):

@@ -16,7 +16,7 @@ from .errors import NotFound
 from .extensions import db
 from .i18n import gettext
 from .keys import hash_token, looks_like_key, sign_in_lifetime
-from .models import MAX_ID, STATUSES, ApiToken, Match, Player, PlayerResult, Seat, SignIn, User, utcnow
+from .models import MAX_ID, STATUSES, ApiToken, EntryLink, Match, Player, PlayerResult, Seat, SignIn, User, utcnow
 from .rules import GAMES
 
 def has_users() -> bool:
@@ -147,4 +147,31 @@ def match_for_share(token: str) -> Match:
     match = db.session.scalar(select(Match).where(Match.share_token == token)) if looks_like_key(token) else None
     if match is None or _deleted_while_read(match):
         raise NotFound(gettext("This live view is not shared (any more)."))
+    return match
+
+
+def entry_link_by_secret(secret: str) -> EntryLink | None:
+    """Return the entry link with this secret while it lasts (not stopped), or None."""
+    if not looks_like_key(secret):
+        return None
+    return db.session.scalar(select(EntryLink).where(EntryLink.key_hash == hash_token(secret),
+                                                     EntryLink.stopped_at.is_(None)))
+
+
+def entry_link(link_id: int, match_id: int) -> EntryLink | None:
+    """Return entry link `link_id` of match `match_id` while it lasts (not stopped), or None."""
+    return db.session.scalar(select(EntryLink).where(EntryLink.id == link_id, EntryLink.match_id == match_id,
+                                                     EntryLink.stopped_at.is_(None)))
+
+
+def open_entry_link(match: Match) -> EntryLink | None:
+    """Return the match's entry link that lasts (at most one does), or None."""
+    return db.session.scalar(select(EntryLink).where(EntryLink.match_id == match.id, EntryLink.stopped_at.is_(None)))
+
+
+def match_at_table(match_id: int) -> Match:
+    """Return a match for a phone that entered through its entry link, or raise NotFound if it is gone."""
+    match = db.session.get(Match, match_id, options=[selectinload(Match.deals)]) if 0 < match_id <= MAX_ID else None
+    if match is None or _deleted_while_read(match):
+        raise NotFound(gettext("There is no such match."))
     return match

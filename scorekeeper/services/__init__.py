@@ -3,6 +3,7 @@
 - `accounts`: accounts, each browser's sign-in, passwords, the page language, API tokens;
 - `players`: players, and finding or adding those who sit down to a match;
 - `matches`: a match's life, every change to it checked and scored whole by the rules engine first;
+- `entry_links`: the secret links through which the other phones at the table enter deals;
 - `idempotency`: requests sent again with the key of a change already made;
 - `bulk`: rebuilding everything from the facts, and importing accounts;
 - `base`: the transaction every public function runs in.
@@ -20,6 +21,7 @@ from .accounts import (
     user_named,
 )
 from .bulk import import_accounts, recompute_all
+from .entry_links import open_entry_link, stop_entry_link
 from .idempotency import MAX_IDEMPOTENCY_KEY, Sent, once, usable_key
 from .matches import (
     abandon_match, add_deal, complete_deal, create_match_from_document, delete_last_deal, delete_match, rematch,
@@ -33,7 +35,7 @@ __all__ = [
     "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "set_time_zone",
     "start_sign_in",
     "note_token_use", "user_named",
-    "import_accounts", "recompute_all",
+    "import_accounts", "recompute_all", "open_entry_link", "stop_entry_link",
     "MAX_IDEMPOTENCY_KEY", "Sent", "once", "usable_key",
     "abandon_match", "add_deal", "complete_deal", "create_match_from_document", "delete_last_deal", "delete_match",
     "rematch", "replace_deal", "save_bids", "share_match", "start_match", "stop_sharing", "undo",

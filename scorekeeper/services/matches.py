@@ -101,13 +101,14 @@ def _expect_next(match: Match, expected_number: int | None) -> int:
     return number
 
 
-def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None) -> Match:
-    """Check the match with `deal` added and store it (inside a transaction)."""
+def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None,
+                 entry_link_id: int | None = None) -> Match:
+    """Check the match with `deal` added and store it, saying who entered it (inside a transaction)."""
     number = _expect_next(match, expected_number)
     _check_not_abandoned(match, number)
     deals = [d.data for d in match.deals] + [dict(deal)]
     result = check_match(match_document(match, deals))
-    match.deals.append(Deal(number=number, data=dict(deal)))
+    match.deals.append(Deal(number=number, data=dict(deal), entry_link_id=entry_link_id))
     match.pending = None
     store_result(match, result)
     return match
@@ -115,13 +116,15 @@ def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | N
 
 @atomic
 def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None = None,
-             idempotency_key: str | None = None, keep_answer: bool = False) -> Match:
+             idempotency_key: str | None = None, keep_answer: bool = False, *,
+             entry_link_id: int | None = None) -> Match:
     """Add the next deal: the whole match is re-checked and scored first.
 
     The idempotency key is kept with the deal (see `once`); `keep_answer` keeps the API's
-    answer with it, to be given again to a retry.
+    answer with it, to be given again to a retry. `entry_link_id` names the entry link of the
+    phone that entered it (None: the owner).
     """
-    _append_deal(match, deal, expected_number)
+    _append_deal(match, deal, expected_number, entry_link_id)
     remember(match, idempotency_key, keep_answer)
     return match
 
@@ -141,8 +144,11 @@ def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None
 
 @atomic
 def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expected_number: int | None,
-                  idempotency_key: str | None = None) -> Match:
-    """Add the tricks to the Pocha deal whose bids are in; refuse if the bids changed meanwhile."""
+                  idempotency_key: str | None = None, *, entry_link_id: int | None = None) -> Match:
+    """Add the tricks to the Pocha deal whose bids are in; refuse if the bids changed meanwhile.
+
+    `entry_link_id` names the entry link of the phone that entered the tricks (None: the owner).
+    """
     number = _expect_next(match, expected_number)
     if match.pending is None:
         raise Conflict(_("The bids of deal %(number)s are not in: they were undone, perhaps on another phone.",
@@ -150,7 +156,7 @@ def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expec
     if dict(bids_seen) != dict(match.pending):
         raise Conflict(_("The bids of deal %(number)s were changed on another phone. Check them and enter the "
                          "tricks again.", number=number))
-    _append_deal(match, {**match.pending, "tricks": tricks}, expected_number)
+    _append_deal(match, {**match.pending, "tricks": tricks}, expected_number, entry_link_id)
     remember(match, idempotency_key, answer=False)
     return match
 
