@@ -43,6 +43,8 @@ class Defaults:
     SIGN_IN_LIMIT_PER_ADDRESS_AND_ACCOUNT = "10 per 10 minutes"
     SIGN_IN_LIMIT_PER_ACCOUNT = "100 per hour"
     SIGN_UP_LIMIT_PER_ADDRESS = "10 per hour"
+    #: Wrong entry links opened from one address (a right one does not count).
+    ENTRY_LINK_LIMIT_PER_ADDRESS = "20 per hour"
     #: How long a browser stays signed in (its remember-me cookie, and the sign-in it carries).
     REMEMBER_COOKIE_DURATION = timedelta(days=365)
     #: Behind a reverse proxy, how many proxies' X-Forwarded-For/-Proto to trust (0: none).

@@ -314,6 +314,49 @@ function setupLiveView() {
   setTimeout(poll, 3000);
 }
 
+/* ---------------------------------------------------------------- the whole table at one match */
+
+function setupJoin() {
+  /* An entry link carries its secret after the "#", which the browser never sends: hand it over
+     in the form's body, and drop it from the address (and so from the history) first. */
+  const form = $("form[data-join]");
+  if (!form) return;
+  const secret = location.hash.slice(1);
+  history.replaceState(null, "", location.pathname);
+  if (!secret) {
+    $("[data-join-missing]", form).hidden = false;
+    $("button", form).hidden = true;
+    return;
+  }
+  form.elements.secret.value = secret;
+  form.submit();
+}
+
+function setupWatch() {
+  /* The scoreboard is open on several phones: when a deal is entered on another, reload within
+     seconds (not while someone is typing here, nor while a confirmation is open). */
+  const url = document.body.dataset.watchUrl;
+  if (!url) return;
+  const version = document.body.dataset.watchVersion;
+  const busy = () => {
+    if (document.activeElement && document.activeElement.matches("input, select, textarea")) return true;
+    try {  /* deals kept on this phone are being sent: let that finish first */
+      return (JSON.parse(localStorage.getItem("scorekeeper-queue")) || []).length > 0;
+    } catch (e) { return false; }
+  };
+  const watch = async () => {
+    try {
+      const response = await fetch(`${url}?version=${version}`, { cache: "no-store", credentials: "same-origin" });
+      if ((response.status === 200 || response.status === 404) && !busy()) {
+        location.reload();
+        return;
+      }
+    } catch (e) { /* no connection now: ask again later */ }
+    setTimeout(watch, 2500);
+  };
+  setTimeout(watch, 2500);
+}
+
 /* ---------------------------------------------------------------- deals kept on the phone */
 
 function loadOffline() {
@@ -355,6 +398,8 @@ document.addEventListener("DOMContentLoaded", () => {
   loadOffline();
   setupLiveView();
   setupShareButtons();
+  setupJoin();
+  setupWatch();
   if ("serviceWorker" in navigator && document.body.dataset.sw) {
     navigator.serviceWorker.register(document.body.dataset.sw, { scope: "/" }).catch(() => {});
   }

@@ -13,7 +13,7 @@ attached back to the fields they belong to by `attach_errors`.
 from __future__ import annotations
 
 from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices, required_text, whole_number
-from .accounts import AccountForm, LoginForm, PasswordForm, PlayerForm, TokenForm
+from .accounts import AccountForm, JoinTableForm, LoginForm, PasswordForm, PlayerForm, TokenForm
 from .errors import add_form_error, attach_errors, group_errors, has_errors
 from .matches import (
     NewMatchForm, OPTION_LABELS, OPTION_VALUE_LABELS, new_match_form_class, option_fields, options_from_form,
@@ -23,7 +23,7 @@ from .deals import PochaDealForm, TuteDealForm
 
 __all__ = [
     "MAX_SEATS", "NOBODY", "SUIT_CHOICES", "WholeNumberField", "choices", "required_text", "whole_number",
-    "AccountForm", "LoginForm", "PasswordForm", "PlayerForm", "TokenForm", "add_form_error", "attach_errors",
+    "AccountForm", "JoinTableForm", "LoginForm", "PasswordForm", "PlayerForm", "TokenForm", "add_form_error", "attach_errors",
     "group_errors", "has_errors", "NewMatchForm", "OPTION_LABELS", "OPTION_VALUE_LABELS", "new_match_form_class",
     "option_fields", "options_from_form", "players_from_form", "PochaDealForm", "TuteDealForm",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, StringField
+from wtforms import HiddenField, PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional
 
 from ..i18n import lazy_gettext as _l
@@ -47,3 +47,9 @@ class TokenForm(FlaskForm):
     """Create an API token."""
 
     name = StringField(_l("What it is for"), validators=[Optional(), Length(max=40)])
+
+
+class JoinTableForm(FlaskForm):
+    """Open a match's entry link on this phone (its secret comes from the address's fragment, never the server's logs)."""
+
+    secret = HiddenField(validators=[DataRequired(), Length(max=64)])

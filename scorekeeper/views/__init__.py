@@ -19,9 +19,11 @@ from ..forms import group_errors
 from ..errors import Conflict, NotFound, ServiceError
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
-#: static files, what makes the app installable, shared live views, the language switch.
+#: static files, what makes the app installable, shared live views, the language switch, and
+#: the page an entry link opens (what it lets the phone reach then is `table.TABLE_ENDPOINTS`).
 OPEN_ENDPOINTS = frozenset({
     "static", "auth.language", "share.live", "share.state", "pwa.manifest", "pwa.service_worker", "pwa.offline",
+    "table.join", "table.enter",
 })
 #: Endpoints reachable without signing in once an account exists. Everything else needs an
 #: account (the API's own endpoints need an API token instead, checked by the API blueprint).
@@ -30,9 +32,9 @@ PUBLIC_ENDPOINTS = OPEN_ENDPOINTS | {"auth.login", "auth.setup", "auth.signup"}
 
 def register(app: Flask) -> None:
     """Register every blueprint and the app-wide request hooks."""
-    from . import api, auth, main, matches, players, pwa, share, statistics
+    from . import api, auth, main, matches, players, pwa, share, statistics, table
 
-    for blueprint in (auth.bp, main.bp, players.bp, matches.bp, api.bp, share.bp, pwa.bp, statistics.bp):
+    for blueprint in (auth.bp, main.bp, players.bp, matches.bp, api.bp, share.bp, pwa.bp, statistics.bp, table.bp):
         app.register_blueprint(blueprint)
     login_manager.login_view = "auth.login"
     login_manager.login_message = lazy_gettext("Sign in to keep score.")
@@ -107,13 +109,18 @@ def _form_bodies_only() -> Response | None:
 
 
 def _require_sign_in() -> Response | None:
-    """Send visitors to the first-account page on a fresh install, else to sign-in."""
+    """Send visitors to the first-account page on a fresh install, else to sign-in; let a phone that
+    joined a match through its entry link reach that match's table (the view checks the link)."""
+    from .table import TABLE_ENDPOINTS, joined
+
     endpoint = request.endpoint
     if endpoint is None or endpoint.startswith("api.") or endpoint in OPEN_ENDPOINTS:
         return None
     if not queries.has_users():
         return None if endpoint == "auth.setup" else redirect(url_for("auth.setup"))
     if endpoint in PUBLIC_ENDPOINTS or current_user.is_authenticated:
+        return None
+    if endpoint in TABLE_ENDPOINTS and joined((request.view_args or {}).get("match_id", 0)):
         return None
     return redirect(url_for("auth.login", next=request.full_path if request.args else request.path))
 
@@ -141,6 +148,8 @@ def _too_many(error: HTTPException) -> tuple[str, int] | tuple[Response, int]:
     message = str(error.description)
     if request.path.startswith("/api/"):
         return jsonify({"message": message}), 429
+    if request.endpoint == "table.enter":
+        return render_template("message.html", heading=gettext("Not done"), message=message), 429
     from ..forms import LoginForm
 
     form = LoginForm()

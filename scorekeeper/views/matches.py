@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 from flask_wtf import FlaskForm
@@ -15,11 +15,12 @@ from ..forms import (
     options_from_form, players_from_form, whole_number,
 )
 from ..i18n import lazy_gettext, say
-from ..models import STATUSES, Match
+from ..models import STATUSES, EntryLink, Match
 from ..pages import boards, lists
 from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
+from .table import made_link, match_at_table
 
 bp = Blueprint("matches", __name__)
 bp.add_app_template_filter(qr_svg, "qr_svg")
@@ -78,9 +79,26 @@ def new(game_name: str) -> Page:
 
 @bp.get("/matches/<int:match_id>")
 def scoreboard(match_id: int) -> str:
-    """Show the scoreboard that stays open on the table."""
-    board = boards.scoreboard(queries.match_for(current_user, match_id))
-    return render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None)
+    """Show the scoreboard that stays open on the table (to the owner, and to the phones that joined it)."""
+    match, link = match_at_table(match_id)
+    board = boards.scoreboard(match)
+    entry = None
+    if link is None and board.open:
+        entry = {"open": queries.open_entry_link(match) is not None, "address": made_link(match)}
+    return render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None,
+                           guest=link is not None, entry=entry)
+
+
+@bp.get("/matches/<int:match_id>/state")
+def state(match_id: int) -> Response:
+    """Answer 204 while the match is at the version the page shows (`?version=`), else its version,
+    so that every phone's scoreboard reloads within seconds of a deal entered on another."""
+    match, _link = match_at_table(match_id)
+    if whole_number(request.args.get("version")) == match.version:
+        return Response(status=204)
+    response = jsonify({"version": match.version})
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 UNDONE = {"bids": lazy_gettext("The bids were undone."), "deal": lazy_gettext("The last deal was undone."),
@@ -90,7 +108,7 @@ UNDONE = {"bids": lazy_gettext("The bids were undone."), "deal": lazy_gettext("T
 @bp.post("/matches/<int:match_id>/undo")
 def undo(match_id: int) -> Response:
     """Undo the last entry (pending bids, else the last deal)."""
-    match = queries.match_for(current_user, match_id)
+    match, _link = match_at_table(match_id, changing=True)
     try:
         flash(str(UNDONE[services.undo(match)]))
     except (RuleViolation, services.ServiceError) as error:
@@ -163,7 +181,7 @@ def _render_entry(board: boards.Scoreboard, form: FlaskForm, step: str, status: 
 @bp.get("/matches/<int:match_id>/deal")
 def enter_deal(match_id: int) -> Page:
     """Show the form for the next deal: Tute's deal, or Pocha's bids, then its tricks."""
-    board = boards.scoreboard(queries.match_for(current_user, match_id))
+    board = boards.scoreboard(match_at_table(match_id)[0])
     if not board.open:
         return redirect(url_for("matches.scoreboard", match_id=match_id))
     form = _deal_form(board)
@@ -187,7 +205,7 @@ def _after(step: str, match_id: int) -> Response:
     return redirect(url_for(endpoint, match_id=match_id))
 
 
-def _store_deal(match: Match, step: str) -> Page:
+def _store_deal(match: Match, step: str, link: EntryLink | None) -> Page:
     match_id = match.id
     # A phone that lost its connection sends a saved entry again with the key it chose at first.
     key = request.headers.get("Idempotency-Key") or request.form.get("idempotency_key") or None
@@ -195,7 +213,7 @@ def _store_deal(match: Match, step: str) -> Page:
     status = 422
     try:
         if form.validate_on_submit():
-            services.once(match, key, lambda kept_key: _store_posted(match, form, step, kept_key))
+            services.once(match, key, lambda kept_key: _store_posted(match, form, step, kept_key, link))
             return _after(step, match_id)
     except RuleViolation as violation:
         attach_errors(form, violation.problems, form.error_fields())
@@ -209,17 +227,20 @@ def _store_deal(match: Match, step: str) -> Page:
     return _render_entry(boards.scoreboard(match), form, step, status)
 
 
-def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, key: str | None) -> Match:
-    """Store the entry the form describes, or raise what refused it."""
+def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, key: str | None,
+                  link: EntryLink | None) -> Match:
+    """Store the entry the form describes, saying which entry link it came through, or raise what refused it."""
     # A form always carries the number it was opened for; one without is out of date.
     number = whole_number(form.number.data) or 0
     # The cards in hand follow from the match's schedule: the server knows them, the form does not say.
     cards = boards.next_cards(match)
+    via = link.id if link is not None else None
     if isinstance(form, TuteDealForm):
-        return services.add_deal(match, form.to_deal(), number, key)
+        return services.add_deal(match, form.to_deal(), number, key, entry_link_id=via)
     if step == "bids":
         return services.save_bids(match, form.to_bids(cards), number, key)
-    return services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key)
+    return services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key,
+                                  entry_link_id=via)
 
 
 def _hidden_fields_wrong(form: PochaDealForm) -> bool:
@@ -230,24 +251,26 @@ def _hidden_fields_wrong(form: PochaDealForm) -> bool:
 @bp.post("/matches/<int:match_id>/deal")
 def save_deal(match_id: int) -> Page:
     """Store the next deal (Tute), or the tricks of the deal whose bids are in (Pocha)."""
-    match = queries.match_for(current_user, match_id)
-    return _store_deal(match, "tricks" if match.game == "pocha" else "deal")
+    match, link = match_at_table(match_id, changing=True)
+    return _store_deal(match, "tricks" if match.game == "pocha" else "deal", link)
 
 
 @bp.post("/matches/<int:match_id>/bids")
 def save_bids(match_id: int) -> Page:
     """Store the bids of the next Pocha deal, before play."""
-    match = queries.match_for(current_user, match_id)
+    match, link = match_at_table(match_id, changing=True)
     if match.game != "pocha":
         raise services.NotFound(gettext("Only Pocha has bids."))
-    return _store_deal(match, "bids")
+    return _store_deal(match, "bids", link)
 
 
 @bp.route("/matches/<int:match_id>/deals/<int:number>/edit", methods=["GET", "POST"])
 def edit_deal(match_id: int, number: int) -> Page:
     """Correct any deal; the whole match is checked again before it is stored."""
-    match = queries.match_for(current_user, match_id)
+    match, link = match_at_table(match_id, changing=request.method == "POST")
     board = boards.scoreboard(match)
+    if link is not None and not board.open:  # the match is over: the table's phones only read it
+        return redirect(url_for("matches.scoreboard", match_id=match_id))
     stored = next((deal for deal in match.deals if deal.number == number), None)
     if stored is None:
         raise services.NotFound(gettext("This match has no deal %(number)s.", number=number))

@@ -8,6 +8,7 @@ import re
 from flask import Flask
 
 from scorekeeper.views import PUBLIC_ENDPOINTS
+from scorekeeper.views.table import TABLE_ENDPOINTS
 from scorekeeper.views.api import OPEN_ENDPOINTS as OPEN_API_ENDPOINTS
 
 from ..conftest import Browser, csrf_token
@@ -23,6 +24,8 @@ REVIEWED_PUBLIC = {
     "auth.language": "choosing the page language before signing in",
     "share.live": "the live view, for whoever holds its secret link",
     "share.state": "the live view's refresh, for whoever holds its secret link",
+    "table.join": "the page an entry link opens, which hands its secret over",
+    "table.enter": "joining a match's table with an entry link's secret (wrong ones rate-limited)",
     "pwa.manifest": "installing the app",
     "pwa.service_worker": "installing the app",
     "pwa.offline": "the page shown without a connection",
@@ -84,3 +87,38 @@ def test_every_account_owned_resource_answers_404_to_another_account(ana: Browse
                 response = bea.client.open(path, method=method)
             assert response.status_code == 404, (method, path, response.status_code)
     assert "Ana, Luis" in ana.get("/history").get_data(as_text=True)
+
+
+def test_a_phone_that_joined_a_table_reaches_that_match_s_table_and_is_a_stranger_everywhere_else(
+        ana: Browser, app: Flask) -> None:
+    from .test_table import join, make_link
+
+    start(ana, "tute2", ["Ana", "Luis"])
+    start(ana, "tute2", ["Ana", "Carmen"])  # match 2: ana's too, but not joined
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    guest = join(app, make_link(ana, 1))
+    stranger = app.test_client()
+    stranger_token = csrf_token(stranger)
+    reached, walked = set(), 0
+    for rule in app.url_map.iter_rules():
+        for match_id in ("1", "2") if "match_id" in rule.arguments else ("1",):
+            path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: match_id if m.group(1) == "match_id"
+                          else SAMPLE_VALUES[m.group(1)], rule.rule)
+            for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+                if rule.endpoint in TABLE_ENDPOINTS and match_id == "1":
+                    reached.add(rule.endpoint)
+                    continue  # what the phone may do at its own table: the table's tests check it
+                walked += 1
+                as_guest = guest.client.open(path, method=method, data={"csrf_token": guest.token}
+                                             if method == "POST" else None)
+                as_stranger = stranger.open(path, method=method, data={"csrf_token": stranger_token}
+                                            if method == "POST" else None)
+                as_guest.close()
+                as_stranger.close()
+                assert (as_guest.status_code, as_guest.location) == (as_stranger.status_code, as_stranger.location), \
+                    (method, path)
+                if rule.endpoint in TABLE_ENDPOINTS:  # match 2, though the same account's: as to a stranger
+                    assert as_guest.status_code == 302 and as_guest.location.startswith("/login"), (method, path)
+    assert reached == TABLE_ENDPOINTS and walked > 60
+    assert "Ana, Carmen" not in guest.get("/history").get_data(as_text=True)
+    assert len(re.findall(r"<tr", ana.get("/matches/1").get_data(as_text=True))) >= 2

@@ -48,7 +48,7 @@ DERIVED: dict[type[Any], tuple[tuple[str, ...], tuple[str, ...]]] = {
                  ("user_id", "first_id", "second_id")),
 }
 #: The tables that hold only facts (or sign-ins and keys, which nothing derives from).
-FACTS = {"users", "api_tokens", "sign_ins", "players", "matches", "seats", "deals", "idempotency_keys"}
+FACTS = {"users", "api_tokens", "sign_ins", "players", "matches", "seats", "deals", "idempotency_keys", "entry_links"}
 
 Snapshot = dict[str, list[dict[str, Any]]]
 
