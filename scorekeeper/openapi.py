@@ -231,6 +231,33 @@ def _paths() -> dict[str, Any]:
                  "409": _conflict(concurrent)},
                 parameters=[match_id]),
         },
+        "/matches/{match_id}/entry-link": {
+            "post": _operation(
+                "openEntryLink", "Make the entry link",
+                "A secret address through which the other phones at the table enter, correct and undo this "
+                "match's deals, without signing in and without reaching anything else of the account, until the "
+                "match ends or the link is stopped. Only a hash of it is kept: this answer is the one time it is "
+                "given. A new link replaces the match's older one, which stops at once.",
+                {"201": _answer("The entry link and its QR code.", {
+                    "type": "object", "required": ["url", "qr_svg"], "additionalProperties": False,
+                    "properties": {
+                        "url": {"type": "string", "format": "uri",
+                                "description": "The entry link; its secret is in the fragment, which browsers "
+                                               "never send to a server."},
+                        "qr_svg": {"type": "string", "description": "The link as a QR code, an SVG document."}}}),
+                 "404": _response("NotFound"),
+                 "409": _conflict("The match is over (finished or abandoned): nobody enters its deals any more. "
+                                  f"Or: {concurrent}")},
+                parameters=[match_id]),
+            "delete": _operation(
+                "stopEntryLink", "Stop the entry link",
+                "The phones that joined through the match's entry link are shut out at once, and the link "
+                "answers 404 (it is not an error if there was none).",
+                {"204": {"description": "The link is stopped."},
+                 "404": _response("NotFound"),
+                 "409": _conflict(concurrent)},
+                parameters=[match_id]),
+        },
     }
 
 

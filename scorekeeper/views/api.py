@@ -24,6 +24,7 @@ from ..etags import tag_version, version_tag
 from ..extensions import csrf
 from ..models import MAX_ID, User
 from ..openapi import openapi_document
+from ..pages.qr import qr_svg
 from ..rules import RuleViolation
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -254,4 +255,20 @@ def share_match(match_id: int) -> Reply:
 def stop_sharing(match_id: int) -> Reply:
     """Stop the match's live link: it answers 404 from now on."""
     services.stop_sharing(_one(match_id))
+    return Response(status=204), 204
+
+
+@bp.post("/matches/<int:match_id>/entry-link")
+def open_entry_link(match_id: int) -> Reply:
+    """Make the match's entry link, with its QR code; a new one replaces any older one, which stops at once."""
+    from .table import join_address
+
+    address = join_address(services.open_entry_link(_one(match_id)))
+    return jsonify({"url": address, "qr_svg": str(qr_svg(address, "QR code of the entry link"))}), 201
+
+
+@bp.delete("/matches/<int:match_id>/entry-link")
+def stop_entry_link(match_id: int) -> Reply:
+    """Stop the match's entry link: the phones that joined through it are shut out at once."""
+    services.stop_entry_link(_one(match_id))
     return Response(status=204), 204
