@@ -1,0 +1,60 @@
+"""Three phones at one table on a real server (gunicorn, several workers): the owner's and two that joined
+through the entry link, entering the same deal at the same moment, store it once, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from .matchhelpers import tute_form
+from .servers import PASSWORD, HttpBrowser, served
+from .test_concurrency import call
+from .test_races import at_once
+
+ROUNDS = 5
+
+
+def test_the_owner_and_two_joined_phones_entering_the_same_deal_at_once_store_it_once(
+        database_url: str, tmp_path: Path) -> None:
+    access_log = tmp_path / "access.log"
+    with served(database_url, tmp_path, {"GUNICORN_CMD_ARGS": f"--access-logfile {access_log}"}) as (url, token):
+        status, match = call("POST", f"{url}/api/v1/matches", token, {
+            "game": "tute2", "players": ["Ana", "Luis"], "options": {"mode": "points", "target": 10000}})
+        assert status == 201
+        match_id = match["id"]
+        status, link = call("POST", f"{url}/api/v1/matches/{match_id}/entry-link", token)
+        assert status == 201
+        secret = link["url"].split("#", 1)[1]
+        owner = HttpBrowser(url)
+        assert owner.sign_in("ana", PASSWORD) == 302
+        guests = [HttpBrowser(url), HttpBrowser(url)]
+        for guest in guests:
+            guest.token = guest.csrf("/join")
+            assert guest.post("/join", {"secret": secret}) == (302, f"/matches/{match_id}")
+        phones = [owner, *guests]
+        winners = []
+        for number in range(1, ROUNDS + 1):
+            def enter(index: int, number: int = number) -> tuple[int, str]:
+                deal = tute_form(60 + index, 0, number=number, dealer=(number - 1) % 2)
+                return phones[index].post(f"/matches/{match_id}/deal", {k: str(v) for k, v in deal.items()})
+
+            answers = at_once(len(phones), enter)
+            assert Counter(status for status, _ in answers) == {302: 1, 409: 2}, answers
+            winners.append(next(index for index, (status, _) in enumerate(answers) if status == 302))
+        status, final = call("GET", f"{url}/api/v1/matches/{match_id}", token)
+        assert [deal["points"][0] for deal in final["match"]["deals"]] == [60 + index for index in winners]
+    engine = sa.create_engine(database_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    try:
+        with engine.connect() as connection:
+            link_id = connection.scalar(sa.text("SELECT id FROM entry_links"))
+            entered = [row[0] for row in connection.execute(
+                sa.text("SELECT entry_link_id FROM deals WHERE match_id = :id ORDER BY number"), {"id": match_id})]
+    finally:
+        engine.dispose()
+    assert entered == [None if index == 0 else link_id for index in winners]
+    logged = access_log.read_text()
+    assert "POST /join" in logged and f"/matches/{match_id}/deal" in logged
+    assert secret not in logged
