@@ -1,4 +1,4 @@
-"""Take the README's screenshots of the deal forms: a phone of 360×740, light and dark.
+"""Take the README's screenshots of the deal forms and of a table joining a match: a phone of 360×740, light and dark.
 
 Run from the project, with the test extra installed and Debian's Chromium:
     .venv/bin/python docs/screens/make_screens.py
@@ -66,6 +66,22 @@ def main() -> None:
                     page.wait_for_load_state("networkidle")
                     page.screenshot(path=str(HERE / f"{name}-{scheme}.png"))
                     print(HERE / f"{name}-{scheme}.png")
+                # The owner makes the entry link; a second phone, signed in to nothing, opens it.
+                page.goto(base + pages["tute2-deal"].removesuffix("/deal"))
+                page.on("dialog", lambda dialog: dialog.accept())  # a new link replaces the other scheme's
+                page.locator("#entry-link form[action$='/entry-link'] button").click()
+                page.wait_for_selector("#entry-link svg.qr")
+                page.locator("#entry-link h2").scroll_into_view_if_needed()
+                page.screenshot(path=str(HERE / f"entry-link-{scheme}.png"))
+                address = page.locator("#entry-link a.share-link").inner_text()
+                table_phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                                  has_touch=True, color_scheme=scheme, timezone_id="Europe/Madrid")
+                joined = table_phone.new_page()
+                joined.goto(address)
+                joined.wait_for_selector("#totals")
+                joined.screenshot(path=str(HERE / f"table-phone-{scheme}.png"))
+                print(HERE / f"entry-link-{scheme}.png", HERE / f"table-phone-{scheme}.png")
+                table_phone.close()
                 context.close()
             browser.close()
         server.shutdown()
