@@ -169,6 +169,14 @@ def open_entry_link(match: Match) -> EntryLink | None:
     return db.session.scalar(select(EntryLink).where(EntryLink.match_id == match.id, EntryLink.stopped_at.is_(None)))
 
 
+def match_version(match_id: int) -> tuple[int, int] | None:
+    """Return the account and the version of match `match_id` (what a scoreboard asks every few seconds), or None."""
+    if not 0 < match_id <= MAX_ID:
+        return None
+    found = db.session.execute(select(Match.user_id, Match.version).where(Match.id == match_id)).first()
+    return (found[0], found[1]) if found is not None else None
+
+
 def match_at_table(match_id: int) -> Match:
     """Return a match for a phone that entered through its entry link, or raise NotFound if it is gone."""
     match = db.session.get(Match, match_id, options=[selectinload(Match.deals)]) if 0 < match_id <= MAX_ID else None

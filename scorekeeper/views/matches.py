@@ -20,7 +20,7 @@ from ..pages import boards, lists
 from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
-from .table import made_link, match_at_table
+from .table import entry_section, match_at_table, version_at_table
 
 bp = Blueprint("matches", __name__)
 bp.add_app_template_filter(qr_svg, "qr_svg")
@@ -82,9 +82,7 @@ def scoreboard(match_id: int) -> str:
     """Show the scoreboard that stays open on the table (to the owner, and to the phones that joined it)."""
     match, link = match_at_table(match_id)
     board = boards.scoreboard(match)
-    entry = None
-    if link is None and board.open:
-        entry = {"open": queries.open_entry_link(match) is not None, "address": made_link(match)}
+    entry = entry_section(match) if link is None and board.open else None
     return render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None,
                            guest=link is not None, entry=entry)
 
@@ -93,10 +91,10 @@ def scoreboard(match_id: int) -> str:
 def state(match_id: int) -> Response:
     """Answer 204 while the match is at the version the page shows (`?version=`), else its version,
     so that every phone's scoreboard reloads within seconds of a deal entered on another."""
-    match, _link = match_at_table(match_id)
-    if whole_number(request.args.get("version")) == match.version:
+    version = version_at_table(match_id)
+    if whole_number(request.args.get("version")) == version:
         return Response(status=204)
-    response = jsonify({"version": match.version})
+    response = jsonify({"version": version})
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -19,6 +19,7 @@ from .. import queries, services
 from ..errors import Conflict, NotFound
 from ..extensions import limiter
 from ..forms import JoinTableForm
+from ..keys import hash_token
 from ..models import PLAYING, EntryLink, Match
 
 bp = Blueprint("table", __name__)
@@ -84,13 +85,25 @@ def match_at_table(match_id: int, *, changing: bool = False) -> tuple[Match, Ent
     return match, link
 
 
-def made_link(match: Match) -> str | None:
-    """Return the address of the match's lasting entry link if it was made on this phone, else None."""
+def entry_section(match: Match) -> dict[str, object]:
+    """Return what the owner's scoreboard says of the match's entry link: whether one lasts, and its
+    address when it was made on this phone (the only place its secret is kept, besides the phones)."""
+    lasting = queries.open_entry_link(match)
     secret = (session.get(MADE) or {}).get(str(match.id))
-    if not isinstance(secret, str):
-        return None
-    link = queries.entry_link_by_secret(secret)
-    return join_address(secret) if link is not None and link.match_id == match.id else None
+    mine = lasting is not None and isinstance(secret, str) and hash_token(secret) == lasting.key_hash
+    return {"open": lasting is not None, "address": join_address(secret) if mine and secret else None}
+
+
+def version_at_table(match_id: int) -> int:
+    """Return the match's version for its owner or a phone that joined it (one small query), else raise NotFound."""
+    found = queries.match_version(match_id)
+    if found is not None:
+        owner_id, version = found
+        if (current_user.is_authenticated and current_user.id == owner_id) or guest_link(match_id) is not None:
+            return version
+    if joined(match_id):
+        raise NotFound(gettext("This match's entry link was stopped. Ask for a new one."))
+    raise NotFound(gettext("There is no such match."))
 
 
 def join_address(secret: str) -> str:
