@@ -59,6 +59,7 @@ def test_the_share_link_shows_its_qr_code_whole_and_hands_itself_to_the_phone_s_
 def test_without_a_share_sheet_the_send_button_stays_hidden(phone: Phone) -> None:
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap("text=Make a share link")
+    phone.page.wait_for_selector(".qr-box svg")  # the scoreboard came back: nothing is navigating now
     assert phone.page.evaluate("typeof navigator.share") == "undefined"
     expect(phone.page.locator("[data-share-url]")).to_be_hidden()
 
