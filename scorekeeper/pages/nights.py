@@ -1,0 +1,121 @@
+"""What the nights' pages and the API show of a game night: its games, players, winners and standings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from .. import i18n
+from ..figures.nights import NightRows
+from ..models import FINISHED, Match
+from . import boards
+
+
+def _scored_in_points(match: Match) -> bool:
+    """Tell whether a match is won on points (Pocha, Tute in points mode) rather than juegos."""
+    return match.game == "pocha" or match.options.get("mode") == "points"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's night in one game: matches played and won, and the points of those won on points."""
+
+    name: str
+    played: int
+    won: int
+    points: int | None
+
+
+@dataclass(frozen=True)
+class Night:
+    """A game night: when it began and ended, where (its first match's note), what was played and who won."""
+
+    id: int
+    start: datetime
+    end: datetime
+    note: str | None
+    match_ids: list[int]
+    games: list[str]
+    players: list[str]
+    #: Per game, who won most of its matches that night (all of them on a tie; nobody if none was won).
+    winners: dict[str, list[str]]
+    #: Per game, each player's line of the night's standings, best first.
+    standings: dict[str, list[Standing]]
+
+    @property
+    def points(self) -> dict[str, list[Standing]]:
+        """Return, per game with matches won on points, the standings that carry points."""
+        return {game: rows for game, rows in self.standings.items() if any(row.points is not None for row in rows)}
+
+
+@dataclass
+class _Tally:
+    name: str
+    played: int = 0
+    won: int = 0
+    points: int | None = None
+
+
+def night(rows: NightRows) -> Night:
+    """Sum up a night from its matches and their players' results."""
+    by_match = {match.id: match for match in rows.matches}
+    games: list[str] = []
+    players: list[str] = []
+    tally: dict[str, dict[int, _Tally]] = {}
+    for seat in rows.seats:
+        match = by_match[seat.match_id]
+        if match.game not in games:
+            games.append(match.game)
+        if seat.name not in players:
+            players.append(seat.name)
+        line = tally.setdefault(match.game, {}).setdefault(seat.player_id, _Tally(seat.name))
+        line.played += 1
+        line.won += 1 if seat.won and match.status == FINISHED else 0
+        if _scored_in_points(match):
+            line.points = (line.points or 0) + seat.total
+    standings: dict[str, list[Standing]] = {}
+    winners: dict[str, list[str]] = {}
+    for game in games:
+        lines = [Standing(t.name, t.played, t.won, t.points) for t in tally[game].values()]
+        lines.sort(key=lambda s: (-s.won, -(s.points if s.points is not None else 0), s.name.casefold()))
+        standings[game] = lines
+        most = max((line.won for line in lines), default=0)
+        winners[game] = [line.name for line in lines if most and line.won == most]
+    ends = [rows.ends.get(match.id, match.created_at) for match in rows.matches]
+    return Night(id=rows.first.id, start=rows.first.created_at, end=max([rows.first.created_at, *ends]),
+                 note=rows.first.note, match_ids=[match.id for match in rows.matches], games=games,
+                 players=players, winners=winners, standings=standings)
+
+
+def nights(pages_rows: Sequence[NightRows]) -> list[Night]:
+    """Sum up each night of a page."""
+    return [night(rows) for rows in pages_rows]
+
+
+def api_view(found: Night) -> dict[str, object]:
+    """Return a night as the API shows it."""
+    return {"id": found.id, "start": found.start.isoformat(), "end": found.end.isoformat(),
+            "matches": found.match_ids, "players": found.players, "winners": found.winners}
+
+
+@dataclass(frozen=True)
+class NightPage:
+    """A night's page: its summary and each of its matches' boards (results and charts), in order."""
+
+    night: Night
+    #: Each match's board, and its final standing in a line ("Ana 2, Luis 1 (juegos)").
+    matches: list[tuple[boards.Scoreboard, str]]
+
+
+def night_page(rows: NightRows) -> NightPage:
+    """Lay out a night's page from its matches (with their deals) and results."""
+    laid_out = []
+    for match in rows.matches:
+        board = boards.scoreboard(match)
+        values = board.juegos if board.juegos is not None else board.totals
+        line = ", ".join(f"{name} {value}" for name, value in zip(board.side_names, values))
+        if board.juegos is not None:
+            line = i18n.gettext("%(standing)s (juegos)", standing=line)
+        laid_out.append((board, line))
+    return NightPage(night=night(rows), matches=laid_out)
