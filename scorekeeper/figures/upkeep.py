@@ -220,11 +220,13 @@ def night_moved(match: Match) -> None:
     """Group the nights again after the match's last deal moved (a deal added or undone).
 
     Its own night does not depend on it: only the matches that started after it can move, so
-    when none did (the match being played is the latest) there is nothing to do.
+    when none did (the match being played is the latest) there is nothing to do. The account
+    is locked first, so that a match started at the same moment on another phone is either
+    seen here or groups itself after this deal is committed.
     """
     db.session.flush()
+    lock_figures(match.user_id)
     later = select(Match.id).where(Match.user_id == match.user_id, _from((match.created_at, match.id)),
                                    Match.id != match.id).limit(1)
     if db.session.scalar(later) is not None:
-        lock_figures(match.user_id)
         regroup_nights(match.user_id, (match.created_at, match.id))
