@@ -16,8 +16,8 @@ from ..errors import Conflict, InvalidInput, NotFound, PreconditionFailed, Servi
 from ..keys import hash_token
 from .accounts import (
     MIN_PASSWORD_LENGTH, TOKEN_PREFIX, authenticate, change_password, create_api_token, create_user,
-    end_every_sign_in, end_sign_in, revoke_api_token, set_language, set_night_gap, set_time_zone, start_sign_in, note_token_use,
-    user_named,
+    end_every_sign_in, end_sign_in, revoke_api_token, set_language, set_night_gap, set_time_zone, start_sign_in,
+    note_token_use, user_named,
 )
 from .bulk import import_accounts, recompute_all
 from .idempotency import MAX_IDEMPOTENCY_KEY, Sent, once, usable_key
@@ -30,8 +30,8 @@ from .players import add_player, rename_player, set_player_archived
 __all__ = [
     "Conflict", "InvalidInput", "NotFound", "PreconditionFailed", "ServiceError", "hash_token",
     "MIN_PASSWORD_LENGTH", "TOKEN_PREFIX", "authenticate", "change_password", "create_api_token",
-    "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "set_night_gap", "set_time_zone",
-    "start_sign_in",
+    "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "set_night_gap",
+    "set_time_zone", "start_sign_in",
     "note_token_use", "user_named",
     "import_accounts", "recompute_all",
     "MAX_IDEMPOTENCY_KEY", "Sent", "once", "usable_key",
