@@ -6,8 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from markupsafe import Markup
+
 from .. import i18n
 from ..figures.nights import NightRows
+from .charts import running_totals_svg
 from ..models import FINISHED, Match
 from . import boards
 
@@ -100,22 +103,41 @@ def api_view(found: Night) -> dict[str, object]:
 
 
 @dataclass(frozen=True)
+class PlayedMatch:
+    """One match of a night's page: its result in a line and its chart of running totals."""
+
+    match: Match
+    players: list[str]
+    winners: list[str]
+    finished: bool
+    standing: str
+    chart: Markup
+
+
+@dataclass(frozen=True)
 class NightPage:
-    """A night's page: its summary and each of its matches' boards (results and charts), in order."""
+    """A night's page: its summary and each of its matches, in the order they started."""
 
     night: Night
-    #: Each match's board, and its final standing in a line ("Ana 2, Luis 1 (juegos)").
-    matches: list[tuple[boards.Scoreboard, str]]
+    matches: list[PlayedMatch]
+
+
+def played_match(match: Match) -> PlayedMatch:
+    """Lay out one match of a night from its cached result: no deal is described, only the totals drawn."""
+    result = boards.match_result(match)
+    names = match.player_names
+    sides = [" & ".join(names[seat] for seat in side) for side in result.sides]
+    values = result.juegos if result.juegos is not None else result.totals
+    standing = ", ".join(f"{name} {value}" for name, value in zip(sides, values))
+    if result.juegos is not None:
+        standing = i18n.gettext("%(standing)s (juegos)", standing=standing)
+    description = i18n.gettext("Running totals, deal by deal: %(standings)s.", standings=", ".join(
+        f"{name} {total}" for name, total in zip(sides, result.totals)))
+    return PlayedMatch(match=match, players=names, winners=[sides[w] for w in result.winners],
+                       finished=result.finished, standing=standing,
+                       chart=running_totals_svg(sides, result.running_totals(), description))
 
 
 def night_page(rows: NightRows) -> NightPage:
     """Lay out a night's page from its matches (with their deals) and results."""
-    laid_out = []
-    for match in rows.matches:
-        board = boards.scoreboard(match)
-        values = board.juegos if board.juegos is not None else board.totals
-        line = ", ".join(f"{name} {value}" for name, value in zip(board.side_names, values))
-        if board.juegos is not None:
-            line = i18n.gettext("%(standing)s (juegos)", standing=line)
-        laid_out.append((board, line))
-    return NightPage(night=night(rows), matches=laid_out)
+    return NightPage(night=night(rows), matches=[played_match(match) for match in rows.matches])
