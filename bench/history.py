@@ -3,7 +3,8 @@
 Every match is started and every deal added through the service layer, exactly as the
 deal form does it, so the database ends up as a group that used the app for years would
 leave it: finished matches with their derived rows and ratings, a few abandoned ones,
-and one or two still being played.
+and one or two still being played; then the matches are dated four an evening, so that
+the history holds game nights.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from scorekeeper import services
+from scorekeeper.extensions import db
 from scorekeeper.models import Match, User
 from scorekeeper.rules import SUITS
 
@@ -115,8 +118,12 @@ def play(rng: random.Random, match: Match, add_deal: Callable[..., Match] = serv
         yield match
 
 
-def build(rng: random.Random, table: Table, matches: int) -> int:
-    """Add `matches` matches, each played to its end (a few abandoned); return the deals entered."""
+def build(rng: random.Random, table: Table, matches: int,
+          played: Callable[[Match], None] = lambda match: None) -> int:
+    """Add `matches` matches, each played to its end (a few abandoned); return the deals entered.
+
+    `played` is told of each match once it is over.
+    """
     deals = 0
     for _ in range(matches):
         match = start_match(rng, table)
@@ -125,7 +132,48 @@ def build(rng: random.Random, table: Table, matches: int) -> int:
                 deals += 1
             if match.status == "playing":
                 services.abandon_match(match)
+            played(match)
             continue
         for match in play(rng, match):
             deals += 1
+        played(match)
     return deals
+
+
+#: Matches a game night holds in the history, and how far apart they start.
+MATCHES_A_NIGHT = 3
+MINUTES_BETWEEN_MATCHES = 50
+
+
+class Calendar:
+    """Dates the matches as a group plays them: three an evening from the first one on, an evening a day.
+
+    The services date every match and deal at the moment it is written, so a history written in
+    minutes would be one long night (and each match started would group that whole night again).
+    Each match is dated as soon as it is over, in the order the matches are played (so the order
+    they ended in, which the ratings follow, is kept); `settle` then rebuilds every derived row
+    from the facts, as `flask --app scorekeeper recompute` does.
+    """
+
+    def __init__(self, first_evening: datetime) -> None:
+        self.first_evening = first_evening
+        self.dated = 0
+
+    def date(self, match: Match) -> None:
+        """Move a finished (or abandoned) match and its deals to its place in the calendar."""
+        started = self.first_evening + timedelta(days=self.dated // MATCHES_A_NIGHT,
+                                                 minutes=MINUTES_BETWEEN_MATCHES * (self.dated % MATCHES_A_NIGHT))
+        self.dated += 1
+        match.created_at = started
+        for number, deal in enumerate(match.deals, start=1):
+            deal.created_at = deal.updated_at = started + timedelta(minutes=2 * number)
+        last = match.deals[-1].created_at if match.deals else started
+        match.updated_at = last
+        if match.ended_at is not None:
+            match.ended_at = last
+        db.session.commit()
+
+    @staticmethod
+    def settle() -> None:
+        """Rebuild every derived row (results, ratings, summaries, pairs, nights) from the dated facts."""
+        services.recompute_all()

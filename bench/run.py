@@ -38,6 +38,7 @@ import tempfile
 import time
 import urllib.parse
 import uuid
+from datetime import UTC, datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.cookies import SimpleCookie
@@ -63,7 +64,9 @@ from bench.app import FLOOR_PATH, bench_app
 ROOT = Path(__file__).resolve().parent.parent
 USERNAME, PASSWORD = "bench", "benchmark password"
 PAGES = ("floor", "home", "scoreboard", "deal POST", "history", "player", "leaderboard", "head-to-head",
-         "API match")
+         "API match", "nights", "night")
+#: The evening the history's first game night begins (20:00 in Madrid).
+FIRST_EVENING = datetime(2020, 1, 10, 19, 0, tzinfo=UTC)
 FLOOR_RATIO_BUDGET = 4.0
 GROWTH_BUDGET = 1.25
 STORE_BUDGET_MS = 5.0
@@ -136,7 +139,10 @@ def build_history(label: str, instance: Path, url: str, matches: int, players: i
         pocha = history.start_match(rng, table, "pocha", players=4)
         for pocha in history.play(rng, pocha):
             pass
-        deals = len(pocha.deals) + history.build(rng, table, matches - 1)
+        calendar = history.Calendar(FIRST_EVENING)
+        calendar.date(pocha)
+        deals = len(pocha.deals) + history.build(rng, table, matches - 1, calendar.date)
+        calendar.settle()
         pocha_id = pocha.id
         ids = [p.id for p in db.session.scalars(sa.select(Player).order_by(Player.id).limit(2))]
     print(f"  {label}: {matches} matches, {deals} deals written in {time.perf_counter() - started:.0f} s",
@@ -240,6 +246,9 @@ def request_page(bench: History, page: str, step: dict[str, Any] | None) -> None
             "leaderboard": ("/stats/pocha", {}),
             "head-to-head": (f"/stats/head-to-head?a={bench.player}&b={bench.rival}", {}),
             "API match": (f"/api/v1/matches/{bench.pocha_match}", {"Authorization": f"Bearer {bench.api_token}"}),
+            "nights": ("/nights", {}),
+            # The first night: the measured Pocha match, which was played first, and the two after it.
+            "night": (f"/nights/{bench.pocha_match}", {}),
         }[page]
         response = client.get(path, headers=headers)
         expected = 200

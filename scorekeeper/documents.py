@@ -20,6 +20,10 @@ def match_document(match: Match, deals: Sequence[Mapping[str, Any]] | None = Non
 
 
 def api_view(match: Match) -> dict[str, Any]:
-    """Return a match as the API shows it: id, status, its document and the engine's result."""
+    """Return a match as the API shows it: id, status, its note, its document and the engine's result.
+
+    The note sits beside the document, not in it: the document is what the rules engine checks.
+    """
     result = match.result if match.result is not None else check_match(match_document(match)).to_dict()
-    return {"id": match.id, "status": match.status, "match": match_document(match), "result": result}
+    return {"id": match.id, "status": match.status, "note": match.note, "match": match_document(match),
+            "result": result}

@@ -36,6 +36,8 @@ STATUSES = (PLAYING, FINISHED, ABANDONED)
 MAX_ID = 2**31 - 1
 #: Room for a name of 40 characters once case-folded (which can make it up to three times longer).
 NAME_KEY_LENGTH = 160
+#: The longest note a match carries.
+MAX_NOTE_LENGTH = 200
 
 
 def utcnow() -> datetime:
@@ -81,6 +83,8 @@ class User(UserMixin, Model):
     language: Mapped[str | None] = mapped_column(String(8))
     #: The time zone the pages show times in (an IANA name), or None to follow the browser.
     time_zone: Mapped[str | None] = mapped_column(String(64))
+    #: Game nights: a match started less than this many hours after the night's last deal joins it.
+    night_gap_hours: Mapped[int] = mapped_column(default=4, server_default="4")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     #: The key of the sign-in (a row of `sign_ins`) this request was made with, when it was.
@@ -151,7 +155,9 @@ class Match(Model):
                       # The home page's matches in progress and latest finished ones.
                       Index("ix_matches_user_id_status_created_at", "user_id", "status", "created_at"),
                       # The finished matches of a game in the order they ended, for the ratings.
-                      Index("ix_matches_user_id_game_status_ended_at", "user_id", "game", "status", "ended_at"))
+                      Index("ix_matches_user_id_game_status_ended_at", "user_id", "game", "status", "ended_at"),
+                      # A night's matches, and the nights themselves (the matches that begin one).
+                      Index("ix_matches_user_id_night_id", "user_id", "night_id"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     uid: Mapped[str] = mapped_column(String(32), unique=True)
@@ -170,6 +176,13 @@ class Match(Model):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     #: The secret of the read-only live view shared with the other phones, while it is shared.
     share_token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    #: A short note of the owner's (where, the stake, who brought dinner), or None.
+    note: Mapped[str | None] = mapped_column(String(MAX_NOTE_LENGTH))
+    #: The note case-folded, for the history's search (written with the note, as a player's name_key).
+    note_key: Mapped[str | None] = mapped_column(String(4 * MAX_NOTE_LENGTH))
+    #: Derived: the id of the first match of this match's game night (see `figures.nights`);
+    #: kept by the services and rebuilt by `recompute`, never a fact.
+    night_id: Mapped[int | None] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

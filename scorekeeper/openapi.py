@@ -121,6 +121,8 @@ _NEW_MATCHES = {
                            "deals": [_TUTE_DEAL]}},
     "pocha": {"summary": "Pocha for four, Carmen dealing first",
               "value": {"game": "pocha", "players": ["Ana", "Luis", "Carmen", "Pablo"], "first_dealer": 2}},
+    "noted": {"summary": "Tute for four, with a note",
+              "value": {"game": "tute4", "players": ["Ana", "Luis", "Carmen", "Pablo"], "note": "At Carmen's"}},
 }
 _DEALS = {
     "tute": {"summary": "A Tute deal, the first of its match", "value": {**_TUTE_DEAL, "number": 1}},
@@ -161,16 +163,39 @@ def _paths() -> dict[str, Any]:
                 {**_match("201", "The match, as stored.", "ReadMatch", "AddDeal"),
                  "409": _conflict("A player of the same name was added at the same moment."),
                  "422": _response("RuleViolation")},
-                body=ref("NewMatch"), body_description="A match document, optionally with `first_dealer`.",
+                body=ref("NewMatch"), body_description="A match document, optionally with `first_dealer` and `note`.",
                 examples=_NEW_MATCHES),
         },
-        "/matches/{match_id}": {"get": _operation(
-            "getMatch", "Read a match", "The match document and the rules engine's result.",
-            {**_match("200", "The match; its `ETag` names the version read.", "AddDeal", with_etag=True),
-             "304": {"description": "Not modified: the match is still as the `ETag` in `If-None-Match` names it.",
-                     "headers": _ETAG},
-             "404": _response("NotFound")},
-            parameters=[match_id, _parameter("If-None-Match")])},
+        "/matches/{match_id}": {
+            "get": _operation(
+                "getMatch", "Read a match", "The match document and the rules engine's result.",
+                {**_match("200", "The match; its `ETag` names the version read.", "AddDeal", with_etag=True),
+                 "304": {"description": "Not modified: the match is still as the `ETag` in `If-None-Match` names "
+                                        "it.", "headers": _ETAG},
+                 "404": _response("NotFound")},
+                parameters=[match_id, _parameter("If-None-Match")]),
+            "patch": _operation(
+                "changeMatch", "Change a match's note",
+                "Writes, changes or clears (`null` or empty) the owner's note on the match, whatever its status.",
+                {**_match("200", "The match with its note; its `ETag` names its new version.", "ReadMatch",
+                          with_etag=True),
+                 "404": _response("NotFound"),
+                 "409": _conflict(concurrent),
+                 "422": _response("RuleViolation")},
+                parameters=[match_id], body=ref("MatchChange"), body_description="The note.",
+                examples={"note": {"summary": "Where the match was played",
+                                   "value": {"note": "At Carmen's; the loser pays the coffee"}}}),
+        },
+        "/nights": {"get": {**_operation(
+            "listNights", "List the account's game nights",
+            f"Newest first, {PAGE_SIZE} to a page unless `per_page` says otherwise, as the matches are.",
+            {"200": _answer("One page of nights.", {"type": "array", "items": ref("Night")}, headers={
+                "X-Total-Count": {"required": True, "description": "How many nights the account has.",
+                                  "schema": {"type": "integer", "minimum": 0}},
+                "Link": {"description": 'The next and previous pages (`rel="next"`, `rel="prev"`), when there '
+                                        "are some.", "schema": {"type": "string", "minLength": 1}}}),
+             "400": _answer("`page` or `per_page` is not a whole number from 1.", ref("Message"))},
+            parameters=[_parameter("page"), _parameter("per_page")]), "tags": ["nights"]}},
         "/matches/{match_id}/deals": {"post": _operation(
             "addDeal", "Add the next deal",
             "The whole match is checked again with the deal added. With `number`, the deal is stored only if it "
@@ -310,6 +335,7 @@ def openapi_document() -> dict[str, Any]:
         "servers": [{"url": API_ROOT}],
         "security": [{"bearer": []}],
         "tags": [{"name": "matches", "description": "Matches, their deals and their results."},
+                 {"name": "nights", "description": "Game nights: the matches played in one sitting."},
                  {"name": "meta", "description": "About the API itself."}],
         "paths": _paths(),
         "components": {

@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from .models import MAX_ID, STATUSES
+from .models import MAX_ID, MAX_NOTE_LENGTH, STATUSES
 from .rules import GAMES, SUITS, Code, OptionSpec, get_game, max_cards, possible_card_points
 from .rules.common import DECK_POINTS, DECK_SIZES
 from .rules.options import MAX_SCHEDULE_DEALS
@@ -199,9 +199,44 @@ def match_document(game: str, stored: bool = False) -> Schema:
     if not stored:
         properties["first_dealer"] = nullable(seat(spec.max_players, "Who deals first (default: the first deal's "
                                                                      "dealer, else seat 0)."))
+        properties["note"] = note_schema()
     return {"type": "object", "title": f"{spec.title} match", "properties": properties,
             "required": ["game", "players", "options", "deals"] if stored else ["game", "players"],
             "additionalProperties": False}
+
+
+def note_schema() -> Schema:
+    """Return the schema of a match's note: short text of the owner's, or null for none."""
+    return {**nullable({"type": "string", "maxLength": MAX_NOTE_LENGTH, "pattern": f"^[^{_UNUSABLE}]*$"}),
+            "description": f"A short note (a place, a stake, who brought dinner): at most {MAX_NOTE_LENGTH} "
+                           "characters, without control or invisible characters (runs of spaces, tabs and line "
+                           "breaks become one space); empty or null for none.",
+            "examples": ["At Carmen's; the loser pays the coffee"]}
+
+
+def night_view() -> Schema:
+    """Return the schema of a game night as the API answers it."""
+    names = {"type": "array", "items": {"type": "string", "minLength": 1}}
+    return {
+        "type": "object",
+        "description": "Matches played in one sitting: each started less than the account's gap (4 hours unless "
+                       "changed on the account page) after the night's latest last deal.",
+        "required": ["id", "start", "end", "matches", "players", "winners"],
+        "additionalProperties": False,
+        "properties": {
+            "id": {"type": "integer", "minimum": 1, "maximum": MAX_ID,
+                   "description": "The night's id: that of its first match."},
+            "start": {"type": "string", "format": "date-time", "description": "When its first match started."},
+            "end": {"type": "string", "format": "date-time", "description": "Its latest deal (or start)."},
+            "matches": {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1,
+                        "description": "Its matches' ids, in the order they started."},
+            "players": {**names, "description": "Everyone who played that night, in the order they first sat."},
+            "winners": {"type": "object", "propertyNames": {"enum": list(GAMES)},
+                        "additionalProperties": names,
+                        "description": "Per game played, who won most of its matches that night (all of them on a "
+                                       "tie; none when no match of it was won)."},
+        },
+    }
 
 
 def result() -> Schema:
@@ -241,10 +276,12 @@ def match_view() -> Schema:
     """Return the schema of a match as the API answers it."""
     return {
         "type": "object",
-        "required": ["id", "status", "match", "result"],
+        "required": ["id", "status", "note", "match", "result"],
         "additionalProperties": False,
         "properties": {
             "id": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+            "note": {**nullable({"type": "string", "maxLength": MAX_NOTE_LENGTH}),
+                     "description": "The owner's note on the match, or null."},
             "status": {"enum": list(STATUSES),
                        "description": "`abandoned` when the table stopped early: it keeps its deals, has no winner "
                                       "and takes no more deals."},
@@ -262,8 +299,8 @@ def components() -> dict[str, Schema]:
         schemas[f"New{name}Match"] = match_document(game)
         schemas[f"{name}MatchDocument"] = match_document(game, stored=True)
     schemas["NewMatch"] = {
-        "description": "A match document (DESIGN.md), optionally with `first_dealer`; with deals, the whole match "
-                       "is checked and imported at once.",
+        "description": "A match document (DESIGN.md), optionally with `first_dealer` and `note`; with deals, the "
+                       "whole match is checked and imported at once.",
         "oneOf": [ref(f"New{name}Match") for name in by_game.values()],
         "discriminator": {"propertyName": "game",
                           "mapping": {game: f"#/components/schemas/New{name}Match" for game, name in by_game.items()}},
@@ -282,6 +319,11 @@ def components() -> dict[str, Schema]:
     }
     schemas["Result"] = result()
     schemas["Match"] = match_view()
+    schemas["Night"] = night_view()
+    schemas["MatchChange"] = {
+        "type": "object", "required": ["note"], "additionalProperties": False,
+        "description": "What the owner may change of a match at any time, finished or abandoned too.",
+        "properties": {"note": note_schema()}}
     schemas["RuleErrors"] = {
         "type": "object",
         "description": "Every problem found; nothing was stored.",

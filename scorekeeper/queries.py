@@ -6,6 +6,7 @@ the statistics' reads in `figures.reads`.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from flask_sqlalchemy.pagination import Pagination
@@ -98,8 +99,12 @@ def _listed(query: Select[Match], with_deals: bool) -> Select[Match]:
     return query.options(defer(Match.result), raiseload(Match.seats))
 
 
-def _filtered(user: User, game: str | None, player_id: int | None, status: str | None) -> Select[Match]:
+def _filtered(user: User, game: str | None, player_id: int | None, status: str | None,
+              note: str | None = None) -> Select[Match]:
     query = _matches_query(user)
+    words = unicodedata.normalize("NFC", " ".join((note or "").split())).casefold()
+    if words:  # tidied as the notes are, so that what was typed is found
+        query = query.where(Match.note_key.like(f"%{like_escaped(words)}%", escape="\\"))
     if game in GAMES:
         query = query.where(Match.game == game)
     if status in STATUSES:
@@ -107,6 +112,11 @@ def _filtered(user: User, game: str | None, player_id: int | None, status: str |
     if player_id is not None and 0 < player_id <= MAX_ID:
         query = query.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id == player_id)))
     return query
+
+
+def like_escaped(text: str) -> str:
+    """Return text to be found as it is inside a LIKE pattern (escape character: backslash)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def matches(user: User, *, game: str | None = None, player_id: int | None = None, status: str | None = None,
@@ -124,9 +134,11 @@ MAX_PAGE_SIZE = 100
 
 
 def match_page(user: User, page: int, *, game: str | None = None, player_id: int | None = None,
-               status: str | None = None, per_page: int = PAGE_SIZE, with_deals: bool = False) -> Pagination:
-    """Return one page of the account's matches, newest first, filtered by game, player and status."""
-    query = _listed(_filtered(user, game, player_id, status), with_deals)
+               status: str | None = None, note: str | None = None, per_page: int = PAGE_SIZE,
+               with_deals: bool = False) -> Pagination:
+    """Return one page of the account's matches, newest first, filtered by game, player, status and
+    words of their note (any case)."""
+    query = _listed(_filtered(user, game, player_id, status, note), with_deals)
     return db.paginate(query, page=page, per_page=per_page, max_per_page=MAX_PAGE_SIZE, error_out=False)
 
 

@@ -15,7 +15,7 @@ def apply_migrations() -> None:
 
 
 def fill_missing_figures() -> None:
-    """Derive the statistics' rows for matches that have none yet (a database from before they were kept)."""
+    """Derive the statistics' rows and nights for matches that have none yet (a database from before they were kept)."""
     from sqlalchemy import exists, select
 
     from .extensions import db
@@ -25,5 +25,6 @@ def fill_missing_figures() -> None:
     missing = select(Match.id).where(~exists().where(PlayerResult.match_id == Match.id)).limit(1)
     unsummed = select(PlayerResult.id).where(~exists().where(
         PlayerSummary.player_id == PlayerResult.player_id, PlayerSummary.game == PlayerResult.game)).limit(1)
-    if db.session.scalar(missing) is not None or db.session.scalar(unsummed) is not None:
+    ungrouped = select(Match.id).where(Match.night_id.is_(None)).limit(1)
+    if any(db.session.scalar(query) is not None for query in (missing, unsummed, ungrouped)):
         recompute_all()

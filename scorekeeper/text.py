@@ -32,3 +32,18 @@ def plain_text(value: object, longest: int) -> str | None:
     if not isinstance(value, str) or len(value) > longest:
         return None
     return None if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value) else value
+
+
+def clean_note(note: object, field: str = "note", longest: int = 200) -> str | None:
+    """Return a match's note with its spaces tidied and its Unicode composed, or None when it is empty;
+    refuse one that is not text, is longer than `longest` or holds invisible control characters."""
+    if note is None:
+        return None
+    if not isinstance(note, str):
+        raise InvalidInput(_("A note is text."), field)
+    if len(note) > longest:
+        raise InvalidInput(_("A note has at most %(count)s characters.", count=longest), field)
+    tidy = unicodedata.normalize("NFC", " ".join(note.split()))
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in tidy):
+        raise InvalidInput(_("A note cannot hold invisible or control characters."), field)
+    return tidy or None

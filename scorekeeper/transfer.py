@@ -15,11 +15,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
-from .models import STATUSES, Match, Player, User
+from .models import MAX_NOTE_LENGTH, STATUSES, Match, Player, User
 from .rules import RuleViolation, check_bids, check_match
 from .documents import match_document
 from .errors import InvalidInput
-from .text import USERNAME_PATTERN, clean_name
+from .text import USERNAME_PATTERN, clean_name, clean_note
 
 FORMAT = "scorekeeper-export"
 VERSION = 1
@@ -66,6 +66,7 @@ def export_data(username: str | None = None) -> dict[str, Any]:
                 "ended_at": _stamp(m.ended_at),
                 "deal_dates": [[_stamp(d.created_at), _stamp(d.updated_at)] for d in m.deals],
                 "match": match_document(m),
+                "note": m.note,
             } for m in matches],
         })
     return {"format": FORMAT, "version": VERSION, "exported_at": _stamp(datetime.now(UTC)), "accounts": accounts}
@@ -188,8 +189,14 @@ def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[s
             if check.need(isinstance(pair, list) and len(pair) == 2, f"{where}, deal {d + 1}", "needs two dates."):
                 deal_dates.append((check.date(pair[0], f"{where}, deal {d + 1}"),
                                    check.date(pair[1], f"{where}, deal {d + 1}")))
+    note: Any = match.get("note")  # absent from files written before notes were kept
+    try:
+        note = clean_note(note, "note", MAX_NOTE_LENGTH)
+    except InvalidInput as error:
+        check.problems.append(f"{where}: {error.message}")
     return {
         "uid": uid, "status": status, "first_dealer": first_dealer, "pending": pending, "document": document,
+        "note": note,
         "created_at": check.date(match.get("created_at"), where),
         "updated_at": check.date(match.get("updated_at"), where),
         "ended_at": check.date(match.get("ended_at"), where, optional=True),

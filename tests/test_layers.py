@@ -14,7 +14,7 @@ PACKAGE_DIR = Path(scorekeeper.__file__).parent
 WRITERS = ("scorekeeper.services", "scorekeeper.figures.upkeep")
 #: The reads and what lays them out for a page or a document.
 READERS = ("scorekeeper.queries", "scorekeeper.figures.reads", "scorekeeper.figures.aggregate",
-           "scorekeeper.figures.rows", "scorekeeper.pages", "scorekeeper.documents", "scorekeeper.transfer",
+           "scorekeeper.figures.nights", "scorekeeper.figures.rows", "scorekeeper.pages", "scorekeeper.documents", "scorekeeper.transfer",
            "scorekeeper.etags", "scorekeeper.paging")
 LONGEST_MODULE = 400
 

@@ -7,7 +7,7 @@ The write side of the figures: only the services call it, from inside their tran
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
@@ -18,6 +18,7 @@ from ..models import (
 )
 from ..rules import MatchResult
 from .aggregate import pair_rows, summary_rows
+from .nights import group_nights, last_deal_at
 from .rows import rating_rows, result_rows
 
 
@@ -175,3 +176,57 @@ def rebuild_figures(games: set[tuple[int, str]]) -> None:
         sum_up(user_id, game)
     for user_id in accounts:
         pair_up(user_id)
+
+
+#: A match's place in the order matches started in: its start and id.
+StartKey = tuple[datetime, int]
+
+
+def _from(key: StartKey) -> Any:
+    started, match_id = key
+    return or_(Match.created_at > started, and_(Match.created_at == started, Match.id >= match_id))
+
+
+def regroup_nights(user_id: int, since: StartKey | None = None) -> None:
+    """Work out again the night of the account's matches that started from `since` on (None: all of them).
+
+    A match's night depends only on the matches that started before it, so the matches before
+    `since` keep theirs; the night open just before `since` (that of the latest match before
+    it) is read back whole, and every match from its first one on is grouped again.
+    """
+    db.session.flush()
+    gap = timedelta(hours=db.session.scalar(select(User.night_gap_hours).where(User.id == user_id)) or 4)
+    ends = last_deal_at().scalar_subquery()
+    timed = select(Match.id, Match.created_at, ends, Match.night_id).where(Match.user_id == user_id)
+    if since is not None:
+        before = (select(Match.night_id).where(Match.user_id == user_id, ~_from(since))
+                  .order_by(Match.created_at.desc(), Match.id.desc()).limit(1))
+        open_night = db.session.scalar(before)
+        start = db.session.get(Match, open_night) if open_night is not None else None
+        if start is not None:
+            timed = timed.where(_from((start.created_at, start.id)))
+        elif open_night is None:
+            timed = timed.where(_from(since))
+    rows = list(db.session.execute(timed.order_by(Match.created_at, Match.id)))
+    nights = group_nights([(match_id, started, last) for match_id, started, last, _night in rows], gap)
+    moved = [{"at_match": match_id, "night": nights[match_id]} for match_id, _s, _l, night in rows
+             if night != nights[match_id]]
+    if moved:
+        db.session.execute(update(Match.__table__).where(Match.__table__.c.id == bindparam("at_match"))
+                           .values(night_id=bindparam("night")).execution_options(synchronize_session=False), moved)
+
+
+def night_moved(match: Match) -> None:
+    """Group the nights again after the match's last deal moved (a deal added or undone).
+
+    Its own night does not depend on it: only the matches that started after it can move, so
+    when none did (the match being played is the latest) there is nothing to do. The account
+    is locked first, so that a match started at the same moment on another phone is either
+    seen here or groups itself after this deal is committed.
+    """
+    db.session.flush()
+    lock_figures(match.user_id)
+    later = select(Match.id).where(Match.user_id == match.user_id, _from((match.created_at, match.id)),
+                                   Match.id != match.id).limit(1)
+    if db.session.scalar(later) is not None:
+        regroup_nights(match.user_id, (match.created_at, match.id))

@@ -7,7 +7,8 @@ attached back to the fields they belong to by `attach_errors`.
 - `accounts`: signing in, an account, a password, a player, an API token;
 - `matches`: a new match, with the game's house rules as fields;
 - `deals`: the Tute and Pocha deal forms;
-- `errors`: the engine's problems at their fields, and a page's messages grouped.
+- `errors`: the engine's problems at their fields, and a page's messages grouped;
+- `nights`: a match's note, and the account's gap between game nights.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from .matches import (
     players_from_form,
 )
 from .deals import PochaDealForm, TuteDealForm
+from .nights import NightGapForm, NoteForm
 
 __all__ = [
     "MAX_SEATS", "NOBODY", "SUIT_CHOICES", "WholeNumberField", "choices", "required_text", "whole_number",
     "AccountForm", "JoinTableForm", "LoginForm", "PasswordForm", "PlayerForm", "TokenForm", "add_form_error", "attach_errors",
     "group_errors", "has_errors", "NewMatchForm", "OPTION_LABELS", "OPTION_VALUE_LABELS", "new_match_form_class",
-    "option_fields", "options_from_form", "players_from_form", "PochaDealForm", "TuteDealForm",
+    "option_fields", "options_from_form", "players_from_form", "PochaDealForm", "TuteDealForm", "NightGapForm",
+    "NoteForm",
 ]

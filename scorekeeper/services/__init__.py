@@ -17,27 +17,27 @@ from ..errors import Conflict, InvalidInput, NotFound, PreconditionFailed, Servi
 from ..keys import hash_token
 from .accounts import (
     MIN_PASSWORD_LENGTH, TOKEN_PREFIX, authenticate, change_password, create_api_token, create_user,
-    end_every_sign_in, end_sign_in, revoke_api_token, set_language, set_time_zone, start_sign_in, note_token_use,
-    user_named,
+    end_every_sign_in, end_sign_in, revoke_api_token, set_language, set_night_gap, set_time_zone, start_sign_in,
+    note_token_use, user_named,
 )
 from .bulk import import_accounts, recompute_all
 from .entry_links import open_entry_link, stop_entry_link
 from .idempotency import MAX_IDEMPOTENCY_KEY, Sent, once, usable_key
 from .matches import (
     abandon_match, add_deal, complete_deal, create_match_from_document, delete_last_deal, delete_match, rematch,
-    replace_deal, save_bids, share_match, start_match, stop_sharing, undo,
+    replace_deal, save_bids, set_note, share_match, start_match, stop_sharing, undo,
 )
 from .players import add_player, rename_player, set_player_archived
 
 __all__ = [
     "Conflict", "InvalidInput", "NotFound", "PreconditionFailed", "ServiceError", "hash_token",
     "MIN_PASSWORD_LENGTH", "TOKEN_PREFIX", "authenticate", "change_password", "create_api_token",
-    "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "set_time_zone",
-    "start_sign_in",
+    "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "set_night_gap",
+    "set_time_zone", "start_sign_in",
     "note_token_use", "user_named",
     "import_accounts", "recompute_all", "open_entry_link", "stop_entry_link",
     "MAX_IDEMPOTENCY_KEY", "Sent", "once", "usable_key",
     "abandon_match", "add_deal", "complete_deal", "create_match_from_document", "delete_last_deal", "delete_match",
-    "rematch", "replace_deal", "save_bids", "share_match", "start_match", "stop_sharing", "undo",
+    "rematch", "replace_deal", "save_bids", "set_note", "share_match", "start_match", "stop_sharing", "undo",
     "add_player", "rename_player", "set_player_archived",
 ]

@@ -11,6 +11,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..errors import InvalidInput, NotFound
 from ..extensions import db
+from ..figures.nights import GAP_HOURS
+from ..figures.upkeep import lock_figures, regroup_nights
 from ..i18n import is_time_zone
 from ..keys import hash_token, sign_in_lifetime
 from ..models import MAX_ID, ApiToken, SignIn, User, utcnow
@@ -111,6 +113,18 @@ def set_time_zone(user: User, time_zone: str | None) -> None:
     if time_zone is not None and not is_time_zone(time_zone):
         raise InvalidInput(_("Choose a time zone from the list."), "time_zone")
     user.time_zone = time_zone
+
+
+@atomic
+def set_night_gap(user: User, hours: object) -> None:
+    """Set how many hours between matches begin a new game night, and group the account's nights again."""
+    if not isinstance(hours, int) or isinstance(hours, bool) or hours not in GAP_HOURS:
+        raise InvalidInput(_("Choose from %(low)s to %(high)s hours.", low=GAP_HOURS[0], high=GAP_HOURS[-1]),
+                           "night_gap")
+    if hours != user.night_gap_hours:
+        user.night_gap_hours = hours
+        lock_figures(user.id)
+        regroup_nights(user.id)
 
 
 @atomic

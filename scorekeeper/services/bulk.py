@@ -10,13 +10,13 @@ from sqlalchemy.orm import selectinload
 
 from ..documents import match_document
 from ..extensions import db
-from ..figures.upkeep import rebuild_figures, refresh_figures
+from ..figures.upkeep import rebuild_figures, refresh_figures, regroup_nights
 from ..models import ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerSummary, User, name_key
 from ..rules import check_match
 from ..text import clean_name
 from .accounts import user_named
 from .base import atomic
-from .matches import new_match
+from .matches import new_match, write_note
 from .players import player_named
 
 
@@ -36,6 +36,8 @@ def recompute_all() -> int:
     db.session.execute(delete(PlayerSummary.__table__))
     db.session.execute(delete(PlayerPair.__table__))
     rebuild_figures(games)
+    for user_id in db.session.scalars(select(User.id).order_by(User.id)):
+        regroup_nights(user_id)
     return count
 
 
@@ -71,6 +73,7 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
             if item["status"] == ABANDONED:
                 match.status = ABANDONED
             match.pending = item["pending"]
+            write_note(match, item.get("note"))
             # A finished match always has an end: the ratings follow the order matches ended in.
             ended = item["ended_at"] or (item["updated_at"] if match.status == FINISHED else None)
             match.created_at, match.updated_at, match.ended_at = item["created_at"], item["updated_at"], ended
@@ -79,5 +82,7 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
             refresh_figures(match, result)
             games.add((user.id, match.game))
             report["matches"] += 1
+        # Imported matches may fall between those already here: the account's nights are grouped again.
+        regroup_nights(user.id)
     rebuild_figures(games)
     return report

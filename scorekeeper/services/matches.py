@@ -17,11 +17,13 @@ from flask_babel import gettext as _
 from ..documents import match_document
 from ..errors import Conflict, NotFound, PreconditionFailed
 from ..extensions import db
-from ..figures.upkeep import cache_result, lock_figures, pair_up, rate_again, refresh_figures, store_result, sum_up
-from ..models import ABANDONED, FINISHED, PLAYING, Deal, Match, Seat, User, utcnow
+from ..figures.upkeep import (
+    cache_result, lock_figures, night_moved, pair_up, rate_again, refresh_figures, regroup_nights, store_result, sum_up,
+)
+from ..models import ABANDONED, FINISHED, MAX_NOTE_LENGTH, PLAYING, Deal, Match, Seat, User, utcnow
 from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from ..rules import next_seat
-from ..text import clean_name
+from ..text import clean_name, clean_note
 from .base import atomic
 from .idempotency import remember
 from .players import players_for
@@ -56,30 +58,50 @@ def new_match(user: User, document: Mapping[str, Any], first_dealer: int | None,
     db.session.add(match)
     if figures:
         store_result(match, result)
+        lock_figures(user.id)
+        regroup_nights(user.id, (match.created_at, match.id))
     else:
         cache_result(match, result)
     return match, result
 
 
+def write_note(match: Match, note: str | None) -> None:
+    """Keep a note (checked and tidied already) on the match, with its case-folded form for the search."""
+    match.note = note
+    match.note_key = None if note is None else note.casefold()
+
+
 @atomic
 def start_match(user: User, game: str, player_names: Sequence[str], options: Mapping[str, Any] | None,
-                first_dealer: int) -> Match:
-    """Start a match: check the game, players and house rules, then seat the players."""
+                first_dealer: int, note: str | None = None) -> Match:
+    """Start a match: check the game, players, house rules and note, then seat the players."""
     names = [clean_name(n, f"players.{i}") for i, n in enumerate(player_names)]
+    tidy_note = clean_note(note, "note", MAX_NOTE_LENGTH)
     document = {"game": game, "players": names, "options": dict(options or {}), "deals": []}
     match, _result = new_match(user, document, first_dealer)
+    write_note(match, tidy_note)
     return match
 
 
 @atomic
-def create_match_from_document(user: User, document: Any, first_dealer: int | None = None) -> Match:
-    """Create a match from a match document; with deals, the whole match is imported at once."""
+def create_match_from_document(user: User, document: Any, first_dealer: int | None = None,
+                               note: str | None = None) -> Match:
+    """Create a match from a match document (and a note); with deals, the whole match is imported at once."""
+    tidy_note = clean_note(note, "note", MAX_NOTE_LENGTH)
     if isinstance(document, Mapping) and isinstance(document.get("players"), list):
         # Tidy the names first, so that two spellings of one player are refused as a duplicate.
         names = [clean_name(n, f"players.{i}") if isinstance(n, str) and n.strip() else n
                  for i, n in enumerate(document["players"])]
         document = {**document, "players": names}
     match, _result = new_match(user, document, first_dealer)
+    write_note(match, tidy_note)
+    return match
+
+
+@atomic
+def set_note(match: Match, note: object) -> Match:
+    """Keep the owner's note on a match, whatever its status; an empty note removes it."""
+    write_note(match, clean_note(note, "note", MAX_NOTE_LENGTH))
     return match
 
 
@@ -111,6 +133,7 @@ def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | N
     match.deals.append(Deal(number=number, data=dict(deal), entry_link_id=entry_link_id))
     match.pending = None
     store_result(match, result)
+    night_moved(match)
     return match
 
 
@@ -194,6 +217,7 @@ def delete_last_deal(match: Match, number: int) -> Match:
     match.deals.pop()
     match.pending = None
     store_result(match, check_match(match_document(match)))
+    night_moved(match)
     return match
 
 
@@ -208,6 +232,7 @@ def undo(match: Match) -> str | None:
     if match.deals:
         match.deals.pop()
         store_result(match, check_match(match_document(match)))
+        night_moved(match)
         return "deal"
     return None
 
@@ -229,12 +254,15 @@ def delete_match(match: Match) -> None:
     """Delete a match with its deals and figures; the ratings of its game follow."""
     since = (match.ended_at, match.id) if match.status == FINISHED and match.ended_at else None
     user_id, game, players = match.user_id, match.game, [seat.player_id for seat in match.seats]
+    started = (match.created_at, match.id)
     lock_figures(user_id)
     db.session.delete(match)
     if since is not None:
         rate_again(user_id, game, since)
     sum_up(user_id, game, players)
     pair_up(user_id, players)
+    # The matches after it may now begin a night of their own (or one deleted night's matches join another).
+    regroup_nights(user_id, started)
 
 
 @atomic

@@ -32,9 +32,10 @@ PUBLIC_ENDPOINTS = OPEN_ENDPOINTS | {"auth.login", "auth.setup", "auth.signup"}
 
 def register(app: Flask) -> None:
     """Register every blueprint and the app-wide request hooks."""
-    from . import api, auth, main, matches, players, pwa, share, statistics, table
+    from . import api, auth, main, matches, nights, players, pwa, share, statistics, table
 
-    for blueprint in (auth.bp, main.bp, players.bp, matches.bp, api.bp, share.bp, pwa.bp, statistics.bp, table.bp):
+    for blueprint in (auth.bp, main.bp, players.bp, matches.bp, api.bp, share.bp, pwa.bp, statistics.bp, nights.bp,
+                      table.bp):
         app.register_blueprint(blueprint)
     login_manager.login_view = "auth.login"
     login_manager.login_message = lazy_gettext("Sign in to keep score.")

@@ -21,6 +21,8 @@ from werkzeug.exceptions import HTTPException
 from .. import queries, services
 from ..documents import api_view
 from ..etags import tag_version, version_tag
+from ..figures import nights as night_reads
+from ..pages import nights as night_pages
 from ..extensions import csrf
 from ..models import MAX_ID, User
 from ..openapi import openapi_document
@@ -179,12 +181,43 @@ def list_matches() -> Reply:
 def create_match() -> Reply:
     """Create a match from a match document; with deals, the whole match is imported."""
     body = _json_body()
-    first_dealer = None
-    if isinstance(body, Mapping) and "first_dealer" in body:
+    first_dealer = note = None
+    if isinstance(body, Mapping) and ("first_dealer" in body or "note" in body):
         body = dict(body)
-        first_dealer = body.pop("first_dealer")
-    match = services.create_match_from_document(_user(), body, first_dealer)
+        first_dealer, note = body.pop("first_dealer", None), body.pop("note", None)
+    match = services.create_match_from_document(_user(), body, first_dealer, note)
     return jsonify(api_view(match)), 201
+
+
+@bp.patch("/matches/<int:match_id>")
+def change_match(match_id: int) -> Reply:
+    """Change what the owner may change of a match at any time: its note (`{"note": "..."}`; null clears it)."""
+    match = _one(match_id)
+    body = _json_body()
+    if not isinstance(body, Mapping) or set(body) != {"note"}:
+        raise ApiError(422, "Send {\"note\": text or null}: the note is all a match changes this way.",
+                       code="malformed", field="note")
+    return _answer(services.set_note(match, body["note"]), 200)
+
+
+@bp.get("/nights")
+def list_nights() -> Reply:
+    """List the account's game nights, newest first, paged as the matches are (`page`, `per_page` up to 100)."""
+    size = min(_counted_from_one("per_page", queries.PAGE_SIZE), queries.MAX_PAGE_SIZE)
+    found = night_reads.night_page(_user(), _counted_from_one("page", 1), per_page=size)
+    response = jsonify([night_pages.api_view(night) for night in night_pages.nights(found.items)])
+    return _paged(response, found, "api.list_nights"), 200
+
+
+def _paged(response: Response, found: Any, endpoint: str) -> Response:
+    """Give a page of a list its total (`X-Total-Count`) and links to its neighbours (`Link`, rel next and prev)."""
+    pages = [(found.next_num, "next"), (found.prev_num, "prev")]
+    links = ", ".join(f'<{url_for(endpoint, page=number, per_page=found.per_page, _external=True)}>; rel="{rel}"'
+                      for number, rel in pages if number is not None)
+    if links:  # a single page links to no other
+        response.headers["Link"] = links
+    response.headers["X-Total-Count"] = str(found.total)
+    return response
 
 
 def _answer(match: Any, status: int) -> Reply:

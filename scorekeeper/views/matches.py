@@ -308,16 +308,17 @@ def edit_deal(match_id: int, number: int) -> Page:
 
 @bp.get("/history")
 def history() -> str:
-    """List the matches, newest first, a page at a time, filtered by game, player and status."""
+    """List the matches, newest first, a page at a time, filtered by game, player, status and note."""
     game = request.args.get("game") or None
     status = request.args.get("status") or None
     player_id = whole_number(request.args.get("player"))
+    note = (request.args.get("note") or "")[:200] or None
     found = queries.match_page(current_user, whole_number(request.args.get("page")) or 1,
                                game=game if game in GAMES else None, status=status if status in STATUSES else None,
-                               player_id=player_id)
+                               player_id=player_id, note=note)
     return render_template("matches/history.html", page=found, notes=lists.history_notes(found.items),
                            games=GAMES.values(), statuses=STATUSES, players=queries.players(current_user),
-                           selected={"game": game, "status": status, "player": player_id})
+                           selected={"game": game, "status": status, "player": player_id, "note": note})
 
 
 @bp.get("/history/<int:match_id>")

@@ -119,9 +119,9 @@ def match_csv(match_id: int) -> Response:
 
 @bp.get("/export.json")
 def account_json() -> Response:
-    """The whole account's matches as match documents, with their status and dates."""
+    """The whole account's matches as match documents, with their status, dates and notes."""
     matches = queries.matches(current_user, with_deals=True)
-    body = [{"id": m.id, "status": m.status, "created_at": m.created_at.isoformat(),
+    body = [{"id": m.id, "status": m.status, "created_at": m.created_at.isoformat(), "note": m.note,
              "match": match_document(m)} for m in reversed(matches)]
     response = Response(json.dumps({"matches": body}, ensure_ascii=False, indent=1), mimetype="application/json")
     response.headers["Content-Disposition"] = 'attachment; filename="scorekeeper-matches.json"'

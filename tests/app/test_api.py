@@ -73,7 +73,8 @@ def test_create_a_match_answers_201_with_id_status_document_and_result(api: Api)
     response = api.post("/api/v1/matches", {**TUTE, "options": {"double_over_100": True}})
     body = response.get_json()
     assert response.status_code == 201
-    assert set(body) == {"id", "status", "match", "result"}
+    assert set(body) == {"id", "status", "note", "match", "result"}
+    assert body["note"] is None
     assert body["status"] == "playing"
     assert body["match"] == {**TUTE, "options": {"double_over_100": True}, "deals": []}
     assert body["result"]["juegos"] == [0, 0] and body["result"]["next_dealer"] is None

@@ -34,7 +34,7 @@ REVIEWED_PUBLIC = {
 REVIEWED_OPEN_API = {
     "api.openapi": "the API's description (its OpenAPI document), which holds nothing of any account",
 }
-SAMPLE_VALUES = {"match_id": "1", "player_id": "1", "token_id": "1", "number": "1", "game_name": "tute2", "game": "tute2",
+SAMPLE_VALUES = {"match_id": "1", "night_id": "1", "player_id": "1", "token_id": "1", "number": "1", "game_name": "tute2", "game": "tute2",
                  "token": "not-a-real-share-token", "filename": "app.css"}
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import datetime, timedelta
 from collections import Counter
 from typing import Any
 
@@ -37,9 +38,9 @@ NAMES = ("Ana", "Luis", "Carmen", "Pedro")
 
 #: Every derived table with the columns a rebuild writes, and the columns that name a row
 #: (the order the rows are read in). Autoincrement ids are left out: a rebuild renumbers result rows.
-#: Of a match, its cached result and its status are derived; the rest of its columns are facts.
+#: Of a match, its cached result, its status and its night are derived; the rest of its columns are facts.
 DERIVED: dict[type[Any], tuple[tuple[str, ...], tuple[str, ...]]] = {
-    Match: (("id", "result", "status"), ("id",)),
+    Match: (("id", "result", "status", "night_id"), ("id",)),
     PlayerResult: (tuple(c.name for c in PlayerResult.__table__.columns if c.name != "id"), ("match_id", "seat")),
     PlayerRating: (tuple(c.name for c in PlayerRating.__table__.columns if c.name != "id"), ("match_id", "player_id")),
     PlayerSummary: (tuple(c.name for c in PlayerSummary.__table__.columns if c.name != "id"),
@@ -291,6 +292,31 @@ class Upkeep(RuleBasedStateMachine):
             if how == "another account":
                 into = self.account(data)
         services.import_accounts(transfer.read_export(file), into=into)
+
+    @precondition(lambda self: self.exports)
+    @rule(data=st.data(), hours=st.integers(-30, 30))
+    def import_hours_away(self, data: st.DataObject, hours: int) -> None:
+        """Import a copy of a kept export as if played `hours` earlier or later, so that matches fall
+        before, between and after the others, into nights of their own or into others' nights."""
+        file = json.loads(json.dumps(data.draw(st.sampled_from(self.exports), label="export")))
+        self.copies += 1
+        shift = timedelta(hours=hours, minutes=data.draw(st.integers(0, 59), label="minutes"))
+
+        def moved(stamp: str | None) -> str | None:
+            return None if stamp is None else (datetime.fromisoformat(stamp) + shift).isoformat()
+
+        for account in file["accounts"]:
+            for match in account["matches"]:
+                match["uid"] = f"h{self.copies:03d}{match['uid'][4:]}"
+                for name in ("created_at", "updated_at", "ended_at"):
+                    match[name] = moved(match[name])
+                match["deal_dates"] = [[moved(a), moved(b)] for a, b in match["deal_dates"]]
+        services.import_accounts(transfer.read_export(file), into=self.account(data))
+
+    @rule(data=st.data(), hours=st.integers(1, 12))
+    def night_gap(self, data: st.DataObject, hours: int) -> None:
+        """Change an account's gap between game nights: its matches are grouped again."""
+        services.set_night_gap(self.account(data), hours)
 
     # The property.
 

@@ -68,7 +68,7 @@ def test_every_main_page_passes_axe(browser: Any, server: Server, scheme: str) -
     link = phone.page.locator("a.share-link").get_attribute("href")
     phone.page.goto(link)
     scan("live view")
-    for path in ("/history", "/history/1", "/players/", "/", "/account"):
+    for path in ("/history", "/history/1", "/players/", "/nights", "/nights/1", "/", "/account"):
         phone.go(path)
         scan(path)
     phone.tap("text=Sign out")
@@ -126,7 +126,8 @@ def test_main_pages_fit_360_px_with_thumb_sized_targets(browser: Any, server: Se
                "input:not([type=hidden]):not([type=radio]):not([type=checkbox])")
     for path in ("/", "/matches/new", "/matches/new/pocha", "/matches/1", "/matches/1/deal", "/matches/2",
                  "/matches/2/deal", "/matches/3", "/history", "/history/2", "/players/", "/players/5", "/account",
-                 "/stats/tute2", "/stats/tute4", "/stats/pocha", "/stats/head-to-head?a=5&b=6", "/language"):
+                 "/stats/tute2", "/stats/tute4", "/stats/pocha", "/stats/head-to-head?a=5&b=6", "/language",
+                 "/nights", "/nights/1"):
         phone.go(path)
         for summary in phone.page.locator("main details > summary").all():
             summary.click()

@@ -1,0 +1,162 @@
+"""Game nights: which matches were played in one sitting, and the reads of the nights' pages.
+
+A match belongs to the night of the match before it when it started less than the account's
+gap (4 hours unless the account says otherwise) after that night's last deal so far: the
+latest last deal of every earlier match of the night, a match without deals ending where it
+began. Matches played side by side therefore share their night, and a night that runs past
+midnight keeps the day it began.
+
+A match's night depends on every match that started before it, so it is not worked out at
+read time: each match keeps `night_id`, the id of the first match of its night, written by
+the services whenever a start, a deal, an undo, a deletion, an import or the account's gap
+can move it (`figures.upkeep.regroup_nights`) and rebuilt by `recompute`. The nights are
+then the matches whose `night_id` is their own id, so a page of nights is an indexed page of
+matches, and reading it takes the same few queries for 10 nights as for 500.
+
+This module is the read side: the grouping itself (pure), and the SQL the pages read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import defer, raiseload, selectinload
+
+from ..errors import NotFound
+from ..extensions import db
+from ..i18n import gettext
+from ..models import MAX_ID, Deal, Match, Player, PlayerResult, Seat, User
+from ..paging import Page
+
+#: The gaps an account may choose, in hours, and the one it starts with.
+GAP_HOURS = range(1, 13)
+DEFAULT_GAP_HOURS = 4
+#: Nights per page (and in the API, unless it asks for another size).
+PAGE_SIZE = 10
+
+#: A match as the grouping sees it: id, start, and its last deal (None without deals).
+Timed = tuple[int, datetime, datetime | None]
+
+
+@dataclass
+class OpenNight:
+    """The night being filled as matches are read in the order they started."""
+
+    night_id: int
+    ends: datetime
+
+
+def group_nights(matches: Iterable[Timed], gap: timedelta, night: OpenNight | None = None) -> dict[int, int]:
+    """Return each match's night (the id of its night's first match), for matches in the order they started.
+
+    `night` is the night open before the first of them, when they continue an account's history.
+    """
+    found: dict[int, int] = {}
+    for match_id, started, last_deal in matches:
+        ends = started if last_deal is None else max(started, last_deal)
+        if night is None or started >= night.ends + gap:
+            night = OpenNight(match_id, ends)
+        else:
+            night.ends = max(night.ends, ends)
+        found[match_id] = night.night_id
+    return found
+
+
+def last_deal_at() -> Select[datetime]:
+    """Return the time of a match's latest deal, correlated with `Match` (one index range per match)."""
+    return select(func.max(Deal.created_at)).where(Deal.match_id == Match.id).correlate(Match)
+
+
+# ---------------------------------------------------------------- reads for the pages and the API
+
+
+@dataclass(frozen=True)
+class Seated:
+    """What one player did in one match of a night, from the derived results."""
+
+    match_id: int
+    player_id: int
+    name: str
+    side: int
+    won: bool
+    total: int
+    juegos: int | None
+
+
+@dataclass(frozen=True)
+class NightRows:
+    """What a night's summary is made of: its matches in order, each one's results and last deal."""
+
+    first: Match
+    matches: list[Match]
+    seats: list[Seated]
+    ends: dict[int, datetime]
+
+
+def _begins_a_night(user: User, player_id: int | None) -> list[Any]:
+    """Return the conditions naming the account's nights (optionally those `player_id` played)."""
+    conditions: list[Any] = [Match.user_id == user.id, Match.night_id == Match.id]
+    if player_id is not None and 0 < player_id <= MAX_ID:
+        played = (select(Match.night_id).join(Seat, Seat.match_id == Match.id)
+                  .where(Match.user_id == user.id, Seat.player_id == player_id))
+        conditions.append(Match.id.in_(played))
+    return conditions
+
+
+def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int | None = None) -> Page:
+    """Return one page of the account's nights, newest first (optionally those `player_id` played),
+    each as its `NightRows`; five queries whatever the history's length."""
+    per_page = max(1, min(per_page, 100))
+    page = max(1, min(page, MAX_ID // per_page))
+    conditions = _begins_a_night(user, player_id)
+    # Counted on the index of (account, night) alone: the rows themselves are never read.
+    total = db.session.scalar(select(func.count(Match.id)).where(*conditions)) or 0
+    firsts = list(db.session.scalars(select(Match).where(*conditions)
+                                     .options(defer(Match.result), raiseload(Match.seats))
+                                     .order_by(Match.created_at.desc(), Match.id.desc())
+                                     .limit(per_page).offset((page - 1) * per_page)))
+    return Page(items=_rows_of(user, firsts, with_deals=False), page=page, per_page=per_page, total=total)
+
+
+def night_for(user: User, night_id: int) -> NightRows:
+    """Return the account's night with this id (its first match's) with its matches and their deals, or
+    raise NotFound (also for another account's night, or a match that does not begin a night)."""
+    first = db.session.get(Match, night_id) if 0 < night_id <= MAX_ID else None
+    if first is None or first.user_id != user.id or first.night_id != first.id:
+        raise NotFound(gettext("There is no such night."))
+    return _rows_of(user, [first], with_deals=True)[0]
+
+
+def _rows_of(user: User, firsts: Sequence[Match], with_deals: bool) -> list[NightRows]:
+    """Read the matches, results and last deals of these nights, in three queries for them all."""
+    if not firsts:
+        return []
+    night_ids = [first.id for first in firsts]
+    # Sorted here, not in SQL: an ORDER BY on the start would have the database walk the account's
+    # matches by start rather than look the nights' matches up by night.
+    query = select(Match).where(Match.user_id == user.id, Match.night_id.in_(night_ids))
+    query = query.options(selectinload(Match.seats), selectinload(Match.deals)) if with_deals else query.options(
+        defer(Match.result), raiseload(Match.seats))
+    matches = sorted(db.session.scalars(query), key=lambda match: (match.created_at, match.id))
+    ids = [match.id for match in matches]
+    seats = [Seated(*row) for row in db.session.execute(
+        select(PlayerResult.match_id, PlayerResult.player_id, Player.name, PlayerResult.side, PlayerResult.won,
+               PlayerResult.total, PlayerResult.juegos)
+        .join(Player, Player.id == PlayerResult.player_id)
+        .where(PlayerResult.match_id.in_(ids)).order_by(PlayerResult.match_id, PlayerResult.seat))]
+    ends = {match_id: at for match_id, at in db.session.execute(
+        select(Deal.match_id, func.max(Deal.created_at)).where(Deal.match_id.in_(ids)).group_by(Deal.match_id))
+        if at is not None}
+    by_night: dict[int, list[Match]] = {}
+    seated: dict[int, list[Seated]] = {}
+    night_of = {match.id: match.night_id or match.id for match in matches}
+    for match in matches:
+        by_night.setdefault(night_of[match.id], []).append(match)
+    for seat in seats:
+        seated.setdefault(night_of[seat.match_id], []).append(seat)
+    return [NightRows(first=first, matches=by_night.get(first.id, [first]), seats=seated.get(first.id, []), ends=ends)
+            for first in firsts]

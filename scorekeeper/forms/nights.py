@@ -1,0 +1,28 @@
+"""The forms of notes and game nights: a match's note, and the account's gap between nights."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import SelectField, StringField
+
+from ..i18n import lazy_gettext as _l
+from ..figures.nights import GAP_HOURS
+from ..models import MAX_NOTE_LENGTH
+from .fields import choices
+
+
+class NoteForm(FlaskForm):
+    """Write, change or clear a match's note (the service checks and tidies it)."""
+
+    # No length validator here: the service says what is wrong, at this field, in the same words
+    # for the pages and the API, and the page keeps what was typed.
+    note = StringField(_l("Note"), description=_l("A place, a stake, who brought dinner: at most %(count)s "
+                                                  "characters.", count=MAX_NOTE_LENGTH),
+                       render_kw={"autocomplete": "off"})
+
+
+class NightGapForm(FlaskForm):
+    """Choose how long a pause between matches begins a new game night."""
+
+    night_gap = SelectField(_l("A new night begins after a pause of"), coerce=int,
+                            choices=choices((hours, str(hours)) for hours in GAP_HOURS))

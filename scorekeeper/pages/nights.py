@@ -1,0 +1,143 @@
+"""What the nights' pages and the API show of a game night: its games, players, winners and standings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from markupsafe import Markup
+
+from .. import i18n
+from ..figures.nights import NightRows
+from .charts import running_totals_svg
+from ..models import FINISHED, Match
+from . import boards
+
+
+def _scored_in_points(match: Match) -> bool:
+    """Tell whether a match is won on points (Pocha, Tute in points mode) rather than juegos."""
+    return match.game == "pocha" or match.options.get("mode") == "points"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's night in one game: matches played and won, and the points of those won on points."""
+
+    name: str
+    played: int
+    won: int
+    points: int | None
+
+
+@dataclass(frozen=True)
+class Night:
+    """A game night: when it began and ended, where (its first match's note), what was played and who won."""
+
+    id: int
+    start: datetime
+    end: datetime
+    note: str | None
+    match_ids: list[int]
+    games: list[str]
+    players: list[str]
+    #: Per game, who won most of its matches that night (all of them on a tie; nobody if none was won).
+    winners: dict[str, list[str]]
+    #: Per game, each player's line of the night's standings, best first.
+    standings: dict[str, list[Standing]]
+
+    @property
+    def points(self) -> dict[str, list[Standing]]:
+        """Return, per game with matches won on points, the standings that carry points."""
+        return {game: rows for game, rows in self.standings.items() if any(row.points is not None for row in rows)}
+
+
+@dataclass
+class _Tally:
+    name: str
+    played: int = 0
+    won: int = 0
+    points: int | None = None
+
+
+def night(rows: NightRows) -> Night:
+    """Sum up a night from its matches and their players' results."""
+    by_match = {match.id: match for match in rows.matches}
+    games: list[str] = []
+    players: list[str] = []
+    tally: dict[str, dict[int, _Tally]] = {}
+    for seat in rows.seats:
+        match = by_match[seat.match_id]
+        if match.game not in games:
+            games.append(match.game)
+        if seat.name not in players:
+            players.append(seat.name)
+        line = tally.setdefault(match.game, {}).setdefault(seat.player_id, _Tally(seat.name))
+        line.played += 1
+        line.won += 1 if seat.won and match.status == FINISHED else 0
+        if _scored_in_points(match):
+            line.points = (line.points or 0) + seat.total
+    standings: dict[str, list[Standing]] = {}
+    winners: dict[str, list[str]] = {}
+    for game in games:
+        lines = [Standing(t.name, t.played, t.won, t.points) for t in tally[game].values()]
+        lines.sort(key=lambda s: (-s.won, -(s.points if s.points is not None else 0), s.name.casefold()))
+        standings[game] = lines
+        most = max((line.won for line in lines), default=0)
+        winners[game] = [line.name for line in lines if most and line.won == most]
+    ends = [rows.ends.get(match.id, match.created_at) for match in rows.matches]
+    return Night(id=rows.first.id, start=rows.first.created_at, end=max([rows.first.created_at, *ends]),
+                 note=rows.first.note, match_ids=[match.id for match in rows.matches], games=games,
+                 players=players, winners=winners, standings=standings)
+
+
+def nights(pages_rows: Sequence[NightRows]) -> list[Night]:
+    """Sum up each night of a page."""
+    return [night(rows) for rows in pages_rows]
+
+
+def api_view(found: Night) -> dict[str, object]:
+    """Return a night as the API shows it."""
+    return {"id": found.id, "start": found.start.isoformat(), "end": found.end.isoformat(),
+            "matches": found.match_ids, "players": found.players, "winners": found.winners}
+
+
+@dataclass(frozen=True)
+class PlayedMatch:
+    """One match of a night's page: its result in a line and its chart of running totals."""
+
+    match: Match
+    players: list[str]
+    winners: list[str]
+    finished: bool
+    standing: str
+    chart: Markup
+
+
+@dataclass(frozen=True)
+class NightPage:
+    """A night's page: its summary and each of its matches, in the order they started."""
+
+    night: Night
+    matches: list[PlayedMatch]
+
+
+def played_match(match: Match) -> PlayedMatch:
+    """Lay out one match of a night from its cached result: no deal is described, only the totals drawn."""
+    result = boards.match_result(match)
+    names = match.player_names
+    sides = [" & ".join(names[seat] for seat in side) for side in result.sides]
+    values = result.juegos if result.juegos is not None else result.totals
+    standing = ", ".join(f"{name} {value}" for name, value in zip(sides, values))
+    if result.juegos is not None:
+        standing = i18n.gettext("%(standing)s (juegos)", standing=standing)
+    description = i18n.gettext("Running totals, deal by deal: %(standings)s.", standings=", ".join(
+        f"{name} {total}" for name, total in zip(sides, result.totals)))
+    return PlayedMatch(match=match, players=names, winners=[sides[w] for w in result.winners],
+                       finished=result.finished, standing=standing,
+                       chart=running_totals_svg(sides, result.running_totals(), description))
+
+
+def night_page(rows: NightRows) -> NightPage:
+    """Lay out a night's page from its matches (with their deals) and results."""
+    return NightPage(night=night(rows), matches=[played_match(match) for match in rows.matches])
