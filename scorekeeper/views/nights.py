@@ -13,6 +13,7 @@ from ..forms import NightGapForm, NoteForm, add_form_error, whole_number
 from ..models import Match
 from ..pages import boards, nights as night_pages
 from ..pages.offline import offline_plan
+from .table import entry_section
 
 bp = Blueprint("nights", __name__)
 
@@ -60,7 +61,8 @@ def save_note(match_id: int) -> Page:
     board = boards.scoreboard(queries.match_for(current_user, match_id))
     if back == "matches.detail":
         return render_template("matches/detail.html", board=board, note_form=form), 422
-    return render_template("matches/scoreboard.html", board=board, note_form=form,
+    return render_template("matches/scoreboard.html", board=board, note_form=form, guest=False,
+                           entry=entry_section(board.match) if board.open else None,
                            plan=offline_plan(board) if board.open else None), 422
 
 
