@@ -59,3 +59,11 @@ def test_a_second_phone_joins_and_enters_tute_and_pocha_deals_that_the_owner_see
         assert guest.errors == [] and owner.errors == []
     finally:
         guest.close()
+
+
+def test_an_entry_address_without_its_secret_says_so_and_offers_no_button(phone: Phone, server: Server) -> None:
+    phone.go("/join")
+    missing = phone.page.locator("[data-join-missing]")
+    missing.wait_for()
+    assert "missing its secret part" in missing.inner_text()
+    assert not phone.page.locator("form[data-join] button").is_visible()
