@@ -48,8 +48,8 @@ def sign_in_count(user: User) -> int:
 
 def match_for(user: User, match_id: int) -> Match:
     """Return the account's match, or raise NotFound (also for another account's match)."""
-    match = db.session.get(Match, match_id, options=[selectinload(Match.deals)]) if 0 < match_id <= MAX_ID else None
-    if match is None or match.user_id != user.id or _deleted_while_read(match):
+    match = match_at_table(match_id)
+    if match.user_id != user.id:
         raise NotFound(gettext("There is no such match."))
     return match
 
