@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import select
+
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, User
+from scorekeeper.models import Match, Player, User
 from scorekeeper.rules import SUITS
 
 PLAYER_NAMES = [
@@ -58,7 +60,18 @@ def make_table(user: User, players: int) -> Table:
     names = PLAYER_NAMES[:players] + [f"Player {n}" for n in range(len(PLAYER_NAMES), players)]
     for name in names:
         services.add_player(user, name)
-    return Table(user, names, [1.0 / (1 + index / 6) for index in range(len(names))])
+    return Table(user, names, _weights(len(names)))
+
+
+def table_of(user: User) -> Table:
+    """Return the table of the players `make_table` added to the account, regulars first."""
+    names = [player.name for player in db.session.scalars(
+        select(Player).where(Player.user_id == user.id).order_by(Player.id))]
+    return Table(user, names, _weights(len(names)))
+
+
+def _weights(count: int) -> list[float]:
+    return [1.0 / (1 + index / 6) for index in range(count)]
 
 
 def tute_deal(rng: random.Random, seats: int, dealer: int) -> dict[str, Any]:

@@ -11,12 +11,15 @@ from bench import run
 def test_the_benchmark_measures_every_page_on_both_histories_and_serves_the_load(tmp_path: Path) -> None:
     out = tmp_path / "figures.json"
     run.main(["--matches", "4", "--rounds", "2", "--warmup", "1", "--seconds", "1", "--workers", "2",
-              "--clients", "2", "--json", str(out)])
+              "--clients", "2", "--finishes", "2", "--json", str(out)])
     figures = json.loads(out.read_text())
     for page in run.PAGES:
         small, full = figures["pages"][f"1/100 {page}"], figures["pages"][f"full {page}"]
         assert small["median_ms"] > 0 and full["p95_ms"] >= full["median_ms"]
         assert small["queries"] == full["queries"], page
     assert len(figures["store_ms"]["full"]) == 2
+    assert len(figures["finish_ms"]["1/100"]) == len(figures["finish_ms"]["full"]) == 2
+    # The import brought back every deal of the history it exported, the measured deals included.
+    assert figures["import"]["deals"] > 4 * 5 and figures["import"]["deals_per_second"] > 0
     assert set(figures["load"]) == {"floor", "scoreboard", "deal POST"}
     assert all(load["errors"] == 0 and load["requests_per_second"] > 0 for load in figures["load"].values())
