@@ -61,7 +61,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import Deal, Match, Player
+from scorekeeper.models import Deal, Match, Player, User
 from scorekeeper.rules import SUITS, score_match
 
 from bench import history
@@ -177,7 +177,7 @@ def start_table_match(app: Flask, seed: int) -> int:
     """Start the match whose owner's scoreboard shows an open entry link: Pocha for four, half played."""
     rng = random.Random(seed + 1)
     with app.app_context():
-        table = history.table_of(services.user_named(USERNAME))
+        table = history.table_of(bench_user())
         match = history.start_match(rng, table, "pocha", players=4)
         for match in history.play(rng, match, stop_after=TABLE_DEALS):
             pass
@@ -196,6 +196,13 @@ def sign_in(label: str, app: Flask, token: str, pocha_id: int, table_id: int, id
     response = client.post(f"/matches/{table_id}/entry-link", data={"csrf_token": bench.csrf})
     assert response.status_code == 302, f"making the entry link answered {response.status_code}"
     return bench
+
+
+def bench_user() -> User:
+    """Return the benchmark's account (inside an app context)."""
+    user = services.user_named(USERNAME)
+    assert user is not None, "the benchmark account is missing"
+    return user
 
 
 def csrf_of(page: str) -> str:
@@ -227,7 +234,7 @@ def deal_plan(bench: History, seed: int, target: int) -> Iterator[dict[str, Any]
     rng = random.Random(seed)
     while True:
         with bench.app.app_context():
-            user = services.user_named(USERNAME)
+            user = bench_user()
             players = [p.name for p in db.session.scalars(sa.select(Player).order_by(Player.id))]
             names = rng.sample(players[:8], 2)
             match = services.start_match(user, "tute2", names, {"target": target}, rng.randrange(2))
@@ -354,7 +361,7 @@ def time_finishing_deals(bench: History, matches: int, seed: int) -> None:
     """
     rng = random.Random(seed + 2)
     with bench.app.app_context():
-        table = history.table_of(services.user_named(USERNAME))
+        table = history.table_of(bench_user())
         for _ in range(matches):
             last: list[float] = []
 
