@@ -3,6 +3,8 @@ with the maintained `segno` library."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import segno
 from markupsafe import Markup
 
@@ -13,7 +15,14 @@ def qr_svg(url: str, title: str) -> Markup:
     Black on white with the standard quiet zone, in the dark theme too, so that any camera
     reads it; the size comes from CSS (the SVG only has a viewBox).
     """
+    return Markup(_drawn(url, title))
+
+
+# Drawing a code takes longer than rendering the rest of the scoreboard, and the same link's
+# code is shown on every reload of its scoreboard (each deal reloads it): a few are kept.
+@lru_cache(maxsize=32)
+def _drawn(url: str, title: str) -> str:
     code = segno.make(url, error="m")
     svg = code.svg_inline(scale=1, dark="#000", light="#fff", border=4, title=title, svgclass="qr",
                           lineclass=None, omitsize=True)
-    return Markup(svg.replace("<svg ", '<svg role="img" ', 1))
+    return svg.replace("<svg ", '<svg role="img" ', 1)
