@@ -4,9 +4,10 @@
     python bench/run.py                  # 30 players, 3,000 matches, about 60,000 deals
     python bench/run.py --matches 300    # a quicker look at a tenth of that
 
-Two histories are built from the same seed, each in a fresh SQLite file (or a fresh
-PostgreSQL schema with --postgres): the full one and one a hundredth of its size. Every
-match and every deal goes through the service layer. Then each page is requested in
+Two histories are built from the same seed, each in a fresh SQLite file: the full one and
+one a hundredth of its size. Every match and every deal goes through the service layer.
+With --postgres, each is then copied into a fresh PostgreSQL schema with `flask export`
+and `flask import`, and measured there. Then each page is requested in
 turn on both, round after round, in one process through the WSGI stack, beside a floor
 page (the base template with an empty body): the table gives each page's median and p95
 server time, its ratio to the floor, its SQL query count, and how much slower it is on
@@ -170,6 +171,41 @@ def build_history(label: str, instance: Path, url: str, matches: int, players: i
     kept.write_text(json.dumps({"token": token, "pocha": pocha_id, "table": table_id, "players": ids}))
     bench = sign_in(label, app, token, pocha_id, table_id, ids)
     bench.build_rate = deals / elapsed
+    return bench
+
+
+def copy_history(source: History, instance: Path, url: str) -> History:
+    """Copy a history into another database with `flask export` and `flask import`; sign a client in there.
+
+    Writing tens of thousands of deals one by one over a network connection takes far longer
+    than on SQLite, and the pages only need the same facts: so a PostgreSQL history is the
+    SQLite one (written through the service layer, or kept), imported.
+    """
+    export = instance / "export.json"
+    result = source.app.test_cli_runner().invoke(args=["export"])
+    assert result.exit_code == 0, f"flask export failed: {result.output}"
+    export.write_text(result.stdout, encoding="utf-8")
+    with source.app.app_context():
+        uids = {match_id: db.session.scalar(sa.select(Match.uid).where(Match.id == match_id))
+                for match_id in (source.pocha_match, source.table_match)}
+        names = [db.session.scalar(sa.select(Player.name).where(Player.id == player_id))
+                 for player_id in (source.player, source.rival)]
+    app = bench_app({"SQLALCHEMY_DATABASE_URI": url, "INSTANCE_PATH": str(instance)})
+    began = time.perf_counter()
+    result = app.test_cli_runner().invoke(args=["import", str(export)])
+    assert result.exit_code == 0, f"flask import failed: {result.output}"
+    print(f"  {source.label}: copied with flask import in {time.perf_counter() - began:.0f} s", file=sys.stderr)
+    export.unlink()
+    with app.app_context():
+        token = services.create_api_token(bench_user(), "bench")
+        pocha, table = (db.session.scalar(sa.select(Match.id).where(Match.uid == uids[match_id]))
+                        for match_id in (source.pocha_match, source.table_match))
+        players = [db.session.scalar(sa.select(Player.id).where(Player.name == name)) for name in names]
+    bench = sign_in(source.label, app, token, pocha or 0, table or 0, [p or 0 for p in players])
+    bench.build_rate = source.build_rate
+    with source.app.app_context():
+        db.session.remove()
+        db.engine.dispose()
     return bench
 
 
@@ -656,7 +692,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-import", action="store_true", help="skip the export and import of the full history")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     parser.add_argument("--workdir", metavar="DIR", help="build the SQLite histories in DIR and keep them; "
-                        "a later run with the same DIR measures them again without building")
+                        "a later run with the same DIR measures (or copies) them again without building")
     args = parser.parse_args(argv)
     if args.matches < 2:
         parser.error("--matches must be at least 2")
@@ -668,11 +704,15 @@ def main(argv: list[str] | None = None) -> int:
         histories = []
         for label, matches in (("1/100", max(1, args.matches // 100)), ("full", args.matches)):
             name = "small" if label != "full" else "full"
-            if args.postgres and args.workdir:
-                parser.error("--workdir keeps SQLite histories only")
-            url = database_url(workdir, name, args.postgres)
-            urls.append(url)
-            histories.append(build_history(label, workdir / name, url, matches, args.players, args.seed))
+            bench = build_history(label, workdir / name, database_url(workdir, name, None), matches, args.players,
+                                  args.seed)
+            if args.postgres:
+                url = database_url(workdir, name, args.postgres)
+                urls.append(url)
+                bench = copy_history(bench, workdir / name, url)
+            else:
+                urls.append(str(bench.app.config["SQLALCHEMY_DATABASE_URI"]))
+            histories.append(bench)
         for bench in histories:
             bench.deal_plan = deal_plan(bench, args.seed, target=15)
         print("Measuring…", file=sys.stderr)
