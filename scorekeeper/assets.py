@@ -17,6 +17,8 @@ from .extensions import compress
 VERSIONED_MAX_AGE = 365 * 24 * 3600
 #: The length of the content digest in a static address (/static/v/<digest>/…).
 VERSION_LENGTH = 12
+#: The folder of static addresses that name a digest (so no file or folder of static/ may be named so).
+VERSIONED = "v"
 
 
 def static_version(filename: str) -> str | None:
@@ -48,15 +50,18 @@ def static_url(filename: str) -> str:
     still ends with the file's own name.
     """
     version = static_version(filename)
-    if version is None:
-        return url_for("static", filename=filename)
-    return url_for("static", filename=filename, version=version)
+    return url_for("static", filename=filename if version is None else f"{VERSIONED}/{version}/{filename}")
 
 
 def _take_version(endpoint: str | None, values: dict[str, Any] | None) -> None:
-    """Keep the digest a static address names aside: Flask's static view takes the file name only."""
-    if endpoint == "static" and values is not None:
-        g.static_version = values.pop("version", None)
+    """Keep the digest a static address names aside, and hand Flask's static view the file's own name."""
+    if endpoint != "static" or values is None:
+        return
+    marker, _, rest = str(values.get("filename", "")).partition("/")
+    version, _, filename = rest.partition("/")
+    if marker == VERSIONED and version and filename:
+        values["filename"] = filename
+        g.static_version = version
 
 
 def _cache_static(response: Response) -> Response:
@@ -103,7 +108,6 @@ def _compress(response: Response) -> Response:
 def register(app: Flask) -> None:
     """Give the templates `static_url`; cache versioned static files; compress the answers."""
     app.add_template_global(static_url, "static_url")
-    app.add_url_rule(f"{app.static_url_path}/v/<version>/<path:filename>", endpoint="static")
     app.url_value_preprocessor(_take_version)
     compress.init_app(app)
     app.after_request(_compress)
