@@ -42,13 +42,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep match documents in their own order
 
-    from . import cli, extensions, models, security, views  # noqa: F401  (models registers the tables)
+    from . import assets, cli, extensions, models, security, views  # noqa: F401  (models registers the tables)
 
     extensions.db.init_app(app)
     extensions.migrate.init_app(app, extensions.db, directory=str(app_folder("migrations")))
     extensions.csrf.init_app(app)
     extensions.limiter.init_app(app)
     security.register(app)
+    assets.register(app)
     extensions.login_manager.init_app(app)
     extensions.babel.init_app(app, locale_selector=views.select_language, timezone_selector=views.select_time_zone,
                               default_translation_directories=str(app_folder("translations")))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask_babel import Babel
+from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
@@ -44,6 +45,8 @@ migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 login_manager = LoginManager()
 babel = Babel()
+#: Compressed answers (zstd, brotli or gzip, as the browser takes them); bound by `assets.register`.
+compress = Compress()
 #: Rate limits (sign-in attempts); the storage is RATELIMIT_STORAGE_URI (memory by default,
 #: redis://… to share the counts between several app processes or hosts).
 limiter = Limiter(key_func=get_remote_address)

@@ -1,7 +1,8 @@
 /* Scorekeeper's service worker: keeps the app shell for when the connection is gone.
    Pages always come from the network: they hold one account's matches and must be current,
    so none is kept on the phone (a page already open keeps working, and keeps its deals);
-   without a connection a new page is the offline page. Static files come from the cache first. */
+   without a connection a new page is the offline page. Static files come from the cache first,
+   then from the network (and the browser's own cache), then from the cache whatever their digest. */
 const CACHE = "scorekeeper-__VERSION__";
 const SHELL = "__SHELL__";
 
@@ -23,7 +24,12 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/static/")) {
-    event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
+    // Pages ask for a file by an address that names its content (/static/v/<digest>/…),
+    // which the browser keeps a year; the shell holds the plain addresses, which stand in
+    // for it offline.
+    const plain = url.pathname.replace(/^\/static\/v\/[^/]+\//, "/static/");
+    event.respondWith(caches.match(request).then((hit) => hit ||
+      fetch(request).catch(() => caches.match(plain).then((kept) => kept || Response.error()))));
     return;
   }
   if (request.mode === "navigate") {
