@@ -25,14 +25,26 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/static/")) {
     // Pages ask for a file by an address that names its content (/static/v/<digest>/…),
-    // which the browser keeps a year; the shell holds the plain addresses, which stand in
-    // for it offline.
-    const plain = url.pathname.replace(/^\/static\/v\/[^/]+\//, "/static/");
+    // which the browser keeps a year, and so does the shell; offline, a page from before an
+    // update (another digest) gets the kept file of the same name.
     event.respondWith(caches.match(request).then((hit) => hit ||
-      fetch(request).catch(() => caches.match(plain).then((kept) => kept || Response.error()))));
+      fetch(request).catch(() => keptNamed(fileName(url.pathname)))));
     return;
   }
   if (request.mode === "navigate") {
     event.respondWith(fetch(request).catch(() => caches.match(SHELL[SHELL.length - 1])));
   }
 });
+
+function fileName(path) {
+  return path.replace(/^\/static\/(v\/[^/]+\/)?/, "");
+}
+
+function keptNamed(name) {
+  return caches.open(CACHE)
+    .then((cache) => cache.keys().then((keys) => {
+      const kept = keys.find((key) => fileName(new URL(key.url).pathname) === name);
+      return kept ? cache.match(kept) : undefined;
+    }))
+    .then((response) => response || Response.error());
+}

@@ -9,6 +9,8 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
 from flask_babel import gettext
 
+from ..assets import static_url
+
 bp = Blueprint("pwa", __name__)
 
 #: Files the service worker keeps, so that pages open and look right without a connection.
@@ -52,7 +54,8 @@ def service_worker() -> Response:
     """Serve the service worker from the root, so that it may look after every page."""
     static = current_app.static_folder or ""
     body = (Path(static) / "sw.js").read_text()
-    shell = [url_for("static", filename=name) for name in SHELL_FILES] + [url_for("pwa.offline")]
+    # The addresses the pages ask for (named by content), so that installing does not fetch each file twice.
+    shell = [static_url(name) for name in SHELL_FILES] + [url_for("pwa.offline")]
     body = body.replace("__VERSION__", _shell_version(static)).replace('"__SHELL__"', repr(shell).replace("'", '"'))
     response = Response(body, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
