@@ -9,6 +9,7 @@ from markupsafe import Markup
 
 from .. import i18n, queries
 from ..models import FINISHED, PLAYING, Match, User
+from .addresses import address_of
 
 #: How many of the latest finished matches the home page shows.
 RECENT_FINISHED = 5
@@ -56,18 +57,31 @@ def home(user: User) -> Home:
     return Home(playing=playing, recent=recent, facts=card_facts(playing + recent))
 
 
-def history_notes(matches: Sequence[Match]) -> list[tuple[Match, str, Markup]]:
+@dataclass(frozen=True)
+class HistoryLine:
+    """One match of the history: its players, the line under them, and where it and its night are."""
+
+    match: Match
+    players: str
+    note: Markup
+    address: str
+    night: str | None
+
+
+def history_notes(matches: Sequence[Match]) -> list[HistoryLine]:
     """Return each match with its players and the line under them: when, how many deals, how it ended.
 
     Written here rather than in the template, where each of a page's dozens of words costs
     several times as much.
     """
     facts = card_facts(matches)
+    detail, night = address_of("matches.detail", "match_id"), address_of("nights.night", "night_id")
+    won_by = i18n.gettext("won by %(names)s")
     notes = []
     for match in matches:
         fact = facts[match.id]
-        outcome = (i18n.gettext("won by %(names)s", names=fact.winners) if match.status == FINISHED
-                   else i18n.status_word(match.status))
+        outcome = won_by % {"names": fact.winners} if match.status == FINISHED else i18n.status_word(match.status)
         deals = i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals)
-        notes.append((match, fact.players, Markup(" · ").join([i18n.day(match.created_at), deals, outcome])))
+        notes.append(HistoryLine(match, fact.players, Markup(" · ").join([i18n.day(match.created_at), deals, outcome]),
+                                 detail(match.id), night(match.night_id) if match.night_id else None))
     return notes
