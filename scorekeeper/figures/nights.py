@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Select, func, select
-from sqlalchemy.orm import defer, raiseload, selectinload
+from sqlalchemy.orm import defer, raiseload
 
 from ..errors import NotFound
 from ..extensions import db
@@ -89,12 +89,17 @@ class Seated:
 
 @dataclass(frozen=True)
 class NightRows:
-    """What a night's summary is made of: its matches in order, each one's results and last deal."""
+    """What a night's summary is made of: its matches in order, each one's results, last deal and deal count."""
 
     first: Match
     matches: list[Match]
     seats: list[Seated]
     ends: dict[int, datetime]
+    deals: dict[int, int]
+
+    def names(self, match_id: int) -> list[str]:
+        """Return the players of a match in seat order (the results are read in seat order)."""
+        return [seat.name for seat in self.seats if seat.match_id == match_id]
 
 
 def _begins_a_night(user: User, player_id: int | None) -> list[Any]:
@@ -119,27 +124,35 @@ def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int 
                                      .options(defer(Match.result), raiseload(Match.seats))
                                      .order_by(Match.created_at.desc(), Match.id.desc())
                                      .limit(per_page).offset((page - 1) * per_page)))
-    return Page(items=_rows_of(user, firsts, with_deals=False), page=page, per_page=per_page, total=total)
+    return Page(items=_rows_of(user, firsts, with_results=False), page=page, per_page=per_page, total=total)
 
 
 def night_for(user: User, night_id: int) -> NightRows:
-    """Return the account's night with this id (its first match's) with its matches and their deals, or
-    raise NotFound (also for another account's night, or a match that does not begin a night)."""
-    first = db.session.get(Match, night_id) if 0 < night_id <= MAX_ID else None
-    if first is None or first.user_id != user.id or first.night_id != first.id:
+    """Return the account's night with this id (its first match's) with its matches and their cached
+    results, or raise NotFound (also for another account's night, or a match that does not begin a night)."""
+    found = db.session.execute(select(Match.user_id, Match.night_id).where(Match.id == night_id)).first() \
+        if 0 < night_id <= MAX_ID else None
+    if found is None or found.user_id != user.id or found.night_id != night_id:
         raise NotFound(gettext("There is no such night."))
-    return _rows_of(user, [first], with_deals=True)[0]
+    # The first match is read with the others, as whole as they are.
+    return _rows_of(user, [night_id], with_results=True)[0]
 
 
-def _rows_of(user: User, firsts: Sequence[Match], with_deals: bool) -> list[NightRows]:
-    """Read the matches, results and last deals of these nights, in three queries for them all."""
+def _rows_of(user: User, firsts: Sequence[Match | int], with_results: bool) -> list[NightRows]:
+    """Read the matches, results, last deals and deal counts of these nights (given by their first
+    match, or its id), in three queries for them all.
+
+    The players' names come from the results, in seat order, so no match's seats are loaded; nor
+    are its deals: a night shows the totals the cached result keeps (`with_results`), whose deal
+    count the count read here checks.
+    """
     if not firsts:
         return []
-    night_ids = [first.id for first in firsts]
+    night_ids = [first if isinstance(first, int) else first.id for first in firsts]
     # Sorted here, not in SQL: an ORDER BY on the start would have the database walk the account's
     # matches by start rather than look the nights' matches up by night.
     query = select(Match).where(Match.user_id == user.id, Match.night_id.in_(night_ids))
-    query = query.options(selectinload(Match.seats), selectinload(Match.deals)) if with_deals else query.options(
+    query = query.options(raiseload(Match.seats)) if with_results else query.options(
         defer(Match.result), raiseload(Match.seats))
     matches = sorted(db.session.scalars(query), key=lambda match: (match.created_at, match.id))
     ids = [match.id for match in matches]
@@ -148,9 +161,14 @@ def _rows_of(user: User, firsts: Sequence[Match], with_deals: bool) -> list[Nigh
                PlayerResult.total, PlayerResult.juegos)
         .join(Player, Player.id == PlayerResult.player_id)
         .where(PlayerResult.match_id.in_(ids)).order_by(PlayerResult.match_id, PlayerResult.seat))]
-    ends = {match_id: at for match_id, at in db.session.execute(
-        select(Deal.match_id, func.max(Deal.created_at)).where(Deal.match_id.in_(ids)).group_by(Deal.match_id))
-        if at is not None}
+    ends: dict[int, datetime] = {}
+    deals: dict[int, int] = {}
+    for match_id, at, count in db.session.execute(
+            select(Deal.match_id, func.max(Deal.created_at), func.count()).where(Deal.match_id.in_(ids))
+            .group_by(Deal.match_id)):
+        deals[match_id] = count
+        if at is not None:
+            ends[match_id] = at
     by_night: dict[int, list[Match]] = {}
     seated: dict[int, list[Seated]] = {}
     night_of = {match.id: match.night_id or match.id for match in matches}
@@ -158,5 +176,11 @@ def _rows_of(user: User, firsts: Sequence[Match], with_deals: bool) -> list[Nigh
         by_night.setdefault(night_of[match.id], []).append(match)
     for seat in seats:
         seated.setdefault(night_of[seat.match_id], []).append(seat)
-    return [NightRows(first=first, matches=by_night.get(first.id, [first]), seats=seated.get(first.id, []), ends=ends)
-            for first in firsts]
+    found = []
+    for night_id, given in zip(night_ids, firsts):
+        night: list[Match] = by_night.get(night_id, [] if isinstance(given, int) else [given])
+        first = next((match for match in night if match.id == night_id), None)
+        if first is None:  # deleted by another phone between the two reads
+            raise NotFound(gettext("There is no such night."))
+        found.append(NightRows(first=first, matches=night, seats=seated.get(night_id, []), ends=ends, deals=deals))
+    return found

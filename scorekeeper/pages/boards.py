@@ -145,11 +145,12 @@ def next_cards(match: Match) -> int | None:
     return cards if isinstance(cards, int) else None
 
 
-def match_result(match: Match) -> MatchResult:
+def match_result(match: Match, deals: int | None = None) -> MatchResult:
     """Return the rules engine's result for the match: the one cached beside its deals, when it
-    agrees with the deals read, else the facts scored again."""
+    agrees with the deals read (or with `deals`, their count, when they were counted rather than
+    read), else the facts scored again."""
     cached = match.result
-    if cached is not None and len(cached.get("deals") or ()) == len(match.deals):
+    if cached is not None and len(cached.get("deals") or ()) == (len(match.deals) if deals is None else deals):
         try:
             return MatchResult.from_dict(cached)
         except (KeyError, TypeError, ValueError):  # a cache of another shape: score the facts

@@ -111,6 +111,7 @@ class PlayedMatch:
     winners: list[str]
     finished: bool
     standing: str
+    deals: int
     chart: Markup
 
 
@@ -122,10 +123,10 @@ class NightPage:
     matches: list[PlayedMatch]
 
 
-def played_match(match: Match) -> PlayedMatch:
-    """Lay out one match of a night from its cached result: no deal is described, only the totals drawn."""
-    result = boards.match_result(match)
-    names = match.player_names
+def played_match(match: Match, names: list[str], deals: int) -> PlayedMatch:
+    """Lay out one match of a night from its cached result, its players' names in seat order and
+    its deal count: no deal is read or described, only the totals drawn."""
+    result = boards.match_result(match, deals)
     sides = [" & ".join(names[seat] for seat in side) for side in result.sides]
     values = result.juegos if result.juegos is not None else result.totals
     standing = ", ".join(f"{name} {value}" for name, value in zip(sides, values))
@@ -134,10 +135,11 @@ def played_match(match: Match) -> PlayedMatch:
     description = i18n.gettext("Running totals, deal by deal: %(standings)s.", standings=", ".join(
         f"{name} {total}" for name, total in zip(sides, result.totals)))
     return PlayedMatch(match=match, players=names, winners=[sides[w] for w in result.winners],
-                       finished=result.finished, standing=standing,
+                       finished=result.finished, standing=standing, deals=deals,
                        chart=running_totals_svg(sides, result.running_totals(), description))
 
 
 def night_page(rows: NightRows) -> NightPage:
-    """Lay out a night's page from its matches (with their deals) and results."""
-    return NightPage(night=night(rows), matches=[played_match(match) for match in rows.matches])
+    """Lay out a night's page from its matches (with their cached results) and results."""
+    return NightPage(night=night(rows), matches=[played_match(match, rows.names(match.id), rows.deals.get(match.id, 0))
+                                                 for match in rows.matches])
