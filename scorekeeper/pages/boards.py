@@ -166,8 +166,9 @@ def scoreboard(match: Match) -> Scoreboard:
     sides = _name_sides(names, result.sides)
     options = check_options(match.game, match.options, len(names))
     rows = []
+    said: dict[tuple[Any, ...], str] = {}
     for deal, scored, running in zip(match.deals, result.deals, result.running_totals()):
-        summary, details = _describe_deal(match.game, deal.data, names, sides)
+        summary, details = _describe_deal(match.game, deal.data, names, sides, said)
         rows.append(DealRow(
             number=deal.number, dealer=names[deal.data["dealer"]], summary=summary, details=details,
             scores=scored.scores, running=running,
@@ -193,19 +194,28 @@ def scoreboard(match: Match) -> Scoreboard:
         pending=match.pending, options=options)
 
 
-def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: list[str]) -> tuple[str, list[str]]:
-    """Return a one-line summary of a deal and the per-seat details shown beside its scores."""
+def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: list[str],
+                   said: dict[tuple[Any, ...], str]) -> tuple[str, list[str]]:
+    """Return a one-line summary of a deal and the per-seat details shown beside its scores.
+
+    `said` keeps the phrases already made for the match's earlier deals (the same trump and
+    cards come back deal after deal), so that each is looked up in the catalogue once.
+    """
     if game == "pocha":
-        trump = suit_name(deal["trump"]) if deal.get("trump") else gettext("no trump")
         details = [f"{bid}/{tricks}" for bid, tricks in zip(deal["bids"], deal["tricks"])]
-        cards = ngettext("%(num)s card", "%(num)s cards", deal["cards"])
-        return f"{cards} · {trump}", details
+        key: tuple[Any, ...] = ("pocha", deal.get("trump"), deal["cards"])
+        if key not in said:
+            trump = suit_name(deal["trump"]) if deal.get("trump") else gettext("no trump")
+            said[key] = f'{ngettext("%(num)s card", "%(num)s cards", deal["cards"])} · {trump}'
+        return said[key], details
     trump = deal["trump"]
-    parts = [suit_name(trump)]
+    parts = [said.get(("suit", trump)) or said.setdefault(("suit", trump), suit_name(trump))]
     if "points" in deal:
         parts.append("–".join(str(p) for p in deal["points"]))
     if deal.get("last_trick") is not None:
-        parts.append(gettext("last trick %(names)s", names=sides[deal["last_trick"]]))
+        side = deal["last_trick"]
+        parts.append(said.get(("last", side)) or said.setdefault(
+            ("last", side), gettext("last trick %(names)s", names=sides[side])))
     for cante in deal.get("cantes") or []:
         parts.append(gettext("%(name)s sang %(points)s in %(suit)s", name=names[cante["seat"]],
                              points=cante_value(cante["suit"], trump), suit=suit_name(cante["suit"])))

@@ -105,7 +105,8 @@ def head_to_head() -> str:
         shared = reads.head_to_head(current_user, first, second, rivalry.shared,
                                          whole_number(request.args.get("page")) or 1)
     return render_template("statistics/head_to_head.html", first=first, second=second, rivalry=rivalry, shared=shared,
-                           players=queries.player_choices(current_user))
+                           players=queries.player_choices(current_user),
+                           match_address=address_of("matches.detail", "match_id"))
 
 
 @bp.get("/matches/<int:match_id>.csv")
