@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .. import i18n, queries
 from ..models import FINISHED, PLAYING, Match, User
@@ -59,13 +59,27 @@ def home(user: User) -> Home:
 
 @dataclass(frozen=True)
 class HistoryLine:
-    """One match of the history: its players, the line under them, and where it and its night are."""
+    """One match of the history as a card: its game, players, note, the line under them, and links
+    to it and its night (the markup of templates/matches/_card.html, written here for a whole page)."""
 
     match: Match
     players: str
     note: Markup
     address: str
     night: str | None
+    #: The words of the card in the page's language: the game's title, and the night link's.
+    title: str
+    night_word: str
+
+    @property
+    def card(self) -> Markup:
+        """Return the card as the list shows it."""
+        memo = f'\n    <span class="memo">{escape(self.match.note)}</span>' if self.match.note else ""
+        night = (f'<a class="night-link" href="{escape(self.night)}">{escape(self.night_word)} →</a>'
+                 if self.night else "")
+        return Markup(f'<li><a class="card" href="{escape(self.address)}">\n    <strong>{escape(self.title)}</strong>\n'
+                      f'    <span>{escape(self.players)}</span>{memo}\n    <small>{self.note}</small>\n'
+                      f'  </a>{night}</li>')
 
 
 def history_notes(matches: Sequence[Match]) -> list[HistoryLine]:
@@ -76,12 +90,15 @@ def history_notes(matches: Sequence[Match]) -> list[HistoryLine]:
     """
     facts = card_facts(matches)
     detail, night = address_of("matches.detail", "match_id"), address_of("nights.night", "night_id")
-    won_by = i18n.gettext("won by %(names)s")
+    won_by, night_word = i18n.gettext("won by %(names)s"), i18n.gettext("Its night")
+    titles: dict[str, str] = {}
     notes = []
     for match in matches:
         fact = facts[match.id]
         outcome = won_by % {"names": fact.winners} if match.status == FINISHED else i18n.status_word(match.status)
         deals = i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals)
         notes.append(HistoryLine(match, fact.players, Markup(" · ").join([i18n.day(match.created_at), deals, outcome]),
-                                 detail(match.id), night(match.night_id) if match.night_id else None))
+                                 detail(match.id), night(match.night_id) if match.night_id else None,
+                                 titles.get(match.game) or titles.setdefault(match.game, i18n.game_title(match.game)),
+                                 night_word))
     return notes
