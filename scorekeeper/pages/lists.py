@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from .. import i18n, queries
+from ..figures.reads import SharedMatch, Standing
 from ..models import FINISHED, PLAYING, Match, User
 from .addresses import address_of
 
@@ -102,3 +103,36 @@ def history_notes(matches: Sequence[Match]) -> list[HistoryLine]:
                                  titles.get(match.game) or titles.setdefault(match.game, i18n.game_title(match.game)),
                                  night_word))
     return notes
+
+
+def shared_cards(shared: Sequence[SharedMatch], first: str, second: str) -> Markup:
+    """Return the cards of the matches two players shared: the game, the day, whether they were
+    partners and who won (written here for the page, the words looked up once, not once per card)."""
+    detail = address_of("matches.detail", "match_id")
+    partners, both, neither = i18n.gettext("partners"), i18n.gettext("both won"), i18n.gettext("neither won")
+    won_by = i18n.gettext("won by %(names)s")
+    outcomes = {(True, False): won_by % {"names": first}, (False, True): won_by % {"names": second},
+                (True, True): both, (False, False): neither}
+    titles: dict[str, str] = {}
+    cards = []
+    for m in shared:
+        title = titles.get(m.game) or titles.setdefault(m.game, i18n.game_title(m.game))
+        outcome = outcomes[m.first_won, m.second_won] if m.status == FINISHED else i18n.status_word(m.status)
+        cards.append(f'<li><a class="card" href="{detail(m.match_id)}">\n      <strong>{escape(title)}</strong>\n'
+                     f'      <small>{i18n.day(m.played_at)} · {escape(partners) if m.partners else ""}\n'
+                     f'        {escape(outcome)}</small>\n    </a></li>')
+    return Markup("\n    ".join(cards))
+
+
+def standing_rows(standings: Sequence[Standing]) -> Markup:
+    """Return a leaderboard's rows: each player (a link to their page), matches, wins, win rate,
+    average deal score and rating, in the page's locale (written here for the whole board at once)."""
+    player = address_of("players.detail", "player_id")
+    rows = []
+    for s in standings:
+        rows.append(f'<tr>\n      <th scope="row"><a href="{player(s.player_id)}">{escape(s.name)}</a></th>\n'
+                    f'      <td class="num">{s.matches}</td><td class="num">{s.won}</td>'
+                    f'<td class="num wide-only">{escape(i18n.percent(s.win_rate))}</td>\n'
+                    f'      <td class="num wide-only">{escape(i18n.decimal(s.average_deal))}</td>'
+                    f'<td class="num">{escape(i18n.decimal(s.rating))}</td>\n    </tr>')
+    return Markup("\n    ".join(rows))
