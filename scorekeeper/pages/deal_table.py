@@ -24,7 +24,7 @@ def deal_rows(rows: Sequence[DealRow], side_names: Sequence[str], match_id: int,
     """Return the table's rows: each deal's number (and edit button), its summary, and each side's
     details, score and running total."""
     # Each sentence is looked up once for the whole table, then filled in row by row.
-    running_title = escape(gettext("Running total"))
+    running_title = Markup(gettext("Running total"))  # as the template's _() gave it
     dealt, won_by, edit_label = gettext("%(name)s dealt"), gettext("won by %(names)s"), gettext("Edit deal %(number)s")
     sides = [escape(name) for name in side_names]
     edit_address = address_of("matches.edit_deal", "number", match_id=match_id) if editable else str

@@ -68,15 +68,16 @@ class HistoryLine:
     note: Markup
     address: str
     night: str | None
-    #: The words of the card in the page's language: the game's title, and the night link's.
+    #: The words of the card in the page's language: the game's title, and the night link's (as the
+    #: template's _() gives it, markup).
     title: str
-    night_word: str
+    night_word: Markup
 
     @property
     def card(self) -> Markup:
         """Return the card as the list shows it."""
         memo = f'\n    <span class="memo">{escape(self.match.note)}</span>' if self.match.note else ""
-        night = (f'<a class="night-link" href="{escape(self.night)}">{escape(self.night_word)} →</a>'
+        night = (f'<a class="night-link" href="{escape(self.night)}">{self.night_word} →</a>'
                  if self.night else "")
         return Markup(f'<li><a class="card" href="{escape(self.address)}">\n    <strong>{escape(self.title)}</strong>\n'
                       f'    <span>{escape(self.players)}</span>{memo}\n    <small>{self.note}</small>\n'
@@ -91,7 +92,7 @@ def history_notes(matches: Sequence[Match]) -> list[HistoryLine]:
     """
     facts = card_facts(matches)
     detail, night = address_of("matches.detail", "match_id"), address_of("nights.night", "night_id")
-    won_by, night_word = i18n.gettext("won by %(names)s"), i18n.gettext("Its night")
+    won_by, night_word = i18n.gettext("won by %(names)s"), Markup(i18n.gettext("Its night"))
     titles: dict[str, str] = {}
     notes = []
     for match in matches:
@@ -109,17 +110,18 @@ def shared_cards(shared: Sequence[SharedMatch], first: str, second: str) -> Mark
     """Return the cards of the matches two players shared: the game, the day, whether they were
     partners and who won (written here for the page, the words looked up once, not once per card)."""
     detail = address_of("matches.detail", "match_id")
-    partners, both, neither = i18n.gettext("partners"), i18n.gettext("both won"), i18n.gettext("neither won")
-    won_by = i18n.gettext("won by %(names)s")
-    outcomes = {(True, False): won_by % {"names": first}, (False, True): won_by % {"names": second},
-                (True, True): both, (False, False): neither}
+    # As the template's _() gives them: the catalogue's words as markup, the names put in escaped.
+    words = {key: Markup(i18n.gettext(text)) for key, text in (
+        ("partners", "partners"), ("both", "both won"), ("neither", "neither won"), ("won_by", "won by %(names)s"))}
+    outcomes = {(True, False): words["won_by"] % {"names": first}, (False, True): words["won_by"] % {"names": second},
+                (True, True): words["both"], (False, False): words["neither"]}
     titles: dict[str, str] = {}
     cards = []
     for m in shared:
         title = titles.get(m.game) or titles.setdefault(m.game, i18n.game_title(m.game))
         outcome = outcomes[m.first_won, m.second_won] if m.status == FINISHED else i18n.status_word(m.status)
         cards.append(f'<li><a class="card" href="{detail(m.match_id)}">\n      <strong>{escape(title)}</strong>\n'
-                     f'      <small>{i18n.day(m.played_at)} · {escape(partners) if m.partners else ""}\n'
+                     f'      <small>{i18n.day(m.played_at)} · {words["partners"] if m.partners else ""}\n'
                      f'        {escape(outcome)}</small>\n    </a></li>')
     return Markup("\n    ".join(cards))
 

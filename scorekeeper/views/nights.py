@@ -12,7 +12,6 @@ from ..figures import nights as night_reads
 from ..forms import NightGapForm, NoteForm, add_form_error, whole_number
 from ..models import Match
 from ..pages import boards, nights as night_pages
-from ..pages.addresses import address_of
 from ..pages.offline import offline_plan
 from .table import entry_section
 
@@ -35,7 +34,7 @@ def index() -> str:
     found = night_reads.night_page(current_user, whole_number(request.args.get("page")) or 1,
                                    player_id=player.id if player else None)
     return render_template("nights/index.html", page=found, nights=night_pages.nights(found.items), player=player,
-                           night_address=address_of("nights.night", "night_id"))
+                           night_cards=night_pages.night_cards)
 
 
 @bp.get("/nights/<int:night_id>")
