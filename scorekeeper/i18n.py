@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
 import pytz
-from babel.numbers import format_decimal, format_percent
+from babel import Locale
+from babel.dates import format_date, format_time
+from babel.numbers import NumberPattern, parse_pattern
 from babel.support import NullTranslations
 from flask import Flask, g, has_request_context
 import flask_babel
-from flask_babel import format_date, format_time, get_locale, get_timezone, get_translations
+from flask_babel import get_locale, get_timezone, get_translations
 from markupsafe import Markup, escape
 
 from .rules import GAMES, RuleError
@@ -125,14 +128,47 @@ def same_pairs(items: Iterable[Any]) -> list[tuple[Any, Any]]:
     return [(item, item) for item in items]
 
 
+#: The pattern of `decimal`: parsed once, as parsing it costs more than applying it.
+ONE_DECIMAL = parse_pattern("#,##0.0")
+
+
+@dataclass
+class _Formats:
+    """The page's locale and time zone, and the shown times and patterns already worked out.
+
+    Flask-Babel looks the locale and zone up again for every number and date it formats, and
+    Babel parses the pattern again each time; a list of 25 dates spends more on that than on
+    the rest of its page. Both are chosen once per request, so the request keeps them.
+    """
+
+    locale: Locale
+    zone: Any
+    percent: NumberPattern
+    texts: dict[tuple[str, object], str] = field(default_factory=dict)
+
+
+def _formats() -> _Formats:
+    """Return the page's formats, worked out once per request."""
+    found: _Formats | None = g.get("formats") if has_request_context() else None
+    if found is None:
+        locale = get_locale() or Locale.parse("en")
+        found = _Formats(locale, get_timezone() or pytz.UTC, parse_pattern(locale.percent_formats[None]))
+        if has_request_context():
+            g.formats = found
+    return found
+
+
 def percent(value: float | None) -> str:
     """Return a share as a whole percentage in the page's locale, or a dash."""
-    return "–" if value is None else format_percent(value, locale=get_locale())
+    if value is None:
+        return "–"
+    formats = _formats()
+    return str(formats.percent.apply(value, formats.locale))
 
 
 def decimal(value: float | None) -> str:
     """Return a number with one decimal in the page's locale, or a dash."""
-    return "–" if value is None else format_decimal(round(value, 1), format="#,##0.0", locale=get_locale())
+    return "–" if value is None else ONE_DECIMAL.apply(round(value, 1), _formats().locale)
 
 
 def is_time_zone(name: object) -> bool:
@@ -151,24 +187,46 @@ def time_zone_names() -> list[str]:
     return sorted(pytz.common_timezones)
 
 
-def _time(value: datetime | None, text: str, kind: str) -> Markup:
+def _local(value: datetime) -> tuple[datetime, _Formats]:
+    """Return an instant in the viewer's time zone (naive ones are UTC), with the page's formats."""
+    formats = _formats()
+    instant = value if value.tzinfo is not None else value.replace(tzinfo=pytz.UTC)
+    return formats.zone.normalize(instant.astimezone(formats.zone)), formats
+
+
+def _date_text(local: datetime, formats: _Formats) -> str:
+    """Return the medium date of a local instant ("30 nov 2026"), formatted once per day a page shows."""
+    key = ("date", local.date())
+    text = formats.texts.get(key)
+    if text is None:
+        text = formats.texts[key] = format_date(local.date(), "medium", locale=formats.locale)
+    return text
+
+
+def _time(value: datetime, text: str, kind: str) -> Markup:
     """Wrap a shown time in <time>, whose UTC instant lets the browser redo it in its own zone
     (`kind` says whether it shows the "date" or the "moment", date and time)."""
-    if value is None:
-        return Markup("")
     instant = value if value.tzinfo is not None else value.replace(tzinfo=pytz.UTC)
     stamp = instant.astimezone(pytz.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return Markup('<time datetime="{}" data-shows="{}">{}</time>').format(stamp, kind, escape(text))
+    # The stamp is digits and the kind a constant: only the text needs escaping.
+    return Markup(f'<time datetime="{stamp}" data-shows="{kind}">{escape(text)}</time>')
 
 
 def moment(value: datetime | None) -> Markup:
     """Return a date and time in the viewer's time zone and the page's language ("30 nov 2026, 16:35")."""
-    return _time(value, f'{format_date(value, "medium")}, {format_time(value, "short")}' if value else "", "moment")
+    if value is None:
+        return Markup("")
+    local, formats = _local(value)
+    clock = format_time(local, "short", tzinfo=formats.zone, locale=formats.locale)
+    return _time(value, f"{_date_text(local, formats)}, {clock}", "moment")
 
 
 def day(value: datetime | None) -> Markup:
     """Return the date, in the viewer's time zone, in the page's language ("30 nov 2026")."""
-    return _time(value, format_date(value, "medium") if value else "", "date")
+    if value is None:
+        return Markup("")
+    local, formats = _local(value)
+    return _time(value, _date_text(local, formats), "date")
 
 
 def register(app: Flask) -> None:

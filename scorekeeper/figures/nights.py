@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Select, func, select
-from sqlalchemy.orm import defer, raiseload, selectinload
+from sqlalchemy import BindParameter, Select, bindparam, func, select
+from sqlalchemy.orm import raiseload
 
 from ..errors import NotFound
 from ..extensions import db
@@ -87,14 +88,26 @@ class Seated:
     juegos: int | None
 
 
+#: What a page of nights reads of each match (its summary reads nothing else), without the rest of the match.
+PLAYED_COLUMNS = (Match.id, Match.game, Match.options, Match.status, Match.note, Match.night_id, Match.created_at)
+
+
 @dataclass(frozen=True)
 class NightRows:
-    """What a night's summary is made of: its matches in order, each one's results and last deal."""
+    """What a night's summary is made of: its matches in order, each one's results, last deal and deal count.
 
-    first: Match
-    matches: list[Match]
+    The matches are whole (`Match`) for a night's own page, and only their `PLAYED_COLUMNS` in a page of nights.
+    """
+
+    first: Any
+    matches: list[Any]
     seats: list[Seated]
     ends: dict[int, datetime]
+    deals: dict[int, int]
+
+    def names(self, match_id: int) -> list[str]:
+        """Return the players of a match in seat order (the results are read in seat order)."""
+        return [seat.name for seat in self.seats if seat.match_id == match_id]
 
 
 def _begins_a_night(user: User, player_id: int | None) -> list[Any]:
@@ -115,48 +128,82 @@ def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int 
     conditions = _begins_a_night(user, player_id)
     # Counted on the index of (account, night) alone: the rows themselves are never read.
     total = db.session.scalar(select(func.count(Match.id)).where(*conditions)) or 0
-    firsts = list(db.session.scalars(select(Match).where(*conditions)
-                                     .options(defer(Match.result), raiseload(Match.seats))
+    firsts = list(db.session.scalars(select(Match.id).where(*conditions)
                                      .order_by(Match.created_at.desc(), Match.id.desc())
                                      .limit(per_page).offset((page - 1) * per_page)))
-    return Page(items=_rows_of(user, firsts, with_deals=False), page=page, per_page=per_page, total=total)
+    return Page(items=_rows_of(user, firsts, with_results=False), page=page, per_page=per_page, total=total)
 
 
 def night_for(user: User, night_id: int) -> NightRows:
-    """Return the account's night with this id (its first match's) with its matches and their deals, or
-    raise NotFound (also for another account's night, or a match that does not begin a night)."""
-    first = db.session.get(Match, night_id) if 0 < night_id <= MAX_ID else None
-    if first is None or first.user_id != user.id or first.night_id != first.id:
+    """Return the account's night with this id (its first match's) with its matches and their cached
+    results, or raise NotFound (also for another account's night, or a match that does not begin a night)."""
+    found = db.session.execute(select(Match.user_id, Match.night_id).where(Match.id == night_id)).first() \
+        if 0 < night_id <= MAX_ID else None
+    if found is None or found.user_id != user.id or found.night_id != night_id:
         raise NotFound(gettext("There is no such night."))
-    return _rows_of(user, [first], with_deals=True)[0]
+    # The first match is read with the others, as whole as they are.
+    rows = _rows_of(user, [night_id], with_results=True)
+    if not rows:  # deleted by another phone meanwhile
+        raise NotFound(gettext("There is no such night."))
+    return rows[0]
 
 
-def _rows_of(user: User, firsts: Sequence[Match], with_deals: bool) -> list[NightRows]:
-    """Read the matches, results and last deals of these nights, in three queries for them all."""
-    if not firsts:
+@cache
+def _night_statements() -> dict[str, Any]:
+    """Return the statements that read nights' matches, results and deals, built once: their lists
+    of ids are bound when they run (building a statement around each list cost more than running it)."""
+    chosen = (Match.user_id == bindparam("user_id"), Match.night_id.in_(bindparam("nights", expanding=True)))
+    ids: BindParameter[Any] = bindparam("ids", expanding=True)
+    return {
+        "whole": select(Match).where(*chosen).options(raiseload(Match.seats)),
+        "facts": select(*PLAYED_COLUMNS).where(*chosen),
+        "seats": select(PlayerResult.match_id, PlayerResult.player_id, Player.name, PlayerResult.side,
+                        PlayerResult.won, PlayerResult.total, PlayerResult.juegos)
+        .join(Player, Player.id == PlayerResult.player_id)
+        .where(PlayerResult.match_id.in_(ids)).order_by(PlayerResult.match_id, PlayerResult.seat),
+        "deals": select(Deal.match_id, func.max(Deal.created_at), func.count()).where(Deal.match_id.in_(ids))
+        .group_by(Deal.match_id),
+    }
+
+
+def _rows_of(user: User, night_ids: Sequence[int], with_results: bool) -> list[NightRows]:
+    """Read the matches, results, last deals and deal counts of these nights (given by their first
+    match's id), in three queries for them all; a night deleted meanwhile is left out.
+
+    The players' names come from the results, in seat order, so no match's seats are loaded; nor
+    are its deals: a night's page shows the totals the cached result keeps (`with_results`, with
+    whole matches), whose deal count the count read here checks. A page of nights reads only each
+    match's `PLAYED_COLUMNS`: turning whole matches into objects cost more than the rest of its reads.
+    """
+    if not night_ids:
         return []
-    night_ids = [first.id for first in firsts]
     # Sorted here, not in SQL: an ORDER BY on the start would have the database walk the account's
     # matches by start rather than look the nights' matches up by night.
-    query = select(Match).where(Match.user_id == user.id, Match.night_id.in_(night_ids))
-    query = query.options(selectinload(Match.seats), selectinload(Match.deals)) if with_deals else query.options(
-        defer(Match.result), raiseload(Match.seats))
-    matches = sorted(db.session.scalars(query), key=lambda match: (match.created_at, match.id))
+    statements = _night_statements()
+    matches = sorted(db.session.scalars(statements["whole"], {"user_id": user.id, "nights": list(night_ids)})
+                     if with_results else
+                     db.session.execute(statements["facts"], {"user_id": user.id, "nights": list(night_ids)}),
+                     key=lambda match: (match.created_at, match.id))
     ids = [match.id for match in matches]
-    seats = [Seated(*row) for row in db.session.execute(
-        select(PlayerResult.match_id, PlayerResult.player_id, Player.name, PlayerResult.side, PlayerResult.won,
-               PlayerResult.total, PlayerResult.juegos)
-        .join(Player, Player.id == PlayerResult.player_id)
-        .where(PlayerResult.match_id.in_(ids)).order_by(PlayerResult.match_id, PlayerResult.seat))]
-    ends = {match_id: at for match_id, at in db.session.execute(
-        select(Deal.match_id, func.max(Deal.created_at)).where(Deal.match_id.in_(ids)).group_by(Deal.match_id))
-        if at is not None}
-    by_night: dict[int, list[Match]] = {}
+    seats = [Seated(*row) for row in db.session.execute(statements["seats"], {"ids": ids})]
+    ends: dict[int, datetime] = {}
+    deals: dict[int, int] = {}
+    for match_id, at, count in db.session.execute(statements["deals"], {"ids": ids}):
+        deals[match_id] = count
+        if at is not None:
+            ends[match_id] = at
+    by_night: dict[int, list[Any]] = {}
     seated: dict[int, list[Seated]] = {}
     night_of = {match.id: match.night_id or match.id for match in matches}
     for match in matches:
         by_night.setdefault(night_of[match.id], []).append(match)
     for seat in seats:
         seated.setdefault(night_of[seat.match_id], []).append(seat)
-    return [NightRows(first=first, matches=by_night.get(first.id, [first]), seats=seated.get(first.id, []), ends=ends)
-            for first in firsts]
+    found = []
+    for night_id in night_ids:
+        night = by_night.get(night_id, [])
+        first = next((match for match in night if match.id == night_id), None)
+        if first is not None:  # else deleted by another phone between the reads
+            found.append(NightRows(first=first, matches=night, seats=seated.get(night_id, []), ends=ends,
+                                   deals=deals))
+    return found

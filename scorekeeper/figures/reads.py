@@ -94,11 +94,14 @@ RATING_CHART_POINTS = 30
 def _latest_ratings() -> Select[str, float]:
     """Return the query of a player's latest ratings in each game, oldest first.
 
-    Each game is looked up by the index on its own; the query is built once, as building it
-    costs more than running it.
+    Each game is looked up by the player's index on its own; the query is built once, as building
+    it costs more than running it.
     """
+    # The account is checked as a plain value (+ 0): as an indexed column, SQLite would walk the
+    # account's index of every player's ratings in the game, which grows with the whole history,
+    # rather than step down the player's own.
     latest = [select(PlayerRating.game, PlayerRating.rated_at, PlayerRating.match_id, PlayerRating.ordinal)
-              .where(PlayerRating.user_id == bindparam("user_id"), PlayerRating.player_id == bindparam("player_id"),
+              .where(PlayerRating.user_id + 0 == bindparam("user_id"), PlayerRating.player_id == bindparam("player_id"),
                      PlayerRating.game == game)
               .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc())
               .limit(RATING_CHART_POINTS).subquery() for game in GAMES]

@@ -15,6 +15,7 @@ from typing import Any
 from markupsafe import Markup
 
 from .charts import running_totals_svg
+from .deal_table import deal_rows
 from ..documents import match_document
 from ..i18n import gettext, ngettext, suit_name
 from ..models import ABANDONED, Match
@@ -80,6 +81,10 @@ class Scoreboard:
             f"{name} {total}" for name, total in zip(self.side_names, self.totals)))
         return running_totals_svg(self.side_names, [row.running for row in self.rows], description)
 
+    def deal_rows(self, editable: bool) -> Markup:
+        """Return the rows of the deal-by-deal table, with an edit button on each deal when `editable`."""
+        return deal_rows(self.rows, self.side_names, self.match.id, self.game.name == "pocha", bool(editable))
+
     @property
     def open(self) -> bool:
         """Tell whether deals can still be entered."""
@@ -140,11 +145,12 @@ def next_cards(match: Match) -> int | None:
     return cards if isinstance(cards, int) else None
 
 
-def match_result(match: Match) -> MatchResult:
+def match_result(match: Match, deals: int | None = None) -> MatchResult:
     """Return the rules engine's result for the match: the one cached beside its deals, when it
-    agrees with the deals read, else the facts scored again."""
+    agrees with the deals read (or with `deals`, their count, when they were counted rather than
+    read), else the facts scored again."""
     cached = match.result
-    if cached is not None and len(cached.get("deals") or ()) == len(match.deals):
+    if cached is not None and len(cached.get("deals") or ()) == (len(match.deals) if deals is None else deals):
         try:
             return MatchResult.from_dict(cached)
         except (KeyError, TypeError, ValueError):  # a cache of another shape: score the facts
@@ -160,8 +166,9 @@ def scoreboard(match: Match) -> Scoreboard:
     sides = _name_sides(names, result.sides)
     options = check_options(match.game, match.options, len(names))
     rows = []
+    said: dict[tuple[Any, ...], str] = {}
     for deal, scored, running in zip(match.deals, result.deals, result.running_totals()):
-        summary, details = _describe_deal(match.game, deal.data, names, sides)
+        summary, details = _describe_deal(match.game, deal.data, names, sides, said)
         rows.append(DealRow(
             number=deal.number, dealer=names[deal.data["dealer"]], summary=summary, details=details,
             scores=scored.scores, running=running,
@@ -187,19 +194,28 @@ def scoreboard(match: Match) -> Scoreboard:
         pending=match.pending, options=options)
 
 
-def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: list[str]) -> tuple[str, list[str]]:
-    """Return a one-line summary of a deal and the per-seat details shown beside its scores."""
+def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: list[str],
+                   said: dict[tuple[Any, ...], str]) -> tuple[str, list[str]]:
+    """Return a one-line summary of a deal and the per-seat details shown beside its scores.
+
+    `said` keeps the phrases already made for the match's earlier deals (the same trump and
+    cards come back deal after deal), so that each is looked up in the catalogue once.
+    """
     if game == "pocha":
-        trump = suit_name(deal["trump"]) if deal.get("trump") else gettext("no trump")
         details = [f"{bid}/{tricks}" for bid, tricks in zip(deal["bids"], deal["tricks"])]
-        cards = ngettext("%(num)s card", "%(num)s cards", deal["cards"])
-        return f"{cards} · {trump}", details
+        key: tuple[Any, ...] = ("pocha", deal.get("trump"), deal["cards"])
+        if key not in said:
+            trump = suit_name(deal["trump"]) if deal.get("trump") else gettext("no trump")
+            said[key] = f'{ngettext("%(num)s card", "%(num)s cards", deal["cards"])} · {trump}'
+        return said[key], details
     trump = deal["trump"]
-    parts = [suit_name(trump)]
+    parts = [said.get(("suit", trump)) or said.setdefault(("suit", trump), suit_name(trump))]
     if "points" in deal:
         parts.append("–".join(str(p) for p in deal["points"]))
     if deal.get("last_trick") is not None:
-        parts.append(gettext("last trick %(names)s", names=sides[deal["last_trick"]]))
+        side = deal["last_trick"]
+        parts.append(said.get(("last", side)) or said.setdefault(
+            ("last", side), gettext("last trick %(names)s", names=sides[side])))
     for cante in deal.get("cantes") or []:
         parts.append(gettext("%(name)s sang %(points)s in %(suit)s", name=names[cante["seat"]],
                              points=cante_value(cante["suit"], trump), suit=suit_name(cante["suit"])))

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .. import i18n, queries
+from ..figures.reads import SharedMatch, Standing
 from ..models import FINISHED, PLAYING, Match, User
+from .addresses import address_of
 
 #: How many of the latest finished matches the home page shows.
 RECENT_FINISHED = 5
@@ -56,18 +58,83 @@ def home(user: User) -> Home:
     return Home(playing=playing, recent=recent, facts=card_facts(playing + recent))
 
 
-def history_notes(matches: Sequence[Match]) -> list[tuple[Match, str, Markup]]:
+@dataclass(frozen=True)
+class HistoryLine:
+    """One match of the history as a card: its game, players, note, the line under them, and links
+    to it and its night (the markup of templates/matches/_card.html, written here for a whole page)."""
+
+    match: Match
+    players: str
+    note: Markup
+    address: str
+    night: str | None
+    #: The words of the card in the page's language: the game's title, and the night link's (as the
+    #: template's _() gives it, markup).
+    title: str
+    night_word: Markup
+
+    @property
+    def card(self) -> Markup:
+        """Return the card as the list shows it."""
+        memo = f'\n    <span class="memo">{escape(self.match.note)}</span>' if self.match.note else ""
+        night = (f'<a class="night-link" href="{escape(self.night)}">{self.night_word} →</a>'
+                 if self.night else "")
+        return Markup(f'<li><a class="card" href="{escape(self.address)}">\n    <strong>{escape(self.title)}</strong>\n'
+                      f'    <span>{escape(self.players)}</span>{memo}\n    <small>{self.note}</small>\n'
+                      f'  </a>{night}</li>')
+
+
+def history_notes(matches: Sequence[Match]) -> list[HistoryLine]:
     """Return each match with its players and the line under them: when, how many deals, how it ended.
 
     Written here rather than in the template, where each of a page's dozens of words costs
     several times as much.
     """
     facts = card_facts(matches)
+    detail, night = address_of("matches.detail", "match_id"), address_of("nights.night", "night_id")
+    won_by, night_word = i18n.gettext("won by %(names)s"), Markup(i18n.gettext("Its night"))
+    titles: dict[str, str] = {}
     notes = []
     for match in matches:
         fact = facts[match.id]
-        outcome = (i18n.gettext("won by %(names)s", names=fact.winners) if match.status == FINISHED
-                   else i18n.status_word(match.status))
+        outcome = won_by % {"names": fact.winners} if match.status == FINISHED else i18n.status_word(match.status)
         deals = i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals)
-        notes.append((match, fact.players, Markup(" · ").join([i18n.day(match.created_at), deals, outcome])))
+        notes.append(HistoryLine(match, fact.players, Markup(" · ").join([i18n.day(match.created_at), deals, outcome]),
+                                 detail(match.id), night(match.night_id) if match.night_id else None,
+                                 titles.get(match.game) or titles.setdefault(match.game, i18n.game_title(match.game)),
+                                 night_word))
     return notes
+
+
+def shared_cards(shared: Sequence[SharedMatch], first: str, second: str) -> Markup:
+    """Return the cards of the matches two players shared: the game, the day, whether they were
+    partners and who won (written here for the page, the words looked up once, not once per card)."""
+    detail = address_of("matches.detail", "match_id")
+    # As the template's _() gives them: the catalogue's words as markup, the names put in escaped.
+    words = {key: Markup(i18n.gettext(text)) for key, text in (
+        ("partners", "partners"), ("both", "both won"), ("neither", "neither won"), ("won_by", "won by %(names)s"))}
+    outcomes = {(True, False): words["won_by"] % {"names": first}, (False, True): words["won_by"] % {"names": second},
+                (True, True): words["both"], (False, False): words["neither"]}
+    titles: dict[str, str] = {}
+    cards = []
+    for m in shared:
+        title = titles.get(m.game) or titles.setdefault(m.game, i18n.game_title(m.game))
+        outcome = outcomes[m.first_won, m.second_won] if m.status == FINISHED else i18n.status_word(m.status)
+        cards.append(f'<li><a class="card" href="{detail(m.match_id)}">\n      <strong>{escape(title)}</strong>\n'
+                     f'      <small>{i18n.day(m.played_at)} · {words["partners"] if m.partners else ""}\n'
+                     f'        {escape(outcome)}</small>\n    </a></li>')
+    return Markup("\n    ".join(cards))
+
+
+def standing_rows(standings: Sequence[Standing]) -> Markup:
+    """Return a leaderboard's rows: each player (a link to their page), matches, wins, win rate,
+    average deal score and rating, in the page's locale (written here for the whole board at once)."""
+    player = address_of("players.detail", "player_id")
+    rows = []
+    for s in standings:
+        rows.append(f'<tr>\n      <th scope="row"><a href="{player(s.player_id)}">{escape(s.name)}</a></th>\n'
+                    f'      <td class="num">{s.matches}</td><td class="num">{s.won}</td>'
+                    f'<td class="num wide-only">{escape(i18n.percent(s.win_rate))}</td>\n'
+                    f'      <td class="num wide-only">{escape(i18n.decimal(s.average_deal))}</td>'
+                    f'<td class="num">{escape(i18n.decimal(s.rating))}</td>\n    </tr>')
+    return Markup("\n    ".join(rows))

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .. import i18n
 from ..figures.nights import NightRows
+from .addresses import address_of
 from .charts import running_totals_svg
 from ..models import FINISHED, Match
 from . import boards
@@ -111,6 +112,7 @@ class PlayedMatch:
     winners: list[str]
     finished: bool
     standing: str
+    deals: int
     chart: Markup
 
 
@@ -122,10 +124,10 @@ class NightPage:
     matches: list[PlayedMatch]
 
 
-def played_match(match: Match) -> PlayedMatch:
-    """Lay out one match of a night from its cached result: no deal is described, only the totals drawn."""
-    result = boards.match_result(match)
-    names = match.player_names
+def played_match(match: Match, names: list[str], deals: int) -> PlayedMatch:
+    """Lay out one match of a night from its cached result, its players' names in seat order and
+    its deal count: no deal is read or described, only the totals drawn."""
+    result = boards.match_result(match, deals)
     sides = [" & ".join(names[seat] for seat in side) for side in result.sides]
     values = result.juegos if result.juegos is not None else result.totals
     standing = ", ".join(f"{name} {value}" for name, value in zip(sides, values))
@@ -134,10 +136,50 @@ def played_match(match: Match) -> PlayedMatch:
     description = i18n.gettext("Running totals, deal by deal: %(standings)s.", standings=", ".join(
         f"{name} {total}" for name, total in zip(sides, result.totals)))
     return PlayedMatch(match=match, players=names, winners=[sides[w] for w in result.winners],
-                       finished=result.finished, standing=standing,
+                       finished=result.finished, standing=standing, deals=deals,
                        chart=running_totals_svg(sides, result.running_totals(), description))
 
 
 def night_page(rows: NightRows) -> NightPage:
-    """Lay out a night's page from its matches (with their deals) and results."""
-    return NightPage(night=night(rows), matches=[played_match(match) for match in rows.matches])
+    """Lay out a night's page from its matches (with their cached results) and results."""
+    return NightPage(night=night(rows), matches=[played_match(match, rows.names(match.id), rows.deals.get(match.id, 0))
+                                                 for match in rows.matches])
+
+
+def _plural(singular: str, plural: str, num: int, **variables: str) -> Markup:
+    """Return a sentence as the template's ngettext gives it: the catalogue's words as markup, the values escaped."""
+    return Markup(i18n.translations().ungettext(singular, plural, num)) % {"num": num, **variables}
+
+
+def night_cards(found: Sequence[Night]) -> Markup:
+    """Return the cards of a page of nights: when, where, what was played by whom, who won, the points.
+
+    Written here for the whole page (a card has a dozen words, several times dearer in the
+    template); the catalogue's sentences are markup with the names put in escaped, as the
+    template's _() and ngettext gave them.
+    """
+    address = address_of("nights.night", "night_id")
+    titles: dict[str, str] = {}
+
+    def title(game: str) -> str:
+        return titles.get(game) or titles.setdefault(game, i18n.game_title(game))
+
+    cards = []
+    for night in found:
+        note = f" · {escape(night.note)}" if night.note else ""
+        matches = _plural("%(num)s match", "%(num)s matches", len(night.match_ids))
+        lines = [f'<li><a class="card" href="{address(night.id)}">\n    <strong>{i18n.day(night.start)}{note}</strong>\n'
+                 f'    <span>{escape(", ".join(title(game) for game in night.games))} · {matches}</span>\n'
+                 f'    <span>{escape(", ".join(night.players))}</span>\n    ']
+        for game, names in night.winners.items():
+            if names:
+                winners = _plural("winner %(names)s", "winners %(names)s", len(names), names=", ".join(names))
+                lines.append(f"\n    <small>{escape(title(game))}: {winners}</small>\n    ")
+        lines.append("\n    ")
+        for game, rows in night.points.items():
+            said = Markup(i18n.gettext("%(game)s points:")) % {"game": title(game)}
+            points = ", ".join(f"{escape(row.name)} {row.points}" for row in rows if row.points is not None)
+            lines.append(f"\n    <small>{said} {points}</small>\n    ")
+        lines.append("\n  </a></li>")
+        cards.append("".join(lines))
+    return Markup("\n  ".join(cards))

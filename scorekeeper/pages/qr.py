@@ -8,6 +8,10 @@ from functools import lru_cache
 import segno
 from markupsafe import Markup
 
+#: How many drawn codes a process keeps: a code costs some 7 ms to draw, and the owner's
+#: scoreboard shows the same one (its entry link's, its live view's) on every reload all evening.
+KEPT_CODES = 64
+
 
 def qr_svg(url: str, title: str) -> Markup:
     """Return the QR code of `url` as inline SVG, named `title` for screen readers.
@@ -18,11 +22,10 @@ def qr_svg(url: str, title: str) -> Markup:
     return Markup(_drawn(url, title))
 
 
-# Drawing a code takes longer than rendering the rest of the scoreboard, and the same link's
-# code is shown on every reload of its scoreboard (each deal reloads it): a few are kept.
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=KEPT_CODES)
 def _drawn(url: str, title: str) -> str:
+    """Draw the QR code of `url` (see `qr_svg`), once for as long as it stays among the latest drawn."""
     code = segno.make(url, error="m")
     svg = code.svg_inline(scale=1, dark="#000", light="#fff", border=4, title=title, svgclass="qr",
                           lineclass=None, omitsize=True)
-    return svg.replace("<svg ", '<svg role="img" ', 1)
+    return str(svg.replace("<svg ", '<svg role="img" ', 1))

@@ -317,7 +317,7 @@ def history() -> str:
                                game=game if game in GAMES else None, status=status if status in STATUSES else None,
                                player_id=player_id, note=note)
     return render_template("matches/history.html", page=found, notes=lists.history_notes(found.items),
-                           games=GAMES.values(), statuses=STATUSES, players=queries.players(current_user),
+                           games=GAMES.values(), statuses=STATUSES, players=queries.player_choices(current_user),
                            selected={"game": game, "status": status, "player": player_id, "note": note})
 
 

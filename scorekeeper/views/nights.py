@@ -33,7 +33,8 @@ def index() -> str:
     player = queries.player_for(current_user, player_id) if player_id else None
     found = night_reads.night_page(current_user, whole_number(request.args.get("page")) or 1,
                                    player_id=player.id if player else None)
-    return render_template("nights/index.html", page=found, nights=night_pages.nights(found.items), player=player)
+    return render_template("nights/index.html", page=found, nights=night_pages.nights(found.items), player=player,
+                           night_cards=night_pages.night_cards)
 
 
 @bp.get("/nights/<int:night_id>")

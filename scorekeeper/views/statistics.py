@@ -13,7 +13,7 @@ from flask_login import current_user
 
 from .. import queries, services
 from ..figures import reads
-from ..pages import boards
+from ..pages import boards, lists
 from ..documents import match_document
 from ..forms import whole_number
 from ..rules import GAMES
@@ -57,7 +57,7 @@ def leaderboard(game: str) -> str:
     """Show a game's leaderboard, filtered by period and a minimum of matches, sorted by any column."""
     standings, chosen = _board(game)
     return render_template("statistics/leaderboard.html", standings=standings, chosen=chosen, games=GAMES.values(),
-                           columns=reads.LEADERBOARD_COLUMNS, players=queries.players(current_user))
+                           columns=reads.LEADERBOARD_COLUMNS, standing_rows=lists.standing_rows)
 
 
 #: What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
@@ -104,7 +104,7 @@ def head_to_head() -> str:
         shared = reads.head_to_head(current_user, first, second, rivalry.shared,
                                          whole_number(request.args.get("page")) or 1)
     return render_template("statistics/head_to_head.html", first=first, second=second, rivalry=rivalry, shared=shared,
-                           players=queries.players(current_user))
+                           players=queries.player_choices(current_user), shared_cards=lists.shared_cards)
 
 
 @bp.get("/matches/<int:match_id>.csv")
