@@ -14,10 +14,11 @@ from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
 
 from ..extensions import db
 from ..models import (
-    ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
+    ABANDONED, FINISHED, PLAYING, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
 )
 from ..rules import MatchResult
 from .aggregate import pair_rows, summary_rows
+from .increments import latest_ratings, move_pairs, move_summaries, rate_latest
 from .nights import group_nights, last_deal_at
 from .rows import rating_rows, result_rows
 
@@ -45,7 +46,7 @@ def store_result(match: Match, result: MatchResult) -> None:
     # still being played leaves them as they are.
     summarize = match.status != status_before or match.status == FINISHED
     refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
-                     summarize=summarize, rows_exist=status_before is not None)
+                    summarize=summarize, rows_exist=status_before is not None, status_before=status_before)
 
 
 #: Where ratings are to be redone from: a finished match's end and id; None for all of them.
@@ -70,13 +71,18 @@ _UPDATE_RESULT = (update(PlayerResult.__table__)
 
 
 def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None,
-                     summarize: bool = False, rows_exist: bool = False) -> None:
+                    summarize: bool = False, rows_exist: bool | None = None,
+                    status_before: str | None = FINISHED) -> None:
     """Rewrite the match's derived rows (inside the change's transaction).
 
     With `rerate_since` (when the match ended, or ended before this change), the ratings of
     its game are redone from there on: only this match when it is the latest to end. With
-    `summarize`, its players' summaries in its game are rebuilt. `rows_exist` says that the
-    match has its rows already (its seats never change), so they are updated in place.
+    `summarize`, its players' summaries in its game and their pair records are brought up to
+    date. `rows_exist` says that the match has its rows already (its seats never change), so
+    they are updated in place; False that it has none yet; None that any it has are replaced.
+    `status_before` is the match's status before the change (None: a new match); unless the match
+    was over, the summaries, pair records and ratings are moved by this match alone (see
+    `increments`), else, or when that cannot be exact, aggregated again.
     """
     db.session.flush()
     if rerate_since is not None or summarize:
@@ -86,14 +92,20 @@ def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | 
         db.session.execute(_UPDATE_RESULT, [{**{name: row[name] for name in _RESULT_FIGURES},
                                              "at_match": row["match_id"], "at_seat": row["seat"]} for row in rows])
     else:
-        db.session.execute(delete(PlayerResult.__table__).where(PlayerResult.match_id == match.id))
+        if rows_exist is None:
+            db.session.execute(delete(PlayerResult.__table__).where(PlayerResult.match_id == match.id))
         insert_rows(PlayerResult, rows)
-    if rerate_since is not None:
+    step = status_before != FINISHED
+    if rerate_since is not None and not (step and match.status == FINISHED and rate_latest(match)):
         rate_again(match.user_id, match.game, (rerate_since, match.id))
     if summarize:
         players = [seat.player_id for seat in match.seats]
-        sum_up(match.user_id, match.game, players)
-        pair_up(match.user_id, players)
+        if not (step and move_summaries(match.user_id, match.game, status_before, rows)):
+            sum_up(match.user_id, match.game, players)
+        if step:
+            move_pairs(match.user_id, status_before, rows)
+        else:
+            pair_up(match.user_id, players)
 
 
 def lock_figures(user_id: int) -> None:
@@ -105,9 +117,26 @@ def lock_figures(user_id: int) -> None:
     inserted). Locking the account's row serialises them, and every statement after the lock
     sees what the first one committed. FOR NO KEY UPDATE, because every insert of a derived
     row holds a KEY SHARE lock on it (its foreign key), which plain FOR UPDATE would wait for.
-    SQLite writes one transaction at a time already, and SQLAlchemy leaves the clause out there.
+    A transaction locks once: the lock lasts until it ends. SQLite writes one transaction at a
+    time already (it has no row locks, and SQLAlchemy would send a plain SELECT): nothing is sent.
     """
-    db.session.execute(select(User.id).where(User.id == user_id).with_for_update(key_share=True))
+    session = db.session()
+    if session.get_bind().dialect.name == "sqlite":
+        return
+    held: tuple[object, set[int]] | None = session.info.get(_LOCKED)
+    transaction = session.get_transaction()
+    if transaction is not None and held is not None and held[0] is transaction and user_id in held[1]:
+        return
+    session.execute(_LOCK_ACCOUNT, {"user_id": user_id})
+    transaction = session.get_transaction()  # begun by the statement, if it was not yet
+    if held is None or held[0] is not transaction:
+        held = session.info[_LOCKED] = (transaction, set())
+    held[1].add(user_id)
+
+
+#: Where the session notes the accounts its transaction has locked (with that transaction).
+_LOCKED = "scorekeeper.figures_locked"
+_LOCK_ACCOUNT = select(User.id).where(User.id == bindparam("user_id")).with_for_update(key_share=True)
 
 
 def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
@@ -156,14 +185,7 @@ def rate_again(user_id: int, game: str, since: RatingKey | None = None) -> None:
 
 def _ratings_before(game: str, players: set[int]) -> dict[int, tuple[float, float]]:
     """Return each player's latest (mu, sigma) in `game` among the ratings kept, in one query."""
-    if not players:
-        return {}
-    latest = (select(PlayerRating.id).where(PlayerRating.player_id == Player.id, PlayerRating.game == game)
-              .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc()).limit(1)
-              .correlate(Player).scalar_subquery())
-    rows = db.session.execute(select(PlayerRating.player_id, PlayerRating.mu, PlayerRating.sigma).where(
-        PlayerRating.id.in_(select(latest).where(Player.id.in_(players)))))
-    return {player: (mu, sigma) for player, mu, sigma in rows}
+    return {player: (mu, sigma) for player, mu, sigma, _at, _match in latest_ratings(game, sorted(players))}
 
 
 def rebuild_figures(games: set[tuple[int, str]]) -> None:
@@ -226,7 +248,14 @@ def night_moved(match: Match) -> None:
     """
     db.session.flush()
     lock_figures(match.user_id)
-    later = select(Match.id).where(Match.user_id == match.user_id, _from((match.created_at, match.id)),
-                                   Match.id != match.id).limit(1)
-    if db.session.scalar(later) is not None:
+    later = db.session.scalar(_LATER_MATCH, {"user_id": match.user_id, "started": match.created_at,
+                                             "match_id": match.id})
+    if later is not None:
         regroup_nights(match.user_id, (match.created_at, match.id))
+
+
+#: A match of the account that started after the given one, if there is one.
+_LATER_MATCH = select(Match.id).where(
+    Match.user_id == bindparam("user_id"), Match.id != bindparam("match_id"),
+    or_(Match.created_at > bindparam("started"),
+        and_(Match.created_at == bindparam("started"), Match.id >= bindparam("match_id")))).limit(1)
