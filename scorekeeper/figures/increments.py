@@ -35,13 +35,23 @@ _pairs = PlayerPair.__table__
 _results = PlayerResult.__table__
 _ratings = PlayerRating.__table__
 
+def at_or_after(moment: Any, ident: Any, at: Any, at_id: Any, *, strictly: bool = False) -> Any:
+    """Return the condition (moment, ident) >= (at, at_id) (> when `strictly`), with the bound on `moment`
+    alone in front: SQLite plans a bare OR over an index on (..., moment) as a walk of every entry."""
+    return and_(moment >= at, or_(moment > at, ident > at_id if strictly else ident >= at_id))
+
+
+def before(moment: Any, ident: Any, at: Any, at_id: Any) -> Any:
+    """Return the condition (moment, ident) < (at, at_id), bounded on `moment` alone first (see `at_or_after`)."""
+    return and_(moment <= at, or_(moment < at, ident < at_id))
+
+
 #: The players' summaries in a game, each with whether the player has a finished result played
 #: after (played_at, match_id): then a match finishing at that point is not their latest.
 _KEPT_SUMMARIES = select(_summaries, exists().where(
     _results.c.player_id == _summaries.c.player_id, _results.c.game == bindparam("game"),
     _results.c.status == FINISHED,
-    or_(_results.c.played_at > bindparam("played_at"),
-        and_(_results.c.played_at == bindparam("played_at"), _results.c.match_id > bindparam("match_id")))
+    at_or_after(_results.c.played_at, _results.c.match_id, bindparam("played_at"), bindparam("match_id"), strictly=True)
 ).label("later")).where(_summaries.c.user_id == bindparam("user_id"), _summaries.c.game == bindparam("game"),
                         _summaries.c.player_id.in_(bindparam("players", expanding=True)))
 

@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 
 from ..extensions import db
 from ..models import (
@@ -18,7 +18,7 @@ from ..models import (
 )
 from ..rules import MatchResult
 from .aggregate import pair_rows, summary_rows
-from .increments import latest_ratings, move_pairs, move_summaries, rate_latest
+from .increments import at_or_after, before, latest_ratings, move_pairs, move_summaries, rate_latest
 from .nights import group_nights, last_deal_at
 from .rows import rating_rows, result_rows
 
@@ -65,8 +65,11 @@ _RESULT_FIGURES = ("side", "status", "won", "played_at", "deals", "total", "jueg
                    "last_tricks", "exact_bids", "over_bids", "under_bids")
 
 
-_UPDATE_RESULT = (update(PlayerResult.__table__)
-                  .where(PlayerResult.match_id == bindparam("at_match"), PlayerResult.seat == bindparam("at_seat"))
+# On the table's columns, not the model's: a plain SQL statement, which the session sends without
+# looking for the rows among its objects (they are never read back as objects in a change).
+_results = PlayerResult.__table__
+_UPDATE_RESULT = (update(_results)
+                  .where(_results.c.match_id == bindparam("at_match"), _results.c.seat == bindparam("at_seat"))
                   .values({name: bindparam(name) for name in _RESULT_FIGURES}))
 
 
@@ -136,7 +139,8 @@ def lock_figures(user_id: int) -> None:
 
 #: Where the session notes the accounts its transaction has locked (with that transaction).
 _LOCKED = "scorekeeper.figures_locked"
-_LOCK_ACCOUNT = select(User.id).where(User.id == bindparam("user_id")).with_for_update(key_share=True)
+_users = User.__table__
+_LOCK_ACCOUNT = select(_users.c.id).where(_users.c.id == bindparam("user_id")).with_for_update(key_share=True)
 
 
 def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
@@ -174,9 +178,8 @@ def rate_again(user_id: int, game: str, since: RatingKey | None = None) -> None:
                 .order_by(Match.ended_at, Match.id))
     if since is not None:
         ended, match_id = since
-        ratings = ratings.where(or_(PlayerRating.rated_at > ended,
-                                    and_(PlayerRating.rated_at == ended, PlayerRating.match_id >= match_id)))
-        finished = finished.where(or_(Match.ended_at > ended, and_(Match.ended_at == ended, Match.id >= match_id)))
+        ratings = ratings.where(at_or_after(PlayerRating.rated_at, PlayerRating.match_id, ended, match_id))
+        finished = finished.where(at_or_after(Match.ended_at, Match.id, ended, match_id))
     db.session.execute(ratings)
     matches = list(db.session.scalars(finished))
     players = {seat.player_id for match in matches for seat in match.seats}
@@ -206,7 +209,7 @@ StartKey = tuple[datetime, int]
 
 def _from(key: StartKey) -> Any:
     started, match_id = key
-    return or_(Match.created_at > started, and_(Match.created_at == started, Match.id >= match_id))
+    return at_or_after(Match.created_at, Match.id, started, match_id)
 
 
 def regroup_nights(user_id: int, since: StartKey | None = None) -> None:
@@ -221,9 +224,10 @@ def regroup_nights(user_id: int, since: StartKey | None = None) -> None:
     ends = last_deal_at().scalar_subquery()
     timed = select(Match.id, Match.created_at, ends, Match.night_id).where(Match.user_id == user_id)
     if since is not None:
-        before = (select(Match.night_id).where(Match.user_id == user_id, ~_from(since))
+        earlier = before(Match.created_at, Match.id, *since)
+        before_since = (select(Match.night_id).where(Match.user_id == user_id, earlier)
                   .order_by(Match.created_at.desc(), Match.id.desc()).limit(1))
-        open_night = db.session.scalar(before)
+        open_night = db.session.scalar(before_since)
         start = db.session.get(Match, open_night) if open_night is not None else None
         if start is not None:
             timed = timed.where(_from((start.created_at, start.id)))
@@ -255,7 +259,7 @@ def night_moved(match: Match) -> None:
 
 
 #: A match of the account that started after the given one, if there is one.
-_LATER_MATCH = select(Match.id).where(
-    Match.user_id == bindparam("user_id"), Match.id != bindparam("match_id"),
-    or_(Match.created_at > bindparam("started"),
-        and_(Match.created_at == bindparam("started"), Match.id >= bindparam("match_id")))).limit(1)
+_matches = Match.__table__
+_LATER_MATCH = select(_matches.c.id).where(
+    _matches.c.user_id == bindparam("user_id"), _matches.c.id != bindparam("match_id"),
+    at_or_after(_matches.c.created_at, _matches.c.id, bindparam("started"), bindparam("match_id"))).limit(1)
