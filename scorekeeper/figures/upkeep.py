@@ -83,9 +83,10 @@ def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | 
     `summarize`, its players' summaries in its game and their pair records are brought up to
     date. `rows_exist` says that the match has its rows already (its seats never change), so
     they are updated in place; False that it has none yet; None that any it has are replaced.
-    `status_before` is the match's status before the change (None: a new match); unless the match
-    was over, the summaries, pair records and ratings are moved by this match alone (see
-    `increments`), else, or when that cannot be exact, aggregated again.
+    `status_before` is the match's status before the change (None: a new match). Unless the
+    match was over (or that is not known: the default), the summaries, pair records and
+    ratings take this match's part alone (see `increments`); else, or when that cannot be
+    exact, they are aggregated again.
     """
     db.session.flush()
     if rerate_since is not None or summarize:
