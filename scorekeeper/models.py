@@ -343,8 +343,9 @@ class PlayerSummary(DealCounts, Model):
     """Derived: one player's figures in one game over every match they sat in, for the player page
     and the all-time leaderboard (which then read one row, not the whole history).
 
-    Rebuilt from `player_results` whenever a match of theirs starts, finishes, is abandoned,
-    reopened, corrected after it finished, or deleted; never edited on its own.
+    Moved by one match whenever a match of theirs starts, is abandoned or finishes as their
+    latest; aggregated again from `player_results` when one finishes before a later one of theirs,
+    is reopened, corrected after it finished, or deleted; never edited on its own.
     """
 
     __tablename__ = "player_summaries"
@@ -376,7 +377,8 @@ class PlayerSummary(DealCounts, Model):
 class PlayerPair(Model):
     """Derived: what two players' shared matches add up to, for head-to-head (each pair once, lower id first).
 
-    Rebuilt from `player_results` together with the players' summaries; never edited on its own.
+    Kept together with the players' summaries (its figures are plain sums, so a match that was
+    not over moves it by itself); never edited on its own.
     """
 
     __tablename__ = "player_pairs"

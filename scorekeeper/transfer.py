@@ -196,7 +196,7 @@ def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[s
         check.problems.append(f"{where}: {error.message}")
     return {
         "uid": uid, "status": status, "first_dealer": first_dealer, "pending": pending, "document": document,
-        "note": note,
+        "note": note, "result": result,  # the engine's, kept so that the import need not score the match again
         "created_at": check.date(match.get("created_at"), where),
         "updated_at": check.date(match.get("updated_at"), where),
         "ended_at": check.date(match.get("ended_at"), where, optional=True),

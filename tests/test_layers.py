@@ -10,8 +10,9 @@ from pathlib import Path
 import scorekeeper
 
 PACKAGE_DIR = Path(scorekeeper.__file__).parent
-#: The code that changes data: the services, and the upkeep of the derived tables they call.
-WRITERS = ("scorekeeper.services", "scorekeeper.figures.upkeep")
+#: The code that changes data: the services, and the upkeep of the derived tables they call (with the
+#: changes of one match it adds to them).
+WRITERS = ("scorekeeper.services", "scorekeeper.figures.upkeep", "scorekeeper.figures.increments")
 #: The reads and what lays them out for a page or a document.
 READERS = ("scorekeeper.queries", "scorekeeper.figures.reads", "scorekeeper.figures.aggregate",
            "scorekeeper.figures.nights", "scorekeeper.figures.rows", "scorekeeper.pages", "scorekeeper.documents", "scorekeeper.transfer",
@@ -101,6 +102,8 @@ def test_reads_never_import_a_writer() -> None:
 def test_only_the_services_keep_the_derived_tables() -> None:
     callers = {name for name in modules() if "scorekeeper.figures.upkeep" in imports_of(name)}
     assert callers and all(under(name, ("scorekeeper.services",)) for name in callers), callers
+    steps = {name for name in modules() if "scorekeeper.figures.increments" in imports_of(name)}
+    assert steps == {"scorekeeper.figures.upkeep"}, steps
 
 
 def test_the_errors_and_the_rules_engine_depend_on_nothing_else_of_the_package() -> None:

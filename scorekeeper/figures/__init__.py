@@ -4,6 +4,8 @@ beside the facts (the deals) and rebuilt from them on demand.
 The write side:
 - `rows`: one match's rows and the ratings, computed in Python from its facts and result;
 - `aggregate`: a player's summary and every pair's record, aggregated in SQL from the results;
+- `increments`: one match's change added to its players' summaries, pair records and ratings, when
+  that is exact (the common case: a match starts, is abandoned, or ends as its players' latest);
 - `upkeep`: storing all of them, inside the transaction of the service that changed the facts
   (only the services call it).
 

@@ -8,7 +8,8 @@ keeps the ratings, with the maintained `openskill` package (Plackett–Luce).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
@@ -19,31 +20,38 @@ from ..rules import MatchResult, cante_value
 
 def result_rows(match: Match, result: MatchResult) -> list[dict[str, Any]]:
     """Return one row of figures per seat of `match` (the columns of PlayerResult)."""
+    return seat_rows(match.user_id, match.id, match.game, match.status, match.ended_at or match.created_at,
+                     [(seat.seat, seat.player_id) for seat in match.seats], [deal.data for deal in match.deals], result)
+
+
+def seat_rows(user_id: int, match_id: int, game: str, status: str, played_at: datetime,
+              seats: Sequence[tuple[int, int]], deals: Sequence[Mapping[str, Any]],
+              result: MatchResult) -> list[dict[str, Any]]:
+    """Return one row of figures per (seat, player) of a match told by its facts (the columns of PlayerResult)."""
     side_of = {seat: index for index, side in enumerate(result.sides) for seat in side}
-    finished = result.finished and match.status != ABANDONED
+    finished = result.finished and status != ABANDONED
     winners = set(result.winners) if finished else set()
-    deals = [deal.data for deal in match.deals]
     rows = []
-    for seat in match.seats:
-        side = side_of[seat.seat]
+    for seat, player_id in seats:
+        side = side_of[seat]
         row: dict[str, Any] = {
-            "user_id": match.user_id, "match_id": match.id, "player_id": seat.player_id, "game": match.game,
-            "seat": seat.seat, "side": side, "status": match.status, "won": side in winners,
-            "played_at": match.ended_at or match.created_at, "deals": len(result.deals),
+            "user_id": user_id, "match_id": match_id, "player_id": player_id, "game": game,
+            "seat": seat, "side": side, "status": status, "won": side in winners,
+            "played_at": played_at, "deals": len(result.deals),
             "total": result.totals[side], "juegos": None if result.juegos is None else result.juegos[side],
             "cantes_20": 0, "cantes_40": 0, "tutes": 0, "last_tricks": 0,
             "exact_bids": 0, "over_bids": 0, "under_bids": 0,
         }
         for deal in deals:
-            if match.game == "pocha":
-                bid, tricks = deal["bids"][seat.seat], deal["tricks"][seat.seat]
+            if game == "pocha":
+                bid, tricks = deal["bids"][seat], deal["tricks"][seat]
                 key = "exact_bids" if bid == tricks else ("over_bids" if bid > tricks else "under_bids")
                 row[key] += 1
                 continue
             for cante in deal.get("cantes") or []:
-                if cante["seat"] == seat.seat:
+                if cante["seat"] == seat:
                     row["cantes_40" if cante_value(cante["suit"], deal["trump"]) == 40 else "cantes_20"] += 1
-            if (deal.get("tute") or {}).get("seat") == seat.seat:
+            if (deal.get("tute") or {}).get("seat") == seat:
                 row["tutes"] += 1
             if deal.get("last_trick") == side:
                 row["last_tricks"] += 1

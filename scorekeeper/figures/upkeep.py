@@ -10,14 +10,15 @@ from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, insert, or_, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 
 from ..extensions import db
 from ..models import (
-    ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
+    ABANDONED, FINISHED, PLAYING, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
 )
 from ..rules import MatchResult
 from .aggregate import pair_rows, summary_rows
+from .increments import at_or_after, before, latest_ratings, move_pairs, move_summaries, rate_latest
 from .nights import group_nights, last_deal_at
 from .rows import rating_rows, result_rows
 
@@ -45,7 +46,7 @@ def store_result(match: Match, result: MatchResult) -> None:
     # still being played leaves them as they are.
     summarize = match.status != status_before or match.status == FINISHED
     refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
-                     summarize=summarize, rows_exist=status_before is not None)
+                    summarize=summarize, rows_exist=status_before is not None, status_before=status_before)
 
 
 #: Where ratings are to be redone from: a finished match's end and id; None for all of them.
@@ -64,19 +65,28 @@ _RESULT_FIGURES = ("side", "status", "won", "played_at", "deals", "total", "jueg
                    "last_tricks", "exact_bids", "over_bids", "under_bids")
 
 
-_UPDATE_RESULT = (update(PlayerResult.__table__)
-                  .where(PlayerResult.match_id == bindparam("at_match"), PlayerResult.seat == bindparam("at_seat"))
+# On the table's columns, not the model's: a plain SQL statement, which the session sends without
+# looking for the rows among its objects (they are never read back as objects in a change).
+_results = PlayerResult.__table__
+_UPDATE_RESULT = (update(_results)
+                  .where(_results.c.match_id == bindparam("at_match"), _results.c.seat == bindparam("at_seat"))
                   .values({name: bindparam(name) for name in _RESULT_FIGURES}))
 
 
 def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None,
-                     summarize: bool = False, rows_exist: bool = False) -> None:
+                    summarize: bool = False, rows_exist: bool | None = None,
+                    status_before: str | None = FINISHED) -> None:
     """Rewrite the match's derived rows (inside the change's transaction).
 
     With `rerate_since` (when the match ended, or ended before this change), the ratings of
     its game are redone from there on: only this match when it is the latest to end. With
-    `summarize`, its players' summaries in its game are rebuilt. `rows_exist` says that the
-    match has its rows already (its seats never change), so they are updated in place.
+    `summarize`, its players' summaries in its game and their pair records are brought up to
+    date. `rows_exist` says that the match has its rows already (its seats never change), so
+    they are updated in place; False that it has none yet; None that any it has are replaced.
+    `status_before` is the match's status before the change (None: a new match). Unless the
+    match was over (or that is not known: the default), the summaries, pair records and
+    ratings take this match's part alone (see `increments`); else, or when that cannot be
+    exact, they are aggregated again.
     """
     db.session.flush()
     if rerate_since is not None or summarize:
@@ -86,14 +96,20 @@ def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | 
         db.session.execute(_UPDATE_RESULT, [{**{name: row[name] for name in _RESULT_FIGURES},
                                              "at_match": row["match_id"], "at_seat": row["seat"]} for row in rows])
     else:
-        db.session.execute(delete(PlayerResult.__table__).where(PlayerResult.match_id == match.id))
+        if rows_exist is None:
+            db.session.execute(delete(PlayerResult.__table__).where(PlayerResult.match_id == match.id))
         insert_rows(PlayerResult, rows)
-    if rerate_since is not None:
+    step = status_before != FINISHED
+    if rerate_since is not None and not (step and match.status == FINISHED and rate_latest(match)):
         rate_again(match.user_id, match.game, (rerate_since, match.id))
     if summarize:
         players = [seat.player_id for seat in match.seats]
-        sum_up(match.user_id, match.game, players)
-        pair_up(match.user_id, players)
+        if not (step and move_summaries(match.user_id, match.game, status_before, rows)):
+            sum_up(match.user_id, match.game, players)
+        if step:
+            move_pairs(match.user_id, status_before, rows)
+        else:
+            pair_up(match.user_id, players)
 
 
 def lock_figures(user_id: int) -> None:
@@ -105,9 +121,27 @@ def lock_figures(user_id: int) -> None:
     inserted). Locking the account's row serialises them, and every statement after the lock
     sees what the first one committed. FOR NO KEY UPDATE, because every insert of a derived
     row holds a KEY SHARE lock on it (its foreign key), which plain FOR UPDATE would wait for.
-    SQLite writes one transaction at a time already, and SQLAlchemy leaves the clause out there.
+    A transaction locks once: the lock lasts until it ends. SQLite writes one transaction at a
+    time already (it has no row locks, and SQLAlchemy would send a plain SELECT): nothing is sent.
     """
-    db.session.execute(select(User.id).where(User.id == user_id).with_for_update(key_share=True))
+    session = db.session()
+    if session.get_bind().dialect.name == "sqlite":
+        return
+    held: tuple[object, set[int]] | None = session.info.get(_LOCKED)
+    transaction = session.get_transaction()
+    if transaction is not None and held is not None and held[0] is transaction and user_id in held[1]:
+        return
+    session.execute(_LOCK_ACCOUNT, {"user_id": user_id})
+    transaction = session.get_transaction()  # begun by the statement, if it was not yet
+    if held is None or held[0] is not transaction:
+        held = session.info[_LOCKED] = (transaction, set())
+    held[1].add(user_id)
+
+
+#: Where the session notes the accounts its transaction has locked (with that transaction).
+_LOCKED = "scorekeeper.figures_locked"
+_users = User.__table__
+_LOCK_ACCOUNT = select(_users.c.id).where(_users.c.id == bindparam("user_id")).with_for_update(key_share=True)
 
 
 def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
@@ -145,9 +179,8 @@ def rate_again(user_id: int, game: str, since: RatingKey | None = None) -> None:
                 .order_by(Match.ended_at, Match.id))
     if since is not None:
         ended, match_id = since
-        ratings = ratings.where(or_(PlayerRating.rated_at > ended,
-                                    and_(PlayerRating.rated_at == ended, PlayerRating.match_id >= match_id)))
-        finished = finished.where(or_(Match.ended_at > ended, and_(Match.ended_at == ended, Match.id >= match_id)))
+        ratings = ratings.where(at_or_after(PlayerRating.rated_at, PlayerRating.match_id, ended, match_id))
+        finished = finished.where(at_or_after(Match.ended_at, Match.id, ended, match_id))
     db.session.execute(ratings)
     matches = list(db.session.scalars(finished))
     players = {seat.player_id for match in matches for seat in match.seats}
@@ -156,14 +189,7 @@ def rate_again(user_id: int, game: str, since: RatingKey | None = None) -> None:
 
 def _ratings_before(game: str, players: set[int]) -> dict[int, tuple[float, float]]:
     """Return each player's latest (mu, sigma) in `game` among the ratings kept, in one query."""
-    if not players:
-        return {}
-    latest = (select(PlayerRating.id).where(PlayerRating.player_id == Player.id, PlayerRating.game == game)
-              .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc()).limit(1)
-              .correlate(Player).scalar_subquery())
-    rows = db.session.execute(select(PlayerRating.player_id, PlayerRating.mu, PlayerRating.sigma).where(
-        PlayerRating.id.in_(select(latest).where(Player.id.in_(players)))))
-    return {player: (mu, sigma) for player, mu, sigma in rows}
+    return {player: (mu, sigma) for player, mu, sigma, _at, _match in latest_ratings(game, sorted(players))}
 
 
 def rebuild_figures(games: set[tuple[int, str]]) -> None:
@@ -184,7 +210,7 @@ StartKey = tuple[datetime, int]
 
 def _from(key: StartKey) -> Any:
     started, match_id = key
-    return or_(Match.created_at > started, and_(Match.created_at == started, Match.id >= match_id))
+    return at_or_after(Match.created_at, Match.id, started, match_id)
 
 
 def regroup_nights(user_id: int, since: StartKey | None = None) -> None:
@@ -199,9 +225,10 @@ def regroup_nights(user_id: int, since: StartKey | None = None) -> None:
     ends = last_deal_at().scalar_subquery()
     timed = select(Match.id, Match.created_at, ends, Match.night_id).where(Match.user_id == user_id)
     if since is not None:
-        before = (select(Match.night_id).where(Match.user_id == user_id, ~_from(since))
+        earlier = before(Match.created_at, Match.id, *since)
+        before_since = (select(Match.night_id).where(Match.user_id == user_id, earlier)
                   .order_by(Match.created_at.desc(), Match.id.desc()).limit(1))
-        open_night = db.session.scalar(before)
+        open_night = db.session.scalar(before_since)
         start = db.session.get(Match, open_night) if open_night is not None else None
         if start is not None:
             timed = timed.where(_from((start.created_at, start.id)))
@@ -226,7 +253,14 @@ def night_moved(match: Match) -> None:
     """
     db.session.flush()
     lock_figures(match.user_id)
-    later = select(Match.id).where(Match.user_id == match.user_id, _from((match.created_at, match.id)),
-                                   Match.id != match.id).limit(1)
-    if db.session.scalar(later) is not None:
+    later = db.session.scalar(_LATER_MATCH, {"user_id": match.user_id, "started": match.created_at,
+                                             "match_id": match.id})
+    if later is not None:
         regroup_nights(match.user_id, (match.created_at, match.id))
+
+
+#: A match of the account that started after the given one, if there is one.
+_matches = Match.__table__
+_LATER_MATCH = select(_matches.c.id).where(
+    _matches.c.user_id == bindparam("user_id"), _matches.c.id != bindparam("match_id"),
+    at_or_after(_matches.c.created_at, _matches.c.id, bindparam("started"), bindparam("match_id"))).limit(1)

@@ -5,7 +5,8 @@
 - `matches`: a match's life, every change to it checked and scored whole by the rules engine first;
 - `entry_links`: the secret links through which the other phones at the table enter deals;
 - `idempotency`: requests sent again with the key of a change already made;
-- `bulk`: rebuilding everything from the facts, and importing accounts;
+- `bulk`: rebuilding everything from the facts;
+- `imports`: importing accounts from an export file;
 - `base`: the transaction every public function runs in.
 
 Each change keeps the derived tables up to date inside its own transaction, through `figures.upkeep`.
@@ -20,8 +21,9 @@ from .accounts import (
     end_every_sign_in, end_sign_in, revoke_api_token, set_language, set_night_gap, set_time_zone, start_sign_in,
     note_token_use, user_named,
 )
-from .bulk import import_accounts, recompute_all
+from .bulk import recompute_all
 from .entry_links import open_entry_link, stop_entry_link
+from .imports import import_accounts
 from .idempotency import MAX_IDEMPOTENCY_KEY, Sent, once, usable_key
 from .matches import (
     abandon_match, add_deal, complete_deal, create_match_from_document, delete_last_deal, delete_match, rematch,

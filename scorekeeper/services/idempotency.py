@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select
 
 from ..documents import api_view
 from ..errors import Conflict
@@ -53,10 +53,17 @@ def remember(match: Match, key: str | None, answer: bool) -> None:
     key = usable_key(key)
     if key:
         db.session.flush()
-        db.session.execute(delete(IdempotencyKey.__table__).where(
-            IdempotencyKey.user_id == match.user_id, IdempotencyKey.created_at < utcnow() - IDEMPOTENCY_KEY_LIFETIME))
-        db.session.execute(insert(IdempotencyKey.__table__), [{
-            "user_id": match.user_id, "key": key, "match_id": match.id, "body": api_view(match) if answer else None}])
+        db.session.execute(_FORGET_OLD_KEYS, {"user_id": match.user_id,
+                                              "before": utcnow() - IDEMPOTENCY_KEY_LIFETIME})
+        db.session.execute(_KEEP_KEY, [{
+            "user_id": match.user_id, "key": key, "match_id": match.id, "body": api_view(match) if answer else None,
+            "created_at": utcnow()}])
+
+
+# Built once, on the table's columns: plain SQL statements the session sends as they are.
+_keys = IdempotencyKey.__table__
+_FORGET_OLD_KEYS = delete(_keys).where(_keys.c.user_id == bindparam("user_id"), _keys.c.created_at < bindparam("before"))
+_KEEP_KEY = insert(_keys)
 
 
 @dataclass(frozen=True)

@@ -242,10 +242,12 @@ def abandon_match(match: Match) -> Match:
     """Stop a match early: it keeps its deals and has no winner."""
     if match.status == FINISHED:
         raise Conflict(_("This match is over already."))
+    status_before = match.status
     match.status = ABANDONED
     match.pending = None
     match.ended_at = match.updated_at = utcnow()
-    refresh_figures(match, check_match(match_document(match)), summarize=True, rows_exist=True)
+    refresh_figures(match, check_match(match_document(match)), summarize=True, rows_exist=True,
+                    status_before=status_before)
     return match
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from scorekeeper.models import ApiToken, Match, Player, User
 
 from ..conftest import Browser, signed_in
 from .matchhelpers import bids_form, start, tricks_form, tute_form
+from .test_upkeep_property import assert_same_tables, derived_tables
 
 
 def run(app: Flask, *args: str, input: str | None = None) -> Any:
@@ -90,6 +92,29 @@ def test_export_then_import_round_trips_every_match_exactly(app: Flask, tmp_path
         assert services.authenticate("ana", "correct horse") is not None
     again = run(other, "import", str(backup))
     assert "0 matches" in again.output and "3 matches were there already" in again.output
+
+
+def test_an_imported_history_has_every_derived_row_of_the_original(app: Flask, tmp_path: Path) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    rng = random.Random(3)
+    with app.app_context():
+        user = services.user_named("ana")
+        for _ in range(12):  # many matches, many deals, the same players: ratings, streaks, pairs and nights
+            names = rng.sample(["Ana", "Luis", "Carmen", "Pedro"], rng.choice([2, 4]))
+            match = services.start_match(user, "tute2" if len(names) == 2 else "tute4", names, {"target": 3}, 0)
+            while match.status == "playing":
+                points = rng.choice([30, 61, 90])
+                match = services.add_deal(match, {"dealer": len(match.deals) % len(names), "trump": "copas",
+                                                  "points": [points, 120 - points], "last_trick": rng.randrange(2)})
+        original = derived_tables()
+    backup = tmp_path / "history.json"
+    backup.write_text(run(app, "export").output)
+    other = fresh_app(tmp_path, "restored")
+    imported = run(other, "import", str(backup))
+    assert imported.exit_code == 0 and "Imported 15 matches" in imported.output, imported.output
+    with other.app_context():
+        assert_same_tables(derived_tables(), original)
+        assert len(original["player_results"]) > 30 and len({r["night_id"] for r in original["matches"]}) >= 1
 
 
 def test_export_of_one_account_and_import_into_another(app: Flask, tmp_path: Path) -> None:

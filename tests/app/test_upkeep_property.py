@@ -16,18 +16,21 @@ from datetime import datetime, timedelta
 from collections import Counter
 from typing import Any
 
+import pytest
 from flask import Flask
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test,
 )
-from sqlalchemy import Float, delete, select
+from sqlalchemy import Float, delete, exists, select
+from sqlalchemy.orm import aliased
 
 from scorekeeper import services, transfer
 from scorekeeper.extensions import db
+from scorekeeper.figures import upkeep
 from scorekeeper.models import (
-    ABANDONED, FINISHED, PLAYING, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User,
+    ABANDONED, FINISHED, PLAYING, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, Seat, User,
 )
 from scorekeeper.rules import SUITS, RuleViolation, max_cards
 
@@ -123,6 +126,14 @@ def game_setups() -> st.SearchStrategy[tuple[str, list[str], dict[str, Any], int
         return "pocha", names, options, draw(st.integers(0, players - 1))
 
     return st.one_of(tute("tute2"), tute("tute4"), pocha())
+
+
+def sharing_a_finished_match() -> Any:
+    """Return the condition that a match has a player who finished another match of its game in its account."""
+    other, seat, their_seat = aliased(Match), aliased(Seat), aliased(Seat)
+    return exists().where(other.user_id == Match.user_id, other.game == Match.game, other.status == FINISHED,
+                          other.id != Match.id, seat.match_id == Match.id, their_seat.match_id == other.id,
+                          their_seat.player_id == seat.player_id)
 
 
 class Upkeep(RuleBasedStateMachine):
@@ -299,19 +310,38 @@ class Upkeep(RuleBasedStateMachine):
         """Import a copy of a kept export as if played `hours` earlier or later, so that matches fall
         before, between and after the others, into nights of their own or into others' nights."""
         file = json.loads(json.dumps(data.draw(st.sampled_from(self.exports), label="export")))
-        self.copies += 1
         shift = timedelta(hours=hours, minutes=data.draw(st.integers(0, 59), label="minutes"))
+        services.import_accounts(transfer.read_export(self.moved(file, "h", shift)), into=self.account(data))
+
+    def moved(self, file: dict[str, Any], mark: str, shift: timedelta) -> dict[str, Any]:
+        """Return an export file as if its matches were played `shift` later, under new uids."""
+        self.copies += 1
 
         def moved(stamp: str | None) -> str | None:
             return None if stamp is None else (datetime.fromisoformat(stamp) + shift).isoformat()
 
         for account in file["accounts"]:
             for match in account["matches"]:
-                match["uid"] = f"h{self.copies:03d}{match['uid'][4:]}"
+                match["uid"] = f"{mark}{self.copies:03d}{match['uid'][4:]}"
                 for name in ("created_at", "updated_at", "ended_at"):
                     match[name] = moved(match[name])
                 match["deal_dates"] = [[moved(a), moved(b)] for a, b in match["deal_dates"]]
-        services.import_accounts(transfer.read_export(file), into=self.account(data))
+        return file
+
+    @precondition(lambda self: self.matches(Match.status == PLAYING, sharing_a_finished_match()))
+    @rule(data=st.data(), days=st.integers(1, 3))
+    def finish_before_later_matches(self, data: st.DataObject, days: int) -> None:
+        """Finish a match once its account holds a copy of its finished matches of that game, dated days
+        ahead: a player of it finished a later one, so it is not the latest of their streaks and ratings."""
+        match = self.pick(data, Match.status == PLAYING, sharing_a_finished_match())
+        user = db.session.get(User, match.user_id)
+        assert user is not None
+        file = json.loads(json.dumps(transfer.export_data(user.username)))
+        for account in file["accounts"]:
+            account["matches"] = [m for m in account["matches"]
+                                  if m["status"] == FINISHED and m["match"]["game"] == match.game]
+        services.import_accounts(transfer.read_export(self.moved(file, "f", timedelta(days=days))), into=user)
+        self.play_out(data, match)
 
     @rule(data=st.data(), hours=st.integers(1, 12))
     def night_gap(self, data: st.DataObject, hours: int) -> None:
@@ -344,8 +374,35 @@ def test_every_table_is_either_facts_or_compared_with_a_rebuild(app: Flask) -> N
         assert set(db.metadata.tables) == FACTS | {model.__table__.name for model in DERIVED}
 
 
+def count_paths(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Count which way the upkeep goes after a change: the figures moved by the match alone, or not."""
+    paths: Counter[str] = Counter()
+    move_summaries, rate_latest, refresh_figures = upkeep.move_summaries, upkeep.rate_latest, upkeep.refresh_figures
+
+    def moved(*args: Any) -> bool:
+        answer = move_summaries(*args)
+        paths["summaries moved" if answer else "summaries of a match finished before a later one"] += 1
+        return answer
+
+    def rated(match: Match) -> bool:
+        answer = rate_latest(match)
+        paths["rated on top" if answer else "rated again: a player finished a later match"] += 1
+        return answer
+
+    def refreshed(*args: Any, **kwargs: Any) -> None:
+        if kwargs.get("summarize") and kwargs.get("status_before") == FINISHED:
+            paths["a match that was over changed"] += 1
+        refresh_figures(*args, **kwargs)
+
+    monkeypatch.setattr(upkeep, "move_summaries", moved)
+    monkeypatch.setattr(upkeep, "rate_latest", rated)
+    monkeypatch.setattr(upkeep, "refresh_figures", refreshed)
+    return paths
+
+
 def test_any_sequence_of_changes_keeps_the_derived_tables_as_a_rebuild_from_the_facts_leaves_them(
-        app: Flask) -> None:
+        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = count_paths(monkeypatch)
     with app.app_context():
         for username in ACCOUNTS:
             services.create_user(username, "correct horse")
@@ -355,3 +412,7 @@ def test_any_sequence_of_changes_keeps_the_derived_tables_as_a_rebuild_from_the_
     # every derived table held rows when it was compared with a rebuild, many times over.
     assert set(Upkeep.compared) == {model.__table__.name for model in DERIVED}
     assert all(rows >= SETTINGS.max_examples for rows in Upkeep.compared.values()), Upkeep.compared
+    # And that the changes took each way of keeping the figures: moved by the changed match alone,
+    # and aggregated again because it was not its players' latest or had been over already.
+    assert set(paths) == {"summaries moved", "summaries of a match finished before a later one", "rated on top",
+                          "rated again: a player finished a later match", "a match that was over changed"}, paths
