@@ -25,6 +25,33 @@ POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "")
 DATABASES = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 PASSWORD = "correct horse"
 
+#: The slowest tests, longest first (node id prefixes; the seconds each took in one process on a busy 2-core machine).
+#: The workers take tests in this order, so these start first: begun last, the hostile-input test
+#: alone would keep one worker busy for minutes after the other had run out of tests.
+SLOWEST_FIRST = (
+    "tests/app/test_hostile_server.py::",  # 200 s: 10,000 requests to gunicorn
+    "tests/e2e/test_table.py::test_a_whole_classic_pocha_match",  # 45 s: 28 deals tapped in
+    "tests/app/test_upkeep_property.py::test_any_sequence",  # 30 s: the state machine
+    "tests/app/test_sign_in_limits.py::test_the_limits_hold_across_worker_processes",  # 26 s: gunicorn and Redis
+    "tests/app/test_races.py::",  # 10 to 22 s each, gunicorn started and stopped included
+    "tests/app/test_concurrency.py::",
+    "tests/test_bench.py::",  # 17 s
+    "tests/app/test_backup.py::test_an_import_killed_halfway",  # 16 s
+    "tests/e2e/test_accessibility.py::",  # 10 to 13 s each: axe scans
+    "tests/e2e/",  # 3 to 8 s each
+    "tests/app/test_table_concurrency.py::",  # 9 s
+    "tests/app/test_hostile.py::",  # 4 to 9 s each
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the slowest tests first, keeping the collection order among the others."""
+    def rank(item: pytest.Item) -> int:
+        return next((n for n, prefix in enumerate(SLOWEST_FIRST) if item.nodeid.startswith(prefix)),
+                    len(SLOWEST_FIRST))
+
+    items.sort(key=rank)  # stable: every worker collects the same order, as xdist requires
+
 
 def _postgres_url(url: str) -> str:
     return re.sub(r"^postgres(ql)?(\+\w+)?://", "postgresql+psycopg://", url)
