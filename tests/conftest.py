@@ -1,16 +1,18 @@
 """Fixtures shared by the app tests: an app on a fresh database per test, and signed-in clients.
 
-Each test gets a new SQLite file in its own temporary folder; when
-SCOREKEEPER_TEST_POSTGRES_URL is set, every app test runs a second time on a fresh
-PostgreSQL schema of that server.
+Each test gets a new SQLite file in its own temporary folder (a copy of one that every migration
+was applied to once per worker process); when SCOREKEEPER_TEST_POSTGRES_URL is set, every app
+test runs a second time on a fresh PostgreSQL schema of that server.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,11 +59,30 @@ def _postgres_url(url: str) -> str:
     return re.sub(r"^postgres(ql)?(\+\w+)?://", "postgresql+psycopg://", url)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return a SQLite file that the app has brought up to date, made once per worker process.
+
+    Applying the migrations takes longer than most tests; a copy of this file gives each test
+    the same database that the app would have made in its place.
+    """
+    folder = tmp_path_factory.mktemp("migrated")
+    path = folder / "migrated.sqlite"
+    application = create_app({"TESTING": True, "SECRET_KEY": "migrated", "INSTANCE_PATH": str(folder / "instance"),
+                              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    with application.app_context():
+        db.engine.dispose()  # its last connection closed: the write-ahead log is folded into the file
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
 @pytest.fixture(params=DATABASES)
 def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    """Yield the URL of an empty database: a SQLite file, or a fresh PostgreSQL schema."""
+    """Yield the URL of a database of the test's own: a migrated SQLite file, or a fresh PostgreSQL schema."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+        path = tmp_path / "test.sqlite"
+        shutil.copy2(request.getfixturevalue("migrated_sqlite"), path)  # with its owner-only mode
+        yield f"sqlite:///{path}"
         return
     schema = f"test_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(_postgres_url(POSTGRES_URL))

@@ -152,7 +152,7 @@ class Run:
 def served(database_url: str, tmp_path: Path) -> Iterator[tuple[Server, Stock]]:
     """Serve the app with gunicorn on the test's database, with the prepared data on it."""
     env = server_environment(database_url, tmp_path / "instance")
-    create_account(env, OWN)  # with the command line, which also brings the fresh database up to date
+    create_account(env, OWN)  # with the command line, which also brings a fresh PostgreSQL schema up to date
     with ThreadPoolExecutor(1) as pool:
         token = pool.submit(create_token, env, OWN)
         server = start_server(env)
