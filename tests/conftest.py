@@ -7,6 +7,7 @@ test runs a second time on a fresh PostgreSQL schema of that server.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import shutil
@@ -53,6 +54,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                     len(SLOWEST_FIRST))
 
     items.sort(key=rank)  # stable: every worker collects the same order, as xdist requires
+
+
+@pytest.fixture(autouse=True)
+def _alone_when_marked(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Run a test marked `alone` while no other worker runs a test; let the others run side by side.
+
+    A test that times the server's answers must not share the processor with another worker's tests.
+    Every test holds a lock file shared by the workers (in their common temporary folder) while it
+    runs, with its fixtures: shared by the others, exclusive for those marked `alone`. (So a
+    test that waited for one shows the wait in its setup time in --durations.)
+    """
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # one process: no test runs beside another
+        yield
+        return
+    with open(tmp_path_factory.getbasetemp().parent / "alone.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX if request.node.get_closest_marker("alone") else fcntl.LOCK_SH)
+        yield  # closing the file lets the lock go
 
 
 def _postgres_url(url: str) -> str:
