@@ -1,16 +1,19 @@
 """Fixtures shared by the app tests: an app on a fresh database per test, and signed-in clients.
 
-Each test gets a new SQLite file in its own temporary folder; when
-SCOREKEEPER_TEST_POSTGRES_URL is set, every app test runs a second time on a fresh
-PostgreSQL schema of that server.
+Each test gets a new SQLite file in its own temporary folder (a copy of one that every migration
+was applied to once per worker process); when SCOREKEEPER_TEST_POSTGRES_URL is set, every app
+test runs a second time on a fresh PostgreSQL schema of that server.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
+import shutil
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,16 +28,79 @@ POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "")
 DATABASES = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 PASSWORD = "correct horse"
 
+#: The slowest tests, longest first (node id prefixes; the seconds each took in one process on a busy 2-core machine).
+#: The workers take tests in this order, so these start first: begun last, the hostile-input test
+#: alone would keep one worker busy for minutes after the other had run out of tests.
+SLOWEST_FIRST = (
+    "tests/app/test_hostile_server.py::",  # 200 s: 10,000 requests to gunicorn
+    "tests/e2e/test_table.py::test_a_whole_classic_pocha_match",  # 45 s: 28 deals tapped in
+    "tests/app/test_upkeep_property.py::test_any_sequence",  # 30 s: the state machine
+    "tests/app/test_sign_in_limits.py::test_the_limits_hold_across_worker_processes",  # 26 s: gunicorn and Redis
+    "tests/app/test_races.py::",  # 10 to 22 s each, gunicorn started and stopped included
+    "tests/app/test_concurrency.py::",
+    "tests/test_bench.py::",  # 17 s
+    "tests/app/test_backup.py::test_an_import_killed_halfway",  # 16 s
+    "tests/e2e/test_accessibility.py::",  # 10 to 13 s each: axe scans
+    "tests/e2e/",  # 3 to 8 s each
+    "tests/app/test_table_concurrency.py::",  # 9 s
+    "tests/app/test_hostile.py::",  # 4 to 9 s each
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the slowest tests first, keeping the collection order among the others."""
+    def rank(item: pytest.Item) -> int:
+        return next((n for n, prefix in enumerate(SLOWEST_FIRST) if item.nodeid.startswith(prefix)),
+                    len(SLOWEST_FIRST))
+
+    items.sort(key=rank)  # stable: every worker collects the same order, as xdist requires
+
+
+@pytest.fixture(autouse=True)
+def _alone_when_marked(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Run a test marked `alone` while no other worker runs a test; let the others run side by side.
+
+    A test that times the server's answers must not share the processor with another worker's tests.
+    Every test holds a lock file shared by the workers (in their common temporary folder) while it
+    runs, with its fixtures: shared by the others, exclusive for those marked `alone`. (So a
+    test that waited for one shows the wait in its setup time in --durations.)
+    """
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # one process: no test runs beside another
+        yield
+        return
+    with open(tmp_path_factory.getbasetemp().parent / "alone.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX if request.node.get_closest_marker("alone") else fcntl.LOCK_SH)
+        yield  # closing the file lets the lock go
+
 
 def _postgres_url(url: str) -> str:
     return re.sub(r"^postgres(ql)?(\+\w+)?://", "postgresql+psycopg://", url)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return a SQLite file that the app has brought up to date, made once per worker process.
+
+    Applying the migrations takes longer than most tests; a copy of this file gives each test
+    the same database that the app would have made in its place.
+    """
+    folder = tmp_path_factory.mktemp("migrated")
+    path = folder / "migrated.sqlite"
+    application = create_app({"TESTING": True, "SECRET_KEY": "migrated", "INSTANCE_PATH": str(folder / "instance"),
+                              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    with application.app_context():
+        db.engine.dispose()  # its last connection closed: the write-ahead log is folded into the file
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
 @pytest.fixture(params=DATABASES)
 def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    """Yield the URL of an empty database: a SQLite file, or a fresh PostgreSQL schema."""
+    """Yield the URL of a database of the test's own: a migrated SQLite file, or a fresh PostgreSQL schema."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+        path = tmp_path / "test.sqlite"
+        shutil.copy2(request.getfixturevalue("migrated_sqlite"), path)  # with its owner-only mode
+        yield f"sqlite:///{path}"
         return
     schema = f"test_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(_postgres_url(POSTGRES_URL))

@@ -152,7 +152,7 @@ class Run:
 def served(database_url: str, tmp_path: Path) -> Iterator[tuple[Server, Stock]]:
     """Serve the app with gunicorn on the test's database, with the prepared data on it."""
     env = server_environment(database_url, tmp_path / "instance")
-    create_account(env, OWN)  # with the command line, which also brings the fresh database up to date
+    create_account(env, OWN)  # with the command line, which also brings a fresh PostgreSQL schema up to date
     with ThreadPoolExecutor(1) as pool:
         token = pool.submit(create_token, env, OWN)
         server = start_server(env)
@@ -204,6 +204,8 @@ def summary(run: Run, chosen_seed: int, seconds: float, cpu: tuple[float, float,
 
 # Once a run, on the last database configured: PostgreSQL in CI, where requests meet each other's
 # locks, else SQLite. Ten thousand requests take about two minutes; the other tests run on both.
+# Alone: an answer slower than SLOW fails it, and another worker's tests would slow the server.
+@pytest.mark.alone
 @pytest.mark.parametrize("database_url", DATABASES[-1:], indirect=True)
 def test_hostile_requests_never_break_the_server(served: tuple[Server, Stock], database_url: str) -> None:
     server, stock = served
