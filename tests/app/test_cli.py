@@ -7,11 +7,12 @@ import random
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
-from scorekeeper.models import ApiToken, Match, Player, User
+from scorekeeper.models import ApiToken, Deal, Match, Player, User
 
 from ..conftest import Browser, signed_in
 from .matchhelpers import bids_form, start, tricks_form, tute_form
@@ -184,3 +185,21 @@ def test_recompute_rebuilds_the_cached_results_from_the_deals(app: Flask) -> Non
     with app.app_context():
         db.session.expire_all()
         assert {m.id: (m.result, m.status) for m in db.session.scalars(db.select(Match))} == before
+
+
+def test_an_import_leaves_postgresql_statistics_that_count_what_it_wrote(app: Flask, tmp_path: Path) -> None:
+    # Stale statistics had PostgreSQL plan head to head as a scan of the whole history after an import.
+    source = fresh_app(tmp_path, "source")
+    play_an_evening(signed_in(source, "ana"))
+    backup = tmp_path / "history.json"
+    backup.write_text(run(source, "export").output)
+    imported = run(app, "import", str(backup))
+    assert imported.exit_code == 0, imported.output
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            return  # SQLite's planner keeps no statistics that an import could leave stale
+        deals = db.session.scalar(sa.select(sa.func.count()).select_from(Deal))
+        counted = db.session.scalar(sa.text(
+            "SELECT c.reltuples FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE c.relname = 'deals' AND n.nspname = current_schema()"))
+        assert deals and counted == deals
