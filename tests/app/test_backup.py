@@ -54,7 +54,7 @@ def test_a_backup_taken_while_deals_are_written_is_consistent(app: Flask, tmp_pa
         user = services.create_user("ana", "a long secret")
         match_ids = [services.start_match(user, "pocha", ["Ana", "Luis"], {"schedule": [1] * 200}, 0).id
                      for _ in range(3)]
-    stop = threading.Event()
+    stop, writing = threading.Event(), threading.Event()
 
     def keep_writing() -> None:
         with app.app_context():
@@ -66,10 +66,13 @@ def test_a_backup_taken_while_deals_are_written_is_consistent(app: Flask, tmp_pa
                     services.add_deal(match, {"dealer": (number + 1) % 2, "cards": 1, "trump": None,
                                               "bids": [1, 1], "tricks": [1, 0]})
                 db.session.remove()
+                writing.set()
 
     writer = threading.Thread(target=keep_writing)
     writer.start()
-    time.sleep(0.3)
+    # The backup starts once deals are being written (on a busy machine the thread may start late).
+    assert writing.wait(30)
+    time.sleep(0.1)
     try:
         result = run(app, "backup", str(tmp_path / "live.sqlite"))
     finally:
