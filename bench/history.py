@@ -131,6 +131,20 @@ def play(rng: random.Random, match: Match, add_deal: Callable[..., Match] = serv
         yield match
 
 
+def reference_scoreboards(user: User) -> dict[str, Match]:
+    """Play the scoreboards whose weight and Lighthouse score are measured: Pocha for four and Tute
+    for four, each to its end (the same deals every time)."""
+    rng = random.Random(7)
+    table = make_table(user, 8)
+    played = {}
+    for game, players in (("pocha", 4), ("tute4", None)):
+        match = start_match(rng, table, game, players=players)
+        for match in play(rng, match):
+            pass
+        played[game] = match
+    return played
+
+
 def build(rng: random.Random, table: Table, matches: int,
           played: Callable[[Match], None] = lambda match: None) -> int:
     """Add `matches` matches, each played to its end (a few abandoned); return the deals entered.

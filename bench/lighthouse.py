@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import re
 import shlex
 import statistics
@@ -45,12 +44,7 @@ def make_demo(database: Path) -> None:
                       "INSTANCE_PATH": str(database.parent.resolve())})
     with app.app_context():
         user = services.create_user(USERNAME, PASSWORD)
-        rng = random.Random(7)
-        table = history.make_table(user, 8)
-        for game, players in (("pocha", 4), ("tute4", None)):
-            match = history.start_match(rng, table, game, players=players)
-            for match in history.play(rng, match):
-                pass
+        for game, match in history.reference_scoreboards(user).items():
             print(f"/matches/{match.id}: {game}, {len(match.deals)} deals, {match.status}")
 
 
