@@ -122,7 +122,7 @@ def _begins_a_night(user: User, player_id: int | None) -> list[Any]:
 
 def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int | None = None) -> Page:
     """Return one page of the account's nights, newest first (optionally those `player_id` played),
-    each as its `NightRows`; five queries whatever the history's length."""
+    each as its `NightRows`; four queries whatever the history's length."""
     per_page = max(1, min(per_page, 100))
     page = max(1, min(page, MAX_ID // per_page))
     conditions = _begins_a_night(user, player_id)
@@ -150,60 +150,63 @@ def night_for(user: User, night_id: int) -> NightRows:
 
 @cache
 def _night_statements() -> dict[str, Any]:
-    """Return the statements that read nights' matches, results and deals, built once: their lists
-    of ids are bound when they run (building a statement around each list cost more than running it)."""
+    """Return the statements that read nights' matches and results, built once: their lists of ids
+    are bound when they run (building a statement around each list cost more than running it).
+
+    Each match is read with its deal count and last deal in the same statement, so that on
+    PostgreSQL, where every statement reads what was committed when it began, the count agrees
+    with the cached result beside it even while another phone enters a deal.
+    """
     chosen = (Match.user_id == bindparam("user_id"), Match.night_id.in_(bindparam("nights", expanding=True)))
+    deals = (select(func.count()).where(Deal.match_id == Match.id).correlate(Match).scalar_subquery().label("deals"),
+             last_deal_at().scalar_subquery().label("ends"))
     ids: BindParameter[Any] = bindparam("ids", expanding=True)
     return {
-        "whole": select(Match).where(*chosen).options(raiseload(Match.seats)),
-        "facts": select(*PLAYED_COLUMNS).where(*chosen),
+        "whole": select(Match, *deals).where(*chosen).options(raiseload(Match.seats)),
+        "facts": select(*PLAYED_COLUMNS, *deals).where(*chosen),
         "seats": select(PlayerResult.match_id, PlayerResult.player_id, Player.name, PlayerResult.side,
                         PlayerResult.won, PlayerResult.total, PlayerResult.juegos)
         .join(Player, Player.id == PlayerResult.player_id)
         .where(PlayerResult.match_id.in_(ids)).order_by(PlayerResult.match_id, PlayerResult.seat),
-        "deals": select(Deal.match_id, func.max(Deal.created_at), func.count()).where(Deal.match_id.in_(ids))
-        .group_by(Deal.match_id),
     }
 
 
 def _rows_of(user: User, night_ids: Sequence[int], with_results: bool) -> list[NightRows]:
     """Read the matches, results, last deals and deal counts of these nights (given by their first
-    match's id), in three queries for them all; a night deleted meanwhile is left out.
+    match's id), in two queries for them all; a night or a match deleted meanwhile is left out.
 
     The players' names come from the results, in seat order, so no match's seats are loaded; nor
     are its deals: a night's page shows the totals the cached result keeps (`with_results`, with
-    whole matches), whose deal count the count read here checks. A page of nights reads only each
+    whole matches), whose deal count the count read beside it checks. A page of nights reads only each
     match's `PLAYED_COLUMNS`: turning whole matches into objects cost more than the rest of its reads.
     """
     if not night_ids:
         return []
+    statements = _night_statements()
+    read = db.session.execute(statements["whole" if with_results else "facts"],
+                              {"user_id": user.id, "nights": list(night_ids)})
+    counted = [(row[0] if with_results else row, row.deals, row.ends) for row in read]
+    deals = {match.id: count for match, count, _ in counted}
+    ends = {match.id: at for match, _, at in counted if at is not None}
+    seats = [Seated(*row) for row in db.session.execute(statements["seats"], {"ids": list(deals)})]
+    # A match deleted by another phone after the first read has no results left: it is left out.
+    seated = {seat.match_id for seat in seats}
     # Sorted here, not in SQL: an ORDER BY on the start would have the database walk the account's
     # matches by start rather than look the nights' matches up by night.
-    statements = _night_statements()
-    matches = sorted(db.session.scalars(statements["whole"], {"user_id": user.id, "nights": list(night_ids)})
-                     if with_results else
-                     db.session.execute(statements["facts"], {"user_id": user.id, "nights": list(night_ids)}),
+    matches = sorted((match for match, _, _ in counted if match.id in seated),
                      key=lambda match: (match.created_at, match.id))
-    ids = [match.id for match in matches]
-    seats = [Seated(*row) for row in db.session.execute(statements["seats"], {"ids": ids})]
-    ends: dict[int, datetime] = {}
-    deals: dict[int, int] = {}
-    for match_id, at, count in db.session.execute(statements["deals"], {"ids": ids}):
-        deals[match_id] = count
-        if at is not None:
-            ends[match_id] = at
     by_night: dict[int, list[Any]] = {}
-    seated: dict[int, list[Seated]] = {}
+    seats_of: dict[int, list[Seated]] = {}
     night_of = {match.id: match.night_id or match.id for match in matches}
     for match in matches:
         by_night.setdefault(night_of[match.id], []).append(match)
     for seat in seats:
-        seated.setdefault(night_of[seat.match_id], []).append(seat)
+        seats_of.setdefault(night_of[seat.match_id], []).append(seat)
     found = []
     for night_id in night_ids:
         night = by_night.get(night_id, [])
         first = next((match for match in night if match.id == night_id), None)
         if first is not None:  # else deleted by another phone between the reads
-            found.append(NightRows(first=first, matches=night, seats=seated.get(night_id, []), ends=ends,
+            found.append(NightRows(first=first, matches=night, seats=seats_of.get(night_id, []), ends=ends,
                                    deals=deals))
     return found

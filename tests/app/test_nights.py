@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import event, select
+from sqlalchemy import delete, event, insert, select
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, User
+from scorekeeper.figures import nights as night_reads
+from scorekeeper.models import Deal, Match, PlayerResult, User
 
 from ..conftest import Browser, signed_in
 from .matchhelpers import start, tute_form
@@ -214,6 +215,45 @@ def test_a_night_s_page_shows_its_matches_charts_and_standings(ana: Browser, app
     plain = text(ana.get("/nights/1"))
     assert "Ana 2 1 Luis 2 1" in plain and "Carmen 1 1 15 Ana 1 0 10 Luis 1 0 10" in plain
     assert ana.get("/nights/2").status_code == 404  # a match that does not begin a night
+
+
+def between_the_reads(monkeypatch: pytest.MonkeyPatch, *changes: Any) -> None:
+    """Have the night's reads see `changes` made after its matches were read and before their results,
+    as on PostgreSQL, where each statement of a request reads what was committed when it began."""
+    execute = db.session.execute
+    pending = list(changes)
+
+    def interrupted(statement: Any, *args: Any, **kwargs: Any) -> Any:
+        if pending and statement is night_reads._night_statements()["seats"]:
+            for change in pending:
+                execute(change)
+            pending.clear()
+        return execute(statement, *args, **kwargs)
+
+    monkeypatch.setattr(db.session, "execute", interrupted)
+
+
+def test_a_night_s_page_stands_a_deal_entered_by_another_phone_while_it_is_read(
+        ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    a_night_of_three(app)
+    deal = {"dealer": 1, "trump": "copas", "points": [30, 90], "last_trick": 1}
+    at = T0 + timedelta(hours=1, minutes=40)
+    between_the_reads(monkeypatch, insert(Deal.__table__).values(match_id=2, number=2, data=deal, created_at=at,
+                                                                 updated_at=at))
+    response = ana.get("/nights/1")
+    assert response.status_code == 200
+    assert response.get_data(as_text=True).count('<svg class="chart"') == 3
+
+
+def test_a_night_s_page_leaves_out_a_match_deleted_by_another_phone_while_it_is_read(
+        ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    a_night_of_three(app)
+    between_the_reads(monkeypatch, delete(PlayerResult.__table__).where(PlayerResult.match_id == 2),
+                      delete(Match.__table__).where(Match.id == 2))
+    response = ana.get("/nights/1")
+    assert response.status_code == 200
+    assert response.get_data(as_text=True).count('<svg class="chart"') == 2
+    assert "Carmen 1 1 15" in text(response)
 
 
 def test_another_account_s_night_is_not_found(ana: Browser, app: Flask) -> None:
