@@ -121,8 +121,11 @@ def lock_figures(user_id: int) -> None:
     inserted). Locking the account's row serialises them, and every statement after the lock
     sees what the first one committed. FOR NO KEY UPDATE, because every insert of a derived
     row holds a KEY SHARE lock on it (its foreign key), which plain FOR UPDATE would wait for.
-    A transaction locks once: the lock lasts until it ends. SQLite writes one transaction at a
-    time already (it has no row locks, and SQLAlchemy would send a plain SELECT): nothing is sent.
+    A transaction locks once: the lock lasts until it ends. The changes of a match take it before
+    they write anything (`services.matches`), since under the lock they also write other
+    matches' rows (their nights): one order for all, or two phones could deadlock. SQLite
+    writes one transaction at a time already (it has no row locks, and SQLAlchemy would send a
+    plain SELECT): nothing is sent.
     """
     session = db.session()
     if session.get_bind().dialect.name == "sqlite":

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import ParamSpec, TypeVar
 
 from flask_babel import gettext as _
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..errors import Conflict
@@ -16,6 +16,10 @@ from ..extensions import db
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+#: PostgreSQL's codes for a transaction it rolled back to let another one through: a deadlock
+#: it broke, or a serialization failure.
+_LOST_TO_ANOTHER = {"40P01", "40001"}
 
 
 @contextmanager
@@ -26,10 +30,19 @@ def _transaction() -> Iterator[None]:
         db.session.commit()
     except (IntegrityError, StaleDataError) as error:
         db.session.rollback()
-        raise Conflict(_("Someone else changed this at the same moment. Reload the page and try again.")) from error
+        raise _conflict() from error
+    except OperationalError as error:
+        db.session.rollback()
+        if getattr(error.orig, "sqlstate", None) in _LOST_TO_ANOTHER:
+            raise _conflict() from error
+        raise
     except BaseException:
         db.session.rollback()
         raise
+
+
+def _conflict() -> Conflict:
+    return Conflict(_("Someone else changed this at the same moment. Reload the page and try again."))
 
 
 def atomic(function: Callable[P, T]) -> Callable[P, T]:

@@ -3,6 +3,11 @@
 Every change goes through the rules engine first: the whole match document, with the change
 applied, is checked and scored, and only then are the facts stored, with the engine's result
 cached beside them.
+
+A change that may move the account's figures or nights locks the account before it writes
+anything (`lock_figures`): those changes also write other matches' rows (their nights), so
+they must all take their locks in one order, the account's first, or two phones could each
+hold a row the other waits for.
 """
 
 from __future__ import annotations
@@ -126,6 +131,7 @@ def _expect_next(match: Match, expected_number: int | None) -> int:
 def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None,
                  entry_link_id: int | None = None) -> Match:
     """Check the match with `deal` added and store it, saying who entered it (inside a transaction)."""
+    lock_figures(match.user_id)
     number = _expect_next(match, expected_number)
     _check_not_abandoned(match, number)
     deals = [d.data for d in match.deals] + [dict(deal)]
@@ -194,6 +200,7 @@ def _deal_of(match: Match, number: int) -> Deal:
 @atomic
 def replace_deal(match: Match, number: int, deal: Mapping[str, Any], expected_version: int | None = None) -> Match:
     """Replace deal `number`; the whole match is re-checked, later deals included."""
+    lock_figures(match.user_id)
     row = _deal_of(match, number)
     _check_not_abandoned(match, number)
     if expected_version is not None and expected_version != match.version:
@@ -210,6 +217,7 @@ def replace_deal(match: Match, number: int, deal: Mapping[str, Any], expected_ve
 @atomic
 def delete_last_deal(match: Match, number: int) -> Match:
     """Delete deal `number`, which must be the last one; a finished match is open again."""
+    lock_figures(match.user_id)
     if not match.deals or number != match.deals[-1].number:
         _deal_of(match, number)  # NotFound for a deal that does not exist
         raise Conflict(_("Only the last deal (%(number)s) can be deleted.", number=len(match.deals)))
@@ -224,6 +232,7 @@ def delete_last_deal(match: Match, number: int) -> Match:
 @atomic
 def undo(match: Match) -> str | None:
     """Undo the latest entry: pending bids if there are some, else the last deal; say which."""
+    lock_figures(match.user_id)
     _check_not_abandoned(match, len(match.deals))
     if match.pending is not None:
         match.pending = None
@@ -240,6 +249,7 @@ def undo(match: Match) -> str | None:
 @atomic
 def abandon_match(match: Match) -> Match:
     """Stop a match early: it keeps its deals and has no winner."""
+    lock_figures(match.user_id)
     if match.status == FINISHED:
         raise Conflict(_("This match is over already."))
     status_before = match.status
