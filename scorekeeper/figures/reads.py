@@ -91,17 +91,19 @@ RATING_CHART_POINTS = 30
 
 
 @cache
-def _latest_ratings() -> Select[str, float]:
-    """Return the query of a player's latest ratings in each game, oldest first.
+def _latest_ratings(dialect: str) -> Select[str, float]:
+    """Return the query of a player's latest ratings in each game, oldest first, for `dialect`.
 
-    Each game is looked up by the player's index on its own; the query is built once, as building
-    it costs more than running it.
+    Each game is looked up by the player's index on its own; the query is built once per
+    dialect, as building it costs more than running it.
     """
-    # The account is checked as a plain value (+ 0): as an indexed column, SQLite would walk the
+    # SQLite checks the account as a plain value (+ 0): as an indexed column, SQLite would walk the
     # account's index of every player's ratings in the game, which grows with the whole history,
-    # rather than step down the player's own.
+    # rather than step down the player's own. PostgreSQL's planner guesses that an expression
+    # keeps almost no row, and then sorts all the player's ratings to keep 30: it gets the column.
+    account = PlayerRating.user_id + 0 if dialect == "sqlite" else PlayerRating.user_id
     latest = [select(PlayerRating.game, PlayerRating.rated_at, PlayerRating.match_id, PlayerRating.ordinal)
-              .where(PlayerRating.user_id + 0 == bindparam("user_id"), PlayerRating.player_id == bindparam("player_id"),
+              .where(account == bindparam("user_id"), PlayerRating.player_id == bindparam("player_id"),
                      PlayerRating.game == game)
               .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc())
               .limit(RATING_CHART_POINTS).subquery() for game in GAMES]
@@ -123,7 +125,8 @@ def player_figures(user: User, player: Player) -> list[GameFigures]:
             current_streak=row.current_streak, longest_streak=row.longest_streak,
             recent=[outcome == "W" for outcome in row.recent])
         for row in summaries}
-    for game, ordinal in db.session.execute(_latest_ratings(), {"user_id": user.id, "player_id": player.id}):
+    latest = _latest_ratings(db.session.get_bind().dialect.name)
+    for game, ordinal in db.session.execute(latest, {"user_id": user.id, "player_id": player.id}):
         if game in figures:
             figures[game].rating_history.append(ordinal)
             figures[game].rating = ordinal
