@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, text
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -156,8 +156,11 @@ class Match(Model):
                       Index("ix_matches_user_id_status_created_at", "user_id", "status", "created_at"),
                       # The finished matches of a game in the order they ended, for the ratings.
                       Index("ix_matches_user_id_game_status_ended_at", "user_id", "game", "status", "ended_at"),
-                      # A night's matches, and the nights themselves (the matches that begin one).
-                      Index("ix_matches_user_id_night_id", "user_id", "night_id"))
+                      # A night's matches; then the nights themselves (the matches that begin one),
+                      # newest first, counted and paged on this index alone however long each night.
+                      Index("ix_matches_user_id_night_id", "user_id", "night_id"),
+                      Index("ix_matches_user_id_nights", "user_id", "created_at", "id", "night_id",
+                            sqlite_where=text("night_id = id"), postgresql_where=text("night_id = id")))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     uid: Mapped[str] = mapped_column(String(32), unique=True)
