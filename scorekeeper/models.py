@@ -63,8 +63,7 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 
 def name_key(name: str) -> str:
-    """Return the form of a name used to tell names apart: trimmed, spaces folded, case and
-    Unicode composition ignored."""
+    """Return the form of a name that tells names apart: trimmed, spaces folded, case and composition ignored."""
     return unicodedata.normalize("NFC", " ".join(name.split()).casefold())
 
 
