@@ -14,6 +14,8 @@ from .addresses import address_of
 
 #: How many of the latest finished matches the home page shows.
 RECENT_FINISHED = 5
+#: How many matches in progress the home page shows, the latest first; the history lists them all.
+PLAYING_SHOWN = 10
 
 
 @dataclass(frozen=True)
@@ -49,13 +51,20 @@ class Home:
     playing: list[Match]
     recent: list[Match]
     facts: dict[int, CardFacts]
+    #: Whether more matches are in progress than `playing` shows (the history lists them all).
+    more_playing: bool = False
 
 
 def home(user: User) -> Home:
     """Return the matches in progress and the latest finished ones, with their players and winners."""
-    playing = queries.matches(user, status=PLAYING)
+    # Matches nobody finished or abandoned pile up over the years: the page shows the latest
+    # ones, as quick to read after a thousand as after ten, and asks for one more to know
+    # whether to link to the rest.
+    playing = queries.matches(user, status=PLAYING, limit=PLAYING_SHOWN + 1)
+    more_playing = len(playing) > PLAYING_SHOWN
+    playing = playing[:PLAYING_SHOWN]
     recent = queries.matches(user, status=FINISHED, limit=RECENT_FINISHED)
-    return Home(playing=playing, recent=recent, facts=card_facts(playing + recent))
+    return Home(playing=playing, recent=recent, facts=card_facts(playing + recent), more_playing=more_playing)
 
 
 @dataclass(frozen=True)

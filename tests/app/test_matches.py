@@ -379,6 +379,19 @@ def test_home_shows_matches_in_progress_and_finished_ones(ana: Browser) -> None:
     assert "won by Ana" in page
 
 
+def test_home_shows_the_latest_ten_matches_in_progress_and_links_to_all(ana: Browser) -> None:
+    for number in range(10):
+        start(ana, "tute2", ["Ana", f"Rival {number}"])
+    page = ana.get("/").get_data(as_text=True)
+    assert page.count('class="card"') == 10 and "Every match in progress" not in page
+    start(ana, "tute2", ["Ana", "Rival 10"])
+    page = ana.get("/").get_data(as_text=True)
+    # The latest ten, newest first; the first one started is left to the history.
+    assert [int(n) for n in re.findall(r'href="/matches/(\d+)"', page)] == list(range(11, 1, -1))
+    assert '<a href="/history?status=playing">Every match in progress</a>' in page
+    assert ana.get("/history?status=playing").get_data(as_text=True).count('class="card"') == 11
+
+
 # ---------------------------------------------------------------- isolation
 
 
