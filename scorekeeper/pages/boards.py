@@ -206,7 +206,9 @@ def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: lis
         key: tuple[Any, ...] = ("pocha", deal.get("trump"), deal["cards"])
         if key not in said:
             trump = suit_name(deal["trump"]) if deal.get("trump") else gettext("no trump")
-            said[key] = f'{ngettext("%(num)s card", "%(num)s cards", deal["cards"])} · {trump}'
+            # Outside the f-string, where the catalogues' extraction finds it.
+            cards = ngettext("%(num)s card", "%(num)s cards", deal["cards"])
+            said[key] = f"{cards} · {trump}"
         return said[key], details
     trump = deal["trump"]
     parts = [said.get(("suit", trump)) or said.setdefault(("suit", trump), suit_name(trump))]

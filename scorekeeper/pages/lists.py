@@ -120,8 +120,9 @@ def shared_cards(shared: Sequence[SharedMatch], first: str, second: str) -> Mark
     partners and who won (written here for the page, the words looked up once, not once per card)."""
     detail = address_of("matches.detail", "match_id")
     # As the template's _() gives them: the catalogue's words as markup, the names put in escaped.
-    words = {key: Markup(i18n.gettext(text)) for key, text in (
-        ("partners", "partners"), ("both", "both won"), ("neither", "neither won"), ("won_by", "won by %(names)s"))}
+    # (Each written out, so that the catalogues' extraction finds them.)
+    words = {"partners": Markup(i18n.gettext("partners")), "both": Markup(i18n.gettext("both won")),
+             "neither": Markup(i18n.gettext("neither won")), "won_by": Markup(i18n.gettext("won by %(names)s"))}
     outcomes = {(True, False): words["won_by"] % {"names": first}, (False, True): words["won_by"] % {"names": second},
                 (True, True): words["both"], (False, False): words["neither"]}
     titles: dict[str, str] = {}
