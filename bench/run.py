@@ -61,6 +61,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper import services
+from scorekeeper.backup import backup_sqlite
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal, Match, Player, User
 from scorekeeper.rules import SUITS, score_match
@@ -197,6 +198,11 @@ def copy_history(source: History, instance: Path, url: str) -> History:
     print(f"  {source.label}: copied with flask import in {time.perf_counter() - began:.0f} s", file=sys.stderr)
     export.unlink()
     with app.app_context():
+        # A history of years has been vacuumed by autovacuum many times over; one imported a
+        # moment ago has not, and PostgreSQL reads an index alone only where VACUUM has marked
+        # the table's pages as seen by all. Measure the history as it stands after a while.
+        with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.execute(sa.text("VACUUM ANALYZE " + ", ".join(db.metadata.tables)))
         token = services.create_api_token(bench_user(), "bench")
         pocha, table = (db.session.scalar(sa.select(Match.id).where(Match.uid == uids[match_id]))
                         for match_id in (source.pocha_match, source.table_match))
@@ -559,6 +565,32 @@ def run_load(port: int, jobs: list[dict[str, Any]]) -> Load:
                 1000 * percentile(latencies, 0.95))
 
 
+def sqlite_copy(bench: History, instance: Path) -> History:
+    """Copy a SQLite history into `instance` (made afresh); return the copy signed in.
+
+    Both the measurements and the load test write: the measured deal POSTs and finishing
+    deals add a night of some fifty matches, the load test a few hundred matches left in
+    progress. On copies, a history kept with --workdir stays as it was built, and every run
+    (and the PostgreSQL copy made from it) measures the same pages.
+    """
+    shutil.rmtree(instance, ignore_errors=True)
+    instance.mkdir(parents=True)
+    path = instance / "history.sqlite"
+    with bench.app.app_context():
+        backup_sqlite(db.engine, path)
+    app = bench_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "INSTANCE_PATH": str(instance)})
+    copy = sign_in(bench.label, app, bench.api_token, bench.pocha_match, bench.table_match, [bench.player, bench.rival])
+    copy.build_rate = bench.build_rate
+    return copy
+
+
+def close(bench: History) -> None:
+    """Close the database connections of a history's app."""
+    with bench.app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
 def load_test(bench: History, instance: Path, url: str, workers: int, clients: int, seconds: float,
               seed: int) -> dict[str, Load]:
     """Serve the history with gunicorn on loopback and measure requests per second under load."""
@@ -709,10 +741,12 @@ def main(argv: list[str] | None = None) -> int:
             if args.postgres:
                 url = database_url(workdir, name, args.postgres)
                 urls.append(url)
-                bench = copy_history(bench, workdir / name, url)
+                copy = copy_history(bench, workdir / name, url)
             else:
-                urls.append(str(bench.app.config["SQLALCHEMY_DATABASE_URI"]))
-            histories.append(bench)
+                copy = sqlite_copy(bench, workdir / f"{name}-measured")
+                urls.append(str(copy.app.config["SQLALCHEMY_DATABASE_URI"]))
+            close(bench)
+            histories.append(copy)
         for bench in histories:
             bench.deal_plan = deal_plan(bench, args.seed, target=15)
         print("Measuring…", file=sys.stderr)
@@ -728,8 +762,18 @@ def main(argv: list[str] | None = None) -> int:
         load = None
         if not args.no_load:
             print("Load test…", file=sys.stderr)
-            load = load_test(histories[1], workdir / "full", urls[1], args.workers, args.clients, args.seconds,
-                             args.seed)
+            if args.postgres:  # a fresh schema, dropped at the end
+                load = load_test(histories[1], workdir / "full", urls[1], args.workers, args.clients, args.seconds,
+                                 args.seed)
+            else:
+                instance = workdir / "load"
+                copy = sqlite_copy(histories[1], instance)
+                try:
+                    load = load_test(copy, instance, str(copy.app.config["SQLALCHEMY_DATABASE_URI"]), args.workers,
+                                     args.clients, args.seconds, args.seed)
+                finally:
+                    close(copy)
+                    shutil.rmtree(instance, ignore_errors=True)
         missed = report(histories, figures, load, imported, args.rounds, args.workers, args.clients)
         if args.json:
             Path(args.json).write_text(json.dumps({
@@ -744,11 +788,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if missed else 0
     finally:
         for bench in locals().get("histories", []):
-            with bench.app.app_context():
-                db.session.remove()
-                db.engine.dispose()
+            close(bench)
         if args.postgres:
             drop_schemas(urls)
+        else:
+            for name in ("small", "full"):
+                shutil.rmtree(workdir / f"{name}-measured", ignore_errors=True)
         if not args.workdir:
             shutil.rmtree(workdir, ignore_errors=True)
 

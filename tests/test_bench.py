@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 from bench import run
 
 
+def deals_in(path: Path) -> int:
+    connection = sqlite3.connect(path)
+    try:
+        return int(connection.execute("SELECT count(*) FROM deals").fetchone()[0])
+    finally:
+        connection.close()
+
+
 def test_the_benchmark_measures_every_page_on_both_histories_and_serves_the_load(tmp_path: Path) -> None:
-    out = tmp_path / "figures.json"
+    out, kept = tmp_path / "figures.json", tmp_path / "kept"
     run.main(["--matches", "4", "--rounds", "2", "--warmup", "1", "--seconds", "1", "--workers", "2",
-              "--clients", "2", "--finishes", "2", "--json", str(out)])
+              "--clients", "2", "--finishes", "2", "--json", str(out), "--workdir", str(kept)])
     figures = json.loads(out.read_text())
     for page in run.PAGES:
         small, full = figures["pages"][f"1/100 {page}"], figures["pages"][f"full {page}"]
@@ -23,3 +32,11 @@ def test_the_benchmark_measures_every_page_on_both_histories_and_serves_the_load
     assert figures["import"]["deals"] > 4 * 5 and figures["import"]["deals_per_second"] > 0
     assert set(figures["load"]) == {"floor", "scoreboard", "deal POST"}
     assert all(load["errors"] == 0 and load["requests_per_second"] > 0 for load in figures["load"].values())
+    # The kept histories stay as they were built: the measured deals went to copies, and a
+    # second run measures the same history again.
+    built = deals_in(kept / "full.sqlite"), deals_in(kept / "small.sqlite")
+    assert built[0] < figures["import"]["deals"]
+    assert run.main(["--matches", "4", "--rounds", "1", "--warmup", "0", "--finishes", "1", "--no-load",
+                     "--no-import", "--workdir", str(kept)]) in (0, 1)
+    assert (deals_in(kept / "full.sqlite"), deals_in(kept / "small.sqlite")) == built
+    assert not [path for path in kept.iterdir() if path.name.endswith("-measured") or path.name == "load"]
