@@ -117,6 +117,7 @@ def test_a_kept_deal_the_server_refuses_stops_the_sending_and_is_corrected(phone
     phone.context.set_offline(True)
     for ana in (70, 40, 90):
         enter_tute(phone, ana, 0)
+    wait_for_queue(phone, 3)  # all three kept before the connection returns, the last one's save included
     refusal = '<main><p class="error">⚠ Say which side took the last trick.</p></main>'
     phone.page.route("**/matches/1/deal", lambda route: route.fulfill(status=422, body=refusal, content_type="text/html")
                      if route.request.method == "POST" else route.continue_())
