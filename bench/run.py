@@ -395,29 +395,31 @@ def measure(histories: list[History], rounds: int, warmup: int) -> dict[tuple[st
             for key, values in samples.items()}
 
 
-def time_finishing_deals(bench: History, matches: int, seed: int) -> None:
-    """Play `matches` matches of the history's mix through the service layer; time each one's finishing deal.
+def time_finishing_deals(histories: list[History], matches: int, seed: int) -> None:
+    """Play `matches` matches of the histories' mix through the service layer; time each one's finishing deal.
 
     They are new matches, so each is its players' latest, as at a table; the same seed plays
-    the same matches on both histories.
+    the same matches on every history. The histories take turns, match by match, so that the
+    machine's drift (a neighbour's load, the clock's steps) hits them alike: played one
+    history after the other, the medians of the same 40 deals moved by a third from run to run.
     """
-    rng = random.Random(seed + 2)
-    with bench.app.app_context():
-        table = history.table_of(bench_user())
-        for _ in range(matches):
-            last: list[float] = []
+    rngs = [random.Random(seed + 2) for _ in histories]
+    for _ in range(matches):
+        for bench, rng in zip(histories, rngs):
+            with bench.app.app_context():
+                last: list[float] = []
 
-            def timed(match: Match, deal: dict[str, Any], number: int) -> Match:
-                began = time.perf_counter()
-                stored = services.add_deal(match, deal, number)
-                last[:] = [time.perf_counter() - began]
-                return stored
+                def timed(match: Match, deal: dict[str, Any], number: int) -> Match:
+                    began = time.perf_counter()
+                    stored = services.add_deal(match, deal, number)
+                    last[:] = [time.perf_counter() - began]
+                    return stored
 
-            match = history.start_match(rng, table)
-            for match in history.play(rng, match, add_deal=timed):
-                pass
-            bench.finish_times.append(last[0])
-        db.session.remove()
+                match = history.start_match(rng, history.table_of(bench_user()))
+                for match in history.play(rng, match, add_deal=timed):
+                    pass
+                bench.finish_times.append(last[0])
+                db.session.remove()
 
 
 @dataclass
@@ -719,8 +721,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=4, help="client processes in the load test (default 4)")
     parser.add_argument("--seconds", type=float, default=10, help="length of each load run (default 10 s)")
     parser.add_argument("--no-load", action="store_true", help="skip the load test")
-    parser.add_argument("--finishes", type=int, default=40,
-                        help="matches played to time their finishing deal, on each history (default 40)")
+    parser.add_argument("--finishes", type=int, default=100,
+                        help="matches played to time their finishing deal, on each history (default 100)")
     parser.add_argument("--no-import", action="store_true", help="skip the export and import of the full history")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
     parser.add_argument("--workdir", metavar="DIR", help="build the SQLite histories in DIR and keep them; "
@@ -752,8 +754,8 @@ def main(argv: list[str] | None = None) -> int:
         print("Measuring…", file=sys.stderr)
         figures = measure(histories, args.rounds, args.warmup)
         print("Finishing matches…", file=sys.stderr)
+        time_finishing_deals(histories, args.finishes, args.seed)
         for bench in histories:
-            time_finishing_deals(bench, args.finishes, args.seed)
             count_rows(bench)
         imported = None
         if not args.no_import:
