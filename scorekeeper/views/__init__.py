@@ -16,6 +16,7 @@ from .. import i18n, queries
 from ..i18n import lazy_gettext
 from ..extensions import login_manager
 from ..forms import group_errors
+from ..pages import lists
 from ..errors import Conflict, NotFound, ServiceError
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
@@ -48,6 +49,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(429, _too_many)
     app.add_template_filter(_group_errors, "group_errors")
+    app.add_template_global(lists.pager, "pager")
     i18n.register(app)
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from flask import Flask
+
+from scorekeeper.pages.lists import pager
 from scorekeeper.paging import Page
 
 
@@ -13,3 +16,20 @@ def test_a_page_knows_its_neighbours() -> None:
     assert Page([], 1, 20, 40).pages == 2 and Page([], 1, 20, 0).pages == 0 and not Page([], 1, 20, 0).has_next
     beyond = Page([], 9, 20, 45)
     assert beyond.has_prev and beyond.prev_num == 8 and not beyond.has_next
+
+
+def test_the_pager_links_the_neighbours_keeping_the_filters_set(app: Flask) -> None:
+    with app.test_request_context("/"):
+        assert pager(Page([], 1, 20, 20), "matches.history", game="pocha") == ""
+        first = pager(Page([], 1, 20, 45), "matches.history", status="", game="pocha", player=None)
+        middle = pager(Page([], 2, 20, 45), "matches.history", status="playing", game="pocha")
+    assert first == ('<nav class="pager" aria-label="Pages">\n    <span></span>\n    <span>Page 1 of 3</span>\n'
+                     '    <a class="button" rel="next" href="/history?page=2&amp;game=pocha">Older →</a>\n  </nav>')
+    assert '<a class="button" rel="prev" href="/history?page=1&amp;game=pocha&amp;status=playing">← Newer</a>' in middle
+    assert 'rel="next" href="/history?page=3&amp;game=pocha&amp;status=playing"' in middle
+
+
+def test_the_pager_speaks_the_page_s_language(app: Flask) -> None:
+    with app.test_request_context("/", headers={"Accept-Language": "es"}):
+        shown = pager(Page([], 2, 20, 45), "nights.index")
+    assert "Página 2 de 3" in shown and "Más recientes" in shown and 'href="/nights?page=3"' in shown
