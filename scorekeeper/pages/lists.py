@@ -127,14 +127,17 @@ def shared_cards(shared: Sequence[SharedMatch], first: str, second: str) -> Mark
              "neither": Markup(i18n.gettext("neither won")), "won_by": Markup(i18n.gettext("won by %(names)s"))}
     outcomes = {(True, False): words["won_by"] % {"names": first}, (False, True): words["won_by"] % {"names": second},
                 (True, True): words["both"], (False, False): words["neither"]}
-    titles: dict[str, str] = {}
+    # Each game's title and each outcome escaped once, not once per card.
+    titles: dict[str, Markup] = {}
+    statuses: dict[str, Markup] = {}
     cards = []
     for m in shared:
-        title = titles.get(m.game) or titles.setdefault(m.game, i18n.game_title(m.game))
-        outcome = outcomes[m.first_won, m.second_won] if m.status == FINISHED else i18n.status_word(m.status)
-        cards.append(f'<li><a class="card" href="{detail(m.match_id)}">\n      <strong>{escape(title)}</strong>\n'
+        title = titles.get(m.game) or titles.setdefault(m.game, escape(i18n.game_title(m.game)))
+        outcome = outcomes[m.first_won, m.second_won] if m.status == FINISHED else (
+            statuses.get(m.status) or statuses.setdefault(m.status, escape(i18n.status_word(m.status))))
+        cards.append(f'<li><a class="card" href="{detail(m.match_id)}">\n      <strong>{title}</strong>\n'
                      f'      <small>{i18n.day(m.played_at)} · {words["partners"] if m.partners else ""}\n'
-                     f'        {escape(outcome)}</small>\n    </a></li>')
+                     f'        {outcome}</small>\n    </a></li>')
     return Markup("\n    ".join(cards))
 
 
