@@ -30,7 +30,7 @@ from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, che
 from ..rules import next_seat
 from ..text import clean_name, clean_note
 from .base import atomic
-from .idempotency import remember
+from .idempotency import forget_old_keys, remember
 from .players import players_for
 
 
@@ -65,6 +65,7 @@ def new_match(user: User, document: Mapping[str, Any], first_dealer: int | None,
         store_result(match, result)
         lock_figures(user.id)
         regroup_nights(user.id, (match.created_at, match.id))
+        forget_old_keys(user.id)
     else:
         cache_result(match, result)
     return match, result

@@ -137,14 +137,19 @@ def test_keys_are_kept_a_week_and_the_pages_keep_no_answer_with_them(ana: Browse
 
     start(ana, "tute2", ["Ana", "Luis"], opt_target="9")
     ana.post("/matches/1/deal", data={**tute_form(70, 0, number=1), "idempotency_key": "old"})
+    ana.post("/matches/1/deal", data={**tute_form(70, 0, number=2, dealer=1), "idempotency_key": "recent"})
     with app.app_context():
-        row = db.session.scalar(db.select(IdempotencyKey))
-        assert row.body is None
-        row.created_at = utcnow() - timedelta(days=8)
+        assert db.session.scalars(db.select(IdempotencyKey.body)).all() == [None, None]
+        old = db.session.scalar(db.select(IdempotencyKey).where(IdempotencyKey.key == "old"))
+        old.created_at = utcnow() - timedelta(days=8)
         db.session.commit()
-    ana.post("/matches/1/deal", data={**tute_form(70, 0, number=2, dealer=1), "idempotency_key": "new"})
+    # A deal keeps its key and leaves the others be; the account's next match forgets the old ones.
+    ana.post("/matches/1/deal", data={**tute_form(70, 0, number=3), "idempotency_key": "new"})
     with app.app_context():
-        assert db.session.scalars(db.select(IdempotencyKey.key)).all() == ["new"]
+        assert sorted(db.session.scalars(db.select(IdempotencyKey.key))) == ["new", "old", "recent"]
+    start(ana, "tute2", ["Ana", "Luis"])
+    with app.app_context():
+        assert sorted(db.session.scalars(db.select(IdempotencyKey.key))) == ["new", "recent"]
 
 
 def test_pocha_bids_sent_twice_are_kept_once(ana: Browser) -> None:
