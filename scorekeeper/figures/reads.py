@@ -13,7 +13,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, and_, bindparam, case, func, select, union_all
+from sqlalchemy import BindParameter, Select, and_, bindparam, case, func, select, union_all
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
@@ -184,16 +184,30 @@ def leaderboard(user: User, game: str, since: datetime | None, until: datetime |
 
     All time, they come from the players' summary rows; for a period, from their results in it.
     """
-    if since is None and until is None:
+    statement = _leaderboard_statement(since is not None, until is not None,
+                                       sort if sort in LEADERBOARD_COLUMNS else "win_rate", descending)
+    values = {"user_id": user.id, "game": game, "since": since, "until": until, "minimum": max(minimum, 1)}
+    return [Standing(pid, name, int(m), int(w or 0), int(p or 0), int(d or 0), r)
+            for pid, name, m, w, p, d, r in db.session.execute(statement, values)]
+
+
+@cache
+def _leaderboard_statement(since: bool, until: bool, sort: str, descending: bool) -> Select[Any]:
+    """Return the leaderboard's query for a period bounded `since` and `until` (or not), in an
+    order, built once: building it cost as much as running it. The account, game, bounds and
+    minimum are bound when it runs."""
+    account: BindParameter[int] = bindparam("user_id")
+    game: BindParameter[str] = bindparam("game")
+    if not since and not until:
         source = select(PlayerSummary.player_id, PlayerSummary.finished.label("matches"), PlayerSummary.won,
                         PlayerSummary.points, PlayerSummary.deals).where(
-            PlayerSummary.user_id == user.id, PlayerSummary.game == game).subquery()
+            PlayerSummary.user_id == account, PlayerSummary.game == game).subquery()
     else:
-        finished = and_(PlayerResult.user_id == user.id, PlayerResult.game == game, PlayerResult.status == FINISHED)
-        if since is not None:
-            finished = and_(finished, PlayerResult.played_at >= since)
-        if until is not None:
-            finished = and_(finished, PlayerResult.played_at < until)
+        finished = and_(PlayerResult.user_id == account, PlayerResult.game == game, PlayerResult.status == FINISHED)
+        if since:
+            finished = and_(finished, PlayerResult.played_at >= bindparam("since"))
+        if until:
+            finished = and_(finished, PlayerResult.played_at < bindparam("until"))
         source = select(PlayerResult.player_id, func.count(PlayerResult.id).label("matches"),
                         func.sum(case((PlayerResult.won, 1), else_=0)).label("won"),
                         func.sum(PlayerResult.total).label("points"), func.sum(PlayerResult.deals).label("deals"),
@@ -209,13 +223,11 @@ def leaderboard(user: User, game: str, since: datetime | None, until: datetime |
         "average_deal": func.cast(source.c.points, db.Float) / func.nullif(source.c.deals, 0),
         "rating": rating,
     }
-    order = columns.get(sort, columns["win_rate"])
-    query = (select(Player.id, Player.name, matches, won, source.c.points, source.c.deals, rating)
-             .join(source, source.c.player_id == Player.id)
-             .where(Player.user_id == user.id, matches >= max(minimum, 1))
-             .order_by(order.desc() if descending else order.asc(), Player.name_key))
-    return [Standing(pid, name, int(m), int(w or 0), int(p or 0), int(d or 0), r)
-            for pid, name, m, w, p, d, r in db.session.execute(query)]
+    order = columns[sort]
+    return (select(Player.id, Player.name, matches, won, source.c.points, source.c.deals, rating)
+            .join(source, source.c.player_id == Player.id)
+            .where(Player.user_id == account, matches >= bindparam("minimum"))
+            .order_by(order.desc() if descending else order.asc(), Player.name_key))
 
 
 @dataclass(frozen=True)
