@@ -10,7 +10,11 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 from flask import Flask
+from flask_babel import get_locale
+
+from scorekeeper import i18n
 
 from ..conftest import Browser, PASSWORD, csrf_token, signed_in
 from .matchhelpers import start, tute_form
@@ -168,3 +172,19 @@ def test_the_player_range_and_the_tute_kind_are_said_in_the_page_language(
     said = " ".join(sentences)
     assert range_words in said and " to 8" not in said.replace(range_words, "")
     assert kind_word in said, said
+
+
+@pytest.mark.parametrize("language", ("en",) + LANGUAGES)
+def test_numbers_are_written_as_babel_writes_them_and_zero_without_a_sign(app: Flask, language: str) -> None:
+    figures = [n / 10 for n in range(-15000, 15000, 7)] + [1234567.8, 0.05, 0.15, 2.25, -2.25]
+    shares = [won / played for played in range(1, 60) for won in range(played + 1)]
+    with app.test_request_context("/", headers={"Accept-Language": language}):
+        assert str(get_locale()) == language
+        for _ in range(2):  # written, then kept
+            for value in figures:
+                assert i18n.decimal(value) == format_decimal(round(value, 1), "#,##0.0", locale=language), value
+            for share in shares:
+                assert i18n.percent(share) == format_percent(share, locale=language), share
+        assert i18n.decimal(-0.04) == i18n.decimal(-0.0) == i18n.decimal(0.0) == format_decimal(0.0, "#,##0.0",
+                                                                                                locale=language)
+        assert (i18n.decimal(None), i18n.percent(None)) == ("–", "–")
