@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from datetime import datetime
 from functools import cache
+from typing import Any
 
 from flask_sqlalchemy.pagination import Pagination
-from sqlalchemy import Row, Select, bindparam, func, select
+from sqlalchemy import ColumnElement, Row, Select, bindparam, func, select
 from sqlalchemy.orm import defer, raiseload, selectinload
 
 from .errors import NotFound
 from .extensions import db
 from .i18n import gettext
 from .keys import hash_token, looks_like_key, sign_in_lifetime
+from .paging import Page
 from .models import MAX_ID, STATUSES, ApiToken, EntryLink, Match, Player, PlayerResult, Seat, SignIn, User, utcnow
 from .rules import GAMES
 
@@ -97,10 +100,6 @@ def api_tokens(user: User) -> list[ApiToken]:
         select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.created_at.desc())))
 
 
-def _matches_query(user: User) -> Select[Match]:
-    return select(Match).where(Match.user_id == user.id).order_by(Match.created_at.desc(), Match.id.desc())
-
-
 def _listed(query: Select[Match], with_deals: bool) -> Select[Match]:
     """Load the seats and deals too, for whole match documents; or else neither the seats nor the
     cached result, which a list of matches takes from `card_facts` instead."""
@@ -109,19 +108,40 @@ def _listed(query: Select[Match], with_deals: bool) -> Select[Match]:
     return query.options(defer(Match.result), raiseload(Match.seats))
 
 
+#: The filters of the lists of matches, each one chosen or not: (note, game, status, player).
+Chosen = tuple[bool, bool, bool, bool]
+NEWEST_FIRST = (Match.created_at.desc(), Match.id.desc())
+
+
+def _chosen(user: User, game: str | None, player_id: int | None, status: str | None,
+            note: str | None) -> tuple[Chosen, dict[str, Any]]:
+    """Return which filters apply and the values the statements of `_conditions` are run with."""
+    words = unicodedata.normalize("NFC", " ".join((note or "").split())).casefold()
+    chosen = (bool(words), game in GAMES, status in STATUSES, player_id is not None and 0 < player_id <= MAX_ID)
+    # The note tidied as the notes are, so that what was typed is found.
+    return chosen, {"user_id": user.id, "pattern": f"%{like_escaped(words)}%", "game": game, "status": status,
+                    "player_id": player_id}
+
+
+def _conditions(note: bool, game: bool, status: bool, player: bool) -> list[ColumnElement[bool]]:
+    """Return the conditions of the account's matches filtered by what is chosen; the values are
+    bound when the statement runs (see `_chosen`)."""
+    conditions = [Match.user_id == bindparam("user_id")]
+    if note:
+        conditions.append(Match.note_key.like(bindparam("pattern"), escape="\\"))
+    if game:
+        conditions.append(Match.game == bindparam("game"))
+    if status:
+        conditions.append(Match.status == bindparam("status"))
+    if player:
+        conditions.append(Match.id.in_(select(Seat.match_id).where(Seat.player_id == bindparam("player_id"))))
+    return conditions
+
+
 def _filtered(user: User, game: str | None, player_id: int | None, status: str | None,
               note: str | None = None) -> Select[Match]:
-    query = _matches_query(user)
-    words = unicodedata.normalize("NFC", " ".join((note or "").split())).casefold()
-    if words:  # tidied as the notes are, so that what was typed is found
-        query = query.where(Match.note_key.like(f"%{like_escaped(words)}%", escape="\\"))
-    if game in GAMES:
-        query = query.where(Match.game == game)
-    if status in STATUSES:
-        query = query.where(Match.status == status)
-    if player_id is not None and 0 < player_id <= MAX_ID:
-        query = query.where(Match.id.in_(select(Seat.match_id).where(Seat.player_id == player_id)))
-    return query
+    chosen, values = _chosen(user, game, player_id, status, note)
+    return select(Match).where(*_conditions(*chosen)).order_by(*NEWEST_FIRST).params(values)
 
 
 def like_escaped(text: str) -> str:
@@ -150,6 +170,33 @@ def match_page(user: User, page: int, *, game: str | None = None, player_id: int
     words of their note (any case)."""
     query = _listed(_filtered(user, game, player_id, status, note), with_deals)
     return db.paginate(query, page=page, per_page=per_page, max_per_page=MAX_PAGE_SIZE, error_out=False)
+
+
+#: What the history shows of each match (its cards need nothing more): read as rows, not whole matches.
+LISTED_COLUMNS = (Match.id, Match.game, Match.status, Match.note, Match.night_id, Match.created_at)
+Listed = tuple[int, str, str, str | None, int | None, datetime]
+
+
+def history_page(user: User, page: int, *, game: str | None = None, player_id: int | None = None,
+                 status: str | None = None, note: str | None = None) -> Page:
+    """Return one page of the account's matches as rows of `LISTED_COLUMNS`, newest first, filtered
+    as `match_page` filters them (two queries)."""
+    chosen, values = _chosen(user, game, player_id, status, note)
+    count, rows = _history_statements(*chosen)
+    page = max(1, min(page, MAX_ID // PAGE_SIZE))
+    total = db.session.scalar(count, values) or 0
+    items = list(db.session.execute(rows, {**values, "limit": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE}))
+    return Page(items=items, page=page, per_page=PAGE_SIZE, total=total)
+
+
+@cache
+def _history_statements(*chosen: bool) -> tuple[Select[int], Select[*Listed]]:
+    """Return the count and the page of the history with the filters chosen, built once:
+    building them cost as much as running them."""
+    conditions = _conditions(*chosen)
+    return (select(func.count(Match.id)).where(*conditions),
+            select(*LISTED_COLUMNS).where(*conditions).order_by(*NEWEST_FIRST)
+            .limit(bindparam("limit")).offset(bindparam("offset")))
 
 
 def seat_outcomes(match_ids: Sequence[int]) -> list[tuple[int, int, bool, int, str]]:

@@ -29,9 +29,9 @@ class CardFacts:
     winners: str
 
 
-def card_facts(matches: Sequence[Match]) -> dict[int, CardFacts]:
+def card_facts(matches: Sequence[Any]) -> dict[int, CardFacts]:
     """Return the players, deal count and winners of each match ("Ana & Carmen", or "Ana and Luis"
-    on a tie), from the derived rows in one query."""
+    on a tie), from the derived rows in one query (whole matches, or rows with their `id`)."""
     seats: dict[int, list[tuple[int, bool, int, str]]] = {}
     for match_id, side, won, deals, name in queries.seat_outcomes([match.id for match in matches]):
         seats.setdefault(match_id, []).append((side, won, deals, name))
@@ -74,7 +74,8 @@ class HistoryLine:
     """One match of the history as a card: its game, players, note, the line under them, and links
     to it and its night (the markup of templates/matches/_card.html, written here for a whole page)."""
 
-    match: Match
+    #: The match's `queries.LISTED_COLUMNS` (or the whole match).
+    match: Any
     players: str
     note: Markup
     address: str
@@ -95,7 +96,7 @@ class HistoryLine:
                       f'  </a>{night}</li>')
 
 
-def history_notes(matches: Sequence[Match]) -> list[HistoryLine]:
+def history_notes(matches: Sequence[Any]) -> list[HistoryLine]:
     """Return each match with its players and the line under them: when, how many deals, how it ended.
 
     Written here rather than in the template, where each of a page's dozens of words costs

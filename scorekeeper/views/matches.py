@@ -313,9 +313,9 @@ def history() -> str:
     status = request.args.get("status") or None
     player_id = whole_number(request.args.get("player"))
     note = (request.args.get("note") or "")[:200] or None
-    found = queries.match_page(current_user, whole_number(request.args.get("page")) or 1,
-                               game=game if game in GAMES else None, status=status if status in STATUSES else None,
-                               player_id=player_id, note=note)
+    found = queries.history_page(current_user, whole_number(request.args.get("page")) or 1,
+                                 game=game if game in GAMES else None, status=status if status in STATUSES else None,
+                                 player_id=player_id, note=note)
     return render_template("matches/history.html", page=found, notes=lists.history_notes(found.items),
                            games=GAMES.values(), statuses=STATUSES, players=queries.player_choices(current_user),
                            selected={"game": game, "status": status, "player": player_id, "note": note})
