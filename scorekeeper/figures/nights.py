@@ -110,14 +110,21 @@ class NightRows:
         return [seat.name for seat in self.seats if seat.match_id == match_id]
 
 
-def _begins_a_night(user: User, player_id: int | None) -> list[Any]:
-    """Return the conditions naming the account's nights (optionally those `player_id` played)."""
-    conditions: list[Any] = [Match.user_id == user.id, Match.night_id == Match.id]
-    if player_id is not None and 0 < player_id <= MAX_ID:
+@cache
+def _night_list_statements(of_a_player: bool) -> tuple[Select[int], Select[int]]:
+    """Return the count of the account's nights (optionally those a player played) and the ids of
+    a page of them, newest first, built once: building them cost as much as running them. The
+    account, the player and the page are bound when they run."""
+    account: BindParameter[int] = bindparam("user_id")
+    conditions: list[Any] = [Match.user_id == account, Match.night_id == Match.id]
+    if of_a_player:
         played = (select(Match.night_id).join(Seat, Seat.match_id == Match.id)
-                  .where(Match.user_id == user.id, Seat.player_id == player_id))
+                  .where(Match.user_id == account, Seat.player_id == bindparam("player_id")))
         conditions.append(Match.id.in_(played))
-    return conditions
+    # Counted on the index of the nights alone: the rows themselves are never read.
+    return (select(func.count(Match.id)).where(*conditions),
+            select(Match.id).where(*conditions).order_by(Match.created_at.desc(), Match.id.desc())
+            .limit(bindparam("limit")).offset(bindparam("offset")))
 
 
 def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int | None = None) -> Page:
@@ -125,13 +132,11 @@ def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int 
     each as its `NightRows`; four queries whatever the history's length."""
     per_page = max(1, min(per_page, 100))
     page = max(1, min(page, MAX_ID // per_page))
-    conditions = _begins_a_night(user, player_id)
-    # Counted on the index of (account, night) alone: the rows themselves are never read.
-    total = db.session.scalar(select(func.count(Match.id)).where(*conditions)) or 0
-    firsts = list(db.session.scalars(select(Match.id).where(*conditions)
-                                     .order_by(Match.created_at.desc(), Match.id.desc())
-                                     .limit(per_page).offset((page - 1) * per_page)))
-    return Page(items=_rows_of(user, firsts, with_results=False), page=page, per_page=per_page, total=total)
+    count, firsts = _night_list_statements(player_id is not None and 0 < player_id <= MAX_ID)
+    values = {"user_id": user.id, "player_id": player_id}
+    total = db.session.scalar(count, values) or 0
+    chosen = list(db.session.scalars(firsts, {**values, "limit": per_page, "offset": (page - 1) * per_page}))
+    return Page(items=_rows_of(user, chosen, with_results=False), page=page, per_page=per_page, total=total)
 
 
 def night_for(user: User, night_id: int) -> NightRows:
