@@ -14,7 +14,7 @@ from typing import Any
 
 from flask_sqlalchemy.pagination import Pagination
 from sqlalchemy import ColumnElement, Row, Select, bindparam, func, select
-from sqlalchemy.orm import defer, raiseload, selectinload
+from sqlalchemy.orm import defer, joinedload, raiseload, selectinload
 
 from .errors import NotFound
 from .extensions import db
@@ -253,9 +253,13 @@ def match_version(match_id: int) -> tuple[int, int] | None:
     return (found[0], found[1]) if found is not None else None
 
 
+#: A whole match: its seats and their players joined to its row in one statement, its deals in a second.
+_WHOLE_MATCH = (joinedload(Match.seats), selectinload(Match.deals))
+
+
 def match_at_table(match_id: int) -> Match:
     """Return a match for a phone that entered through its entry link, or raise NotFound if it is gone."""
-    match = db.session.get(Match, match_id, options=[selectinload(Match.deals)]) if 0 < match_id <= MAX_ID else None
+    match = db.session.get(Match, match_id, options=_WHOLE_MATCH) if 0 < match_id <= MAX_ID else None
     if match is None or _deleted_while_read(match):
         raise NotFound(gettext("There is no such match."))
     return match
