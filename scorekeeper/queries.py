@@ -61,10 +61,11 @@ def match_for(user: User, match_id: int) -> Match:
 def _deleted_while_read(match: Match) -> bool:
     """Tell whether the match was deleted between reading its row and reading its seats.
 
-    The row, its seats and its deals are three statements; under PostgreSQL's READ COMMITTED
-    each sees what was committed when it began, so a deletion from another phone in between
-    leaves a match without players, which the rules engine would rightly refuse. Every match
-    has at least two seats, so none means it is gone.
+    Where the seats are read by a statement of their own (the live view's read), under
+    PostgreSQL's READ COMMITTED each statement sees what was committed when it began, so a
+    deletion from another phone in between leaves a match without players, which the rules
+    engine would rightly refuse. Every match has at least two seats, so none means it is gone.
+    (`match_at_table` reads them with the row, where this cannot happen; it asks all the same.)
     """
     return not match.seats
 
