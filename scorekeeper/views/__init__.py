@@ -16,7 +16,7 @@ from .. import i18n, queries
 from ..i18n import lazy_gettext
 from ..extensions import login_manager
 from ..forms import group_errors
-from ..pages import lists
+from ..pages import buttons, lists
 from ..errors import Conflict, NotFound, ServiceError
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
@@ -50,6 +50,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(429, _too_many)
     app.add_template_filter(_group_errors, "group_errors")
     app.add_template_global(lists.pager, "pager")
+    app.add_template_global(buttons.button_form, "button_form")
     i18n.register(app)
 
 
