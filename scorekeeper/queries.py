@@ -91,8 +91,11 @@ def player_choices(user: User) -> list[Row[tuple[int, str]]]:
 
     Only the two columns: whole players cost a filter's page more than the rest of its reads.
     """
-    return list(db.session.execute(select(Player.id, Player.name).where(Player.user_id == user.id)
-                                   .order_by(Player.name_key)))
+    return list(db.session.execute(_PLAYER_CHOICES, {"user_id": user.id}))
+
+
+#: Built once, as building it cost a third of running it.
+_PLAYER_CHOICES = select(Player.id, Player.name).where(Player.user_id == bindparam("user_id")).order_by(Player.name_key)
 
 
 def api_tokens(user: User) -> list[ApiToken]:

@@ -106,11 +106,16 @@ def history_notes(matches: Sequence[Any]) -> list[HistoryLine]:
     detail, night = address_of("matches.detail", "match_id"), address_of("nights.night", "night_id")
     won_by, night_word = i18n.gettext("won by %(names)s"), Markup(i18n.gettext("Its night"))
     titles: dict[str, str] = {}
+    # Each status and each number of deals said once per page, not once per card.
+    statuses: dict[str, str] = {}
+    counts: dict[int, str] = {}
     notes = []
     for match in matches:
         fact = facts[match.id]
-        outcome = won_by % {"names": fact.winners} if match.status == FINISHED else i18n.status_word(match.status)
-        deals = i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals)
+        outcome = won_by % {"names": fact.winners} if match.status == FINISHED else (
+            statuses.get(match.status) or statuses.setdefault(match.status, i18n.status_word(match.status)))
+        deals = counts.get(fact.deals) or counts.setdefault(
+            fact.deals, i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals))
         notes.append(HistoryLine(match, fact.players, Markup(" · ").join([i18n.day(match.created_at), deals, outcome]),
                                  detail(match.id), night(match.night_id) if match.night_id else None,
                                  titles.get(match.game) or titles.setdefault(match.game, i18n.game_title(match.game)),
