@@ -21,7 +21,7 @@ from .extensions import db
 from .i18n import gettext
 from .keys import hash_token, looks_like_key, sign_in_lifetime
 from .paging import Page
-from .models import MAX_ID, STATUSES, ApiToken, EntryLink, Match, Player, PlayerResult, Seat, SignIn, User, utcnow
+from .models import MAX_ID, STATUSES, ApiToken, Deal, EntryLink, Match, Player, PlayerResult, Seat, SignIn, User, utcnow
 from .rules import GAMES
 
 def has_users() -> bool:
@@ -264,8 +264,10 @@ def match_version(match_id: int) -> tuple[int, int] | None:
     return (found[0], found[1]) if found is not None else None
 
 
-#: A whole match: its seats and their players joined to its row in one statement, its deals in a second.
-_WHOLE_MATCH = (joinedload(Match.seats), selectinload(Match.deals))
+#: A whole match: its seats and their players joined to its row in one statement, its deals in a
+#: second, each deal's number and facts only (their dates, which only an export shows, are left
+#: to load if asked for: two dates to read for each of a long match's deals cost a fifth of it).
+_WHOLE_MATCH = (joinedload(Match.seats), selectinload(Match.deals).load_only(Deal.number, Deal.data))
 
 
 def match_at_table(match_id: int) -> Match:
