@@ -122,7 +122,7 @@ def _night_list_statements(of_a_player: bool) -> tuple[Select[int], Select[int]]
                   .where(Match.user_id == account, Seat.player_id == bindparam("player_id")))
         conditions.append(Match.id.in_(played))
     # Counted on the index of the nights alone: the rows themselves are never read.
-    return (select(func.count(Match.id)).where(*conditions),
+    return (select(func.count()).select_from(Match).where(*conditions),
             select(Match.id).where(*conditions).order_by(Match.created_at.desc(), Match.id.desc())
             .limit(bindparam("limit")).offset(bindparam("offset")))
 
