@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, cast
 
 import pytz

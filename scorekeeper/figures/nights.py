@@ -113,8 +113,8 @@ class NightRows:
 @cache
 def _night_list_statements(of_a_player: bool) -> tuple[Select[int], Select[int]]:
     """Return the count of the account's nights (optionally those a player played) and the ids of
-    a page of them, newest first, built once: building them cost as much as running them. The
-    account, the player and the page are bound when they run."""
+    a page of them, newest first, built once rather than on every request. The account, the
+    player and the page are bound when they run."""
     account: BindParameter[int] = bindparam("user_id")
     conditions: list[Any] = [Match.user_id == account, Match.night_id == Match.id]
     if of_a_player:

@@ -194,8 +194,8 @@ def leaderboard(user: User, game: str, since: datetime | None, until: datetime |
 @cache
 def _leaderboard_statement(since: bool, until: bool, sort: str, descending: bool) -> Select[Any]:
     """Return the leaderboard's query for a period bounded `since` and `until` (or not), in an
-    order, built once: building it cost as much as running it. The account, game, bounds and
-    minimum are bound when it runs."""
+    order, built once rather than on every request. The account, game, bounds and minimum
+    are bound when it runs."""
     account: BindParameter[int] = bindparam("user_id")
     game: BindParameter[str] = bindparam("game")
     if not since and not until:
@@ -263,8 +263,8 @@ class Rivalry:
 
 @cache
 def _pair_statements() -> dict[str, Any]:
-    """Return the statements that read a pair of players, built once: building them cost a
-    quarter of what running them does (their ids are bound when they run)."""
+    """Return the statements that read a pair of players, built once rather than on every
+    request (their ids are bound when they run)."""
     mine, theirs = PlayerResult, _OTHER
     return {
         "record": select(PlayerPair.first_id, PlayerPair.shared, PlayerPair.first_wins, PlayerPair.second_wins,

@@ -183,8 +183,8 @@ def pager(page: Paged, endpoint: str, **kept: Any) -> Markup:
     """Return the links to the newer and older pages of a long list, or nothing when it fits on
     one; `kept` are the filters chosen, left out of the addresses when they are unset.
 
-    Written here, not as a template macro: the macro's filters and calls cost three times as
-    much, as much as the rest of a head-to-head page's twenty cards.
+    Written here, not as a template macro: the macro's filters and calls cost some 180 µs on a
+    page with neighbours, about twice this function.
     """
     pages = page.pages
     if pages <= 1:

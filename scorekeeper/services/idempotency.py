@@ -60,8 +60,8 @@ def forget_old_keys(user_id: int) -> None:
     """Forget the account's keys old enough that no phone will send them again (inside a transaction).
 
     Called when the account starts a match, not with every deal: a deal is the change a table
-    waits for, and a statement less is a tenth of its time; the keys of a match that lasts
-    for weeks stay until the next one starts.
+    waits for, and it waited for this DELETE each time; the keys of a match that lasts for
+    weeks stay until the next one starts.
     """
     db.session.execute(_FORGET_OLD_KEYS, {"user_id": user_id, "before": utcnow() - IDEMPOTENCY_KEY_LIFETIME})
 
