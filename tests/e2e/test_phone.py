@@ -80,7 +80,10 @@ def test_deals_saved_offline_are_sent_once_when_the_connection_returns(phone: Ph
     assert len(queued) == 2 and deal_count(server) == 0
     phone.context.set_offline(False)
     phone.page.evaluate("window.dispatchEvent(new Event('online'))")
-    expect(phone.page.locator("#offline-banner")).to_contain_text("were sent", timeout=10000)
+    # Once they are sent the page reloads itself (600 ms later) to show them stored: wait for
+    # that reload, or under load it cuts short the visit to the scoreboard below.
+    with phone.page.expect_navigation(timeout=10000):
+        expect(phone.page.locator("#offline-banner")).to_contain_text("were sent", timeout=10000)
     phone.go("/matches/1")
     assert "won by Ana" in phone.text() and "40–80" in phone.text()
     # the phone retries (it never heard the answer): the server answers again and stores nothing new
