@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
 
 import pytest
 from flask import Flask
 
 from ..conftest import Browser
 from .matchhelpers import bids_form, start, tricks_form, tute_form
+from .sql import statements_sent
 
 
 def text(response: object) -> str:
@@ -393,37 +393,16 @@ def test_home_shows_the_latest_ten_matches_in_progress_and_links_to_all(ana: Bro
     assert ana.get("/history?status=playing").get_data(as_text=True).count('class="card"') == 11
 
 
-def statements_of(app: Flask, request: Any) -> list[str]:
-    """Return the SQL statements `request()` sends."""
-    from sqlalchemy import event
-
-    from scorekeeper.extensions import db
-
-    with app.app_context():
-        engine = db.engine
-    sent: list[str] = []
-
-    def note(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        sent.append(statement)
-
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        request()
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
-    return sent
-
-
 def test_a_scoreboard_reads_its_match_in_the_same_statements_however_many_deals(ana: Browser, app: Flask) -> None:
     start(ana, "tute2", ["Ana", "Luis"], opt_target="9")
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
-    short = statements_of(app, lambda: ana.get("/matches/1"))
+    short = statements_sent(app, lambda: ana.get("/matches/1"))
     for number in range(2, 8):
         ana.post("/matches/1/deal", data=tute_form(70, 0, number=number, dealer=(number - 1) % 2))
     page = ana.get("/matches/1").get_data(as_text=True)
     assert "Deal 8:" in page
     # The match with its seats, then its deals: no statement for each deal (their dates stay unread).
-    assert len(statements_of(app, lambda: ana.get("/matches/1"))) == len(short)
+    assert len(statements_sent(app, lambda: ana.get("/matches/1"))) == len(short)
     assert sum("FROM deals" in statement for statement in short) == 1
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import delete, event, insert, select
+from sqlalchemy import delete, insert, select
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -19,6 +19,7 @@ from scorekeeper.models import Deal, Match, PlayerResult, User
 
 from ..conftest import Browser, signed_in
 from .matchhelpers import start, tute_form
+from .sql import statements_sent
 from .test_api import Api, api  # noqa: F401  (the fixture)
 from .test_matches import text
 
@@ -284,19 +285,10 @@ def test_the_nights_page_is_paged(ana: Browser, app: Flask) -> None:
 
 
 def queries_for(app: Flask, client: Any, path: str, **kwargs: Any) -> int:
-    counted: list[str] = []
-    with app.app_context():
-        engine = db.engine
-
-    def count(*args: Any) -> None:
-        counted.append(args[2])
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    def request() -> None:
         assert client.get(path, **kwargs).status_code == 200
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    return len(counted)
+
+    return len(statements_sent(app, request))
 
 
 def nights_of_two(days: range) -> list[dict[str, Any]]:

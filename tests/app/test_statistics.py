@@ -20,6 +20,7 @@ from scorekeeper.models import Player, PlayerRating, User
 
 from ..conftest import Browser
 from .matchhelpers import start, tute_form
+from .sql import statements_sent
 
 
 def figures(app: Flask, name: str) -> dict[str, reads.GameFigures]:
@@ -105,19 +106,10 @@ def add_finished_matches(app: Flask, count: int) -> None:
 
 
 def queries_for(app: Flask, browser: Browser, path: str) -> int:
-    counted: list[str] = []
-    with app.app_context():
-        engine = db.engine
-
-    def count(*args: Any) -> None:
-        counted.append(args[2])
-
-    event.listen(engine, "before_cursor_execute", count)
-    try:
+    def request() -> None:
         assert browser.get(path).status_code == 200
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    return len(counted)
+
+    return len(statements_sent(app, request))
 
 
 def test_the_player_page_asks_as_many_queries_for_200_matches_as_for_10(ana: Browser, app: Flask) -> None:
