@@ -364,8 +364,9 @@ class Upkeep(RuleBasedStateMachine):
         db.session.rollback()
 
 
-#: Under a minute on each database; a failure is replayed first on the next run (hypothesis's example database).
-SETTINGS = settings(max_examples=25, stateful_step_count=15, deadline=None,
+#: Under a minute on each database. The same examples on every run: the test also asserts that the
+#: changes took every way of keeping the figures, which 25 random sequences missed now and then.
+SETTINGS = settings(max_examples=25, stateful_step_count=15, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
