@@ -7,18 +7,18 @@ from wtforms import SelectField, StringField
 
 from ..i18n import lazy_gettext as _l
 from ..figures.nights import GAP_HOURS
-from ..models import MAX_NOTE_LENGTH
 from .fields import choices
 
 
 class NoteForm(FlaskForm):
-    """Write, change or clear a match's note (the service checks and tidies it)."""
+    """Write, change or clear a match's note (the service checks and tidies it).
+
+    Its label and hint are written by templates/matches/_note.html, which lays the form out.
+    """
 
     # No length validator here: the service says what is wrong, at this field, in the same words
     # for the pages and the API, and the page keeps what was typed.
-    note = StringField(_l("Note"), description=_l("A place, a stake, who brought dinner: at most %(count)s "
-                                                  "characters.", count=MAX_NOTE_LENGTH),
-                       render_kw={"autocomplete": "off"})
+    note = StringField()
 
 
 class NightGapForm(FlaskForm):

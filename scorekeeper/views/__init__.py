@@ -16,6 +16,7 @@ from .. import i18n, queries
 from ..i18n import lazy_gettext
 from ..extensions import login_manager
 from ..forms import group_errors
+from ..models import MAX_NOTE_LENGTH
 from ..pages import buttons, lists
 from ..errors import Conflict, NotFound, ServiceError
 
@@ -51,6 +52,7 @@ def register(app: Flask) -> None:
     app.add_template_filter(_group_errors, "group_errors")
     app.add_template_global(lists.pager, "pager")
     app.add_template_global(buttons.button_form, "button_form")
+    app.jinja_env.globals["max_note_length"] = MAX_NOTE_LENGTH  # the note form's hint says it
     i18n.register(app)
 
 

@@ -10,7 +10,6 @@ from werkzeug.wrappers import Response
 from .. import queries, services
 from ..figures import nights as night_reads
 from ..forms import NightGapForm, NoteForm, add_form_error, whole_number
-from ..models import Match
 from ..pages import boards, nights as night_pages
 from ..pages.offline import offline_plan
 from .table import entry_section
@@ -18,12 +17,6 @@ from .table import entry_section
 bp = Blueprint("nights", __name__)
 
 Page = Response | tuple[str, int]
-
-
-@bp.app_template_global()
-def note_form_for(match: Match) -> NoteForm:
-    """Return the note form of a match, filled with its note."""
-    return NoteForm(formdata=None, data={"note": match.note or ""})
 
 
 @bp.get("/nights")
