@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask_sqlalchemy.pagination import Pagination
 from sqlalchemy import ColumnElement, Row, Select, bindparam, func, select
@@ -273,8 +273,42 @@ _WHOLE_MATCH = (joinedload(Match.seats), selectinload(Match.deals).load_only(Dea
 
 
 def match_at_table(match_id: int) -> Match:
-    """Return a match for a phone that entered through its entry link, or raise NotFound if it is gone."""
+    """Return a match, whole, to be changed (its deals as objects), or raise NotFound if it is gone."""
     match = db.session.get(Match, match_id, options=_WHOLE_MATCH) if 0 < match_id <= MAX_ID else None
     if match is None or _deleted_while_read(match):
         raise NotFound(gettext("There is no such match."))
     return match
+
+
+class DealFacts(NamedTuple):
+    """A stored deal as a page shows it: its number and its facts, read as a row."""
+
+    number: int
+    data: dict[str, Any]
+
+
+#: A match with its seats and their players in one statement, and its deals' numbers and facts
+#: as rows in a second: what a page that only shows a match reads. Built once: building the
+#: statement and its cache key on every request (as `Session.get` and a relationship's loader
+#: do) cost as much as the reads themselves, and loading each deal as an object as much again.
+_MATCH_WITH_SEATS = select(Match).options(joinedload(Match.seats)).where(Match.id == bindparam("match_id"))
+_DEALS_OF_MATCH = (select(Deal.number, Deal.data).where(Deal.match_id == bindparam("match_id"))
+                   .order_by(Deal.number))
+
+
+def match_to_show(match_id: int) -> tuple[Match, list[DealFacts]]:
+    """Return a match with its seats, and its deals as facts, for a page that only shows it; or raise NotFound."""
+    match = (db.session.execute(_MATCH_WITH_SEATS, {"match_id": match_id}).unique().scalar_one_or_none()
+             if 0 < match_id <= MAX_ID else None)
+    if match is None or _deleted_while_read(match):
+        raise NotFound(gettext("There is no such match."))
+    return match, [DealFacts(number, data) for number, data in db.session.execute(_DEALS_OF_MATCH,
+                                                                                  {"match_id": match_id})]
+
+
+def match_to_show_for(user: User, match_id: int) -> tuple[Match, list[DealFacts]]:
+    """Return the account's match and its deals as `match_to_show` does; NotFound for another account's match."""
+    match, deals = match_to_show(match_id)
+    if match.user_id != user.id:
+        raise NotFound(gettext("There is no such match."))
+    return match, deals

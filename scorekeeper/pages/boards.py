@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from markupsafe import Markup
 
@@ -21,6 +21,16 @@ from ..i18n import gettext, ngettext, suit_name
 from ..models import ABANDONED, Match
 from ..rules import Game, MatchResult, bidding_order, cante_value, check_match, check_options, get_game
 from ..rules.options import as_int, as_str
+
+
+class StoredDeal(Protocol):
+    """A deal as stored: its number and its facts (a `Deal`, or a row that reads the two alone)."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def data(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -58,6 +68,8 @@ class Scoreboard:
     match: Match
     game: Game
     seat_names: list[str]
+    #: The seats of each side, and the sides' names ("Ana & Carmen" in Tute for four).
+    sides: list[tuple[int, ...]]
     side_names: list[str]
     totals: tuple[int, ...]
     juegos: tuple[int, ...] | None
@@ -145,29 +157,32 @@ def next_cards(match: Match) -> int | None:
     return cards if isinstance(cards, int) else None
 
 
-def match_result(match: Match, deals: int | None = None) -> MatchResult:
-    """Return the rules engine's result for the match: the one cached beside its deals, when it
-    agrees with the deals read (or with `deals`, their count, when they were counted rather than
-    read), else the facts scored again."""
+def match_result(match: Match, deals: Sequence[StoredDeal] | None = None, count: int | None = None) -> MatchResult:
+    """Return the rules engine's result for the match: the one cached beside its deals, when it agrees
+    with the deals read (`deals`, else the match's own; or `count`, when they were counted rather
+    than read), else the facts scored again."""
     cached = match.result
-    if cached is not None and len(cached.get("deals") or ()) == (len(match.deals) if deals is None else deals):
+    read = match.deals if deals is None and count is None else deals
+    if cached is not None and len(cached.get("deals") or ()) == (len(read) if read is not None else count):
         try:
             return MatchResult.from_dict(cached)
         except (KeyError, TypeError, ValueError):  # a cache of another shape: score the facts
             pass
-    return check_match(match_document(match))
+    return check_match(match_document(match, None if deals is None else [deal.data for deal in deals]))
 
 
-def scoreboard(match: Match) -> Scoreboard:
-    """Lay out the match's facts, as the rules engine scored them, for the scoreboard."""
+def scoreboard(match: Match, deals: Sequence[StoredDeal] | None = None) -> Scoreboard:
+    """Lay out the match's facts, as the rules engine scored them, for the scoreboard (`deals`: the
+    match's deals when they were read as facts, not loaded with it)."""
+    stored = match.deals if deals is None else deals
     game = get_game(match.game)
-    result = match_result(match)
+    result = match_result(match, stored)
     names = match.player_names
     sides = _name_sides(names, result.sides)
     options = check_options(match.game, match.options, len(names))
     rows = []
     said: dict[tuple[Any, ...], str] = {}
-    for deal, scored, running in zip(match.deals, result.deals, result.running_totals()):
+    for deal, scored, running in zip(stored, result.deals, result.running_totals()):
         summary, details = _describe_deal(match.game, deal.data, names, sides, said)
         rows.append(DealRow(
             number=deal.number, dealer=names[deal.data["dealer"]], summary=summary, details=details,
@@ -181,7 +196,8 @@ def scoreboard(match: Match) -> Scoreboard:
         next_dealer = match.pending["dealer"]
     abandoned = match.status == ABANDONED
     return Scoreboard(
-        match=match, game=game, seat_names=names, side_names=sides, totals=result.totals, juegos=result.juegos,
+        match=match, game=game, seat_names=names, sides=[tuple(side) for side in result.sides], side_names=sides,
+        totals=result.totals, juegos=result.juegos,
         target=as_int(options, "target") if match.game != "pocha" else None,
         mode=as_str(options, "mode") if match.game != "pocha" else None,
         rows=rows, finished=result.finished, abandoned=abandoned,

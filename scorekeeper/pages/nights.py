@@ -127,7 +127,7 @@ class NightPage:
 def played_match(match: Match, names: list[str], deals: int) -> PlayedMatch:
     """Lay out one match of a night from its cached result, its players' names in seat order and
     its deal count: no deal is read or described, only the totals drawn."""
-    result = boards.match_result(match, deals)
+    result = boards.match_result(match, count=deals)
     sides = [" & ".join(names[seat] for seat in side) for side in result.sides]
     values = result.juegos if result.juegos is not None else result.totals
     standing = ", ".join(f"{name} {value}" for name, value in zip(sides, values))

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .boards import Scoreboard, match_result
+from .boards import Scoreboard
 from ..rules import PochaOptions, pocha_schedule
 
 
 def offline_plan(board: Scoreboard) -> dict[str, Any]:
     """Return the plan of the match's next deals for a phone that may lose its connection."""
     match = board.match
-    sides = match_result(match).sides
     plan: dict[str, Any] = {
-        "game": match.game, "names": board.seat_names, "sides": [list(side) for side in sides],
+        "game": match.game, "names": board.seat_names, "sides": [list(side) for side in board.sides],
         "side_names": board.side_names, "totals": list(board.totals),
         "juegos": None if board.juegos is None else list(board.juegos),
         "options": {key: value for key, value in board.options.items() if key != "schedule"},

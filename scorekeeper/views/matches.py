@@ -20,7 +20,7 @@ from ..pages import boards, lists
 from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
-from .table import entry_section, match_at_table, version_at_table
+from .table import entry_section, match_at_table, match_to_show, version_at_table
 
 bp = Blueprint("matches", __name__)
 bp.add_app_template_filter(qr_svg, "qr_svg")
@@ -80,8 +80,8 @@ def new(game_name: str) -> Page:
 @bp.get("/matches/<int:match_id>")
 def scoreboard(match_id: int) -> str:
     """Show the scoreboard that stays open on the table (to the owner, and to the phones that joined it)."""
-    match, link = match_at_table(match_id)
-    board = boards.scoreboard(match)
+    match, deals, link = match_to_show(match_id)
+    board = boards.scoreboard(match, deals)
     entry = entry_section(match) if link is None and board.open else None
     return render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None,
                            guest=link is not None, entry=entry)
@@ -179,7 +179,8 @@ def _render_entry(board: boards.Scoreboard, form: FlaskForm, step: str, status: 
 @bp.get("/matches/<int:match_id>/deal")
 def enter_deal(match_id: int) -> Page:
     """Show the form for the next deal: Tute's deal, or Pocha's bids, then its tricks."""
-    board = boards.scoreboard(match_at_table(match_id)[0])
+    match, deals, _link = match_to_show(match_id)
+    board = boards.scoreboard(match, deals)
     if not board.open:
         return redirect(url_for("matches.scoreboard", match_id=match_id))
     form = _deal_form(board)
@@ -324,5 +325,5 @@ def history() -> str:
 @bp.get("/history/<int:match_id>")
 def detail(match_id: int) -> str:
     """Show a match read-only, with its deal table."""
-    board = boards.scoreboard(queries.match_for(current_user, match_id))
+    board = boards.scoreboard(*queries.match_to_show_for(current_user, match_id))
     return render_template("matches/detail.html", board=board)

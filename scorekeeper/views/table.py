@@ -66,23 +66,33 @@ def guest_link(match_id: int) -> EntryLink | None:
 
 
 def match_at_table(match_id: int, *, changing: bool = False) -> tuple[Match, EntryLink | None]:
-    """Return the match and, for a phone that joined through an entry link, that link (None for the owner).
+    """Return the match, whole, and, for a phone that joined through an entry link, that link (None for the owner).
 
     A phone whose link was stopped gets NotFound; one that would change a match that is over, Conflict.
     """
-    if current_user.is_authenticated:
-        try:
-            return queries.match_for(current_user, match_id), None
-        except NotFound:
-            if not joined(match_id):
-                raise
-    link = guest_link(match_id)
+    match = queries.match_at_table(match_id)
+    return match, _link_to(match, changing)
+
+
+def match_to_show(match_id: int) -> tuple[Match, list[queries.DealFacts], EntryLink | None]:
+    """Return the match with its deals as facts, for a page that only shows it, and the phone's entry link
+    as `match_at_table` does."""
+    match, deals = queries.match_to_show(match_id)
+    return match, deals, _link_to(match, changing=False)
+
+
+def _link_to(match: Match, changing: bool) -> EntryLink | None:
+    """Return None for the match's owner, the lasting entry link for a phone that joined it; else raise."""
+    if current_user.is_authenticated and current_user.id == match.user_id:
+        return None
+    if current_user.is_authenticated and not joined(match.id):
+        raise NotFound(gettext("There is no such match."))
+    link = guest_link(match.id)
     if link is None:
         raise NotFound(gettext("This match's entry link was stopped. Ask for a new one."))
-    match = queries.match_at_table(match_id)
     if changing and match.status != PLAYING:
         raise Conflict(gettext("This match is over: its scoreboard can only be read now."))
-    return match, link
+    return link
 
 
 def entry_section(match: Match) -> dict[str, object]:
