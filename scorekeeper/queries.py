@@ -14,7 +14,8 @@ from typing import Any, NamedTuple
 
 from flask_sqlalchemy.pagination import Pagination
 from sqlalchemy import ColumnElement, Row, Select, bindparam, func, select
-from sqlalchemy.orm import defer, joinedload, raiseload, selectinload
+from sqlalchemy.orm import defer, joinedload, load_only, raiseload, selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .errors import NotFound
 from .extensions import db
@@ -266,17 +267,30 @@ def match_version(match_id: int) -> tuple[int, int] | None:
     return (found[0], found[1]) if found is not None else None
 
 
-#: A whole match: its seats and their players joined to its row in one statement, its deals in a
-#: second, each deal's number and facts only (their dates, which only an export shows, are left
-#: to load if asked for: two dates to read for each of a long match's deals cost a fifth of it).
-_WHOLE_MATCH = (joinedload(Match.seats), selectinload(Match.deals).load_only(Deal.number, Deal.data))
+#: A match with its seats and their players in one statement, and its deals in a second: as
+#: objects to change them, as rows of their numbers and facts for a page that only shows them.
+#: Built once: building the statements and their cache keys on every request (as `Session.get`
+#: and a relationship's loader do) cost as much as the reads themselves, and loading each deal
+#: as an object as much again.
+_MATCH_WITH_SEATS = select(Match).options(joinedload(Match.seats)).where(Match.id == bindparam("match_id"))
+_DEALS_OF_MATCH = (select(Deal.number, Deal.data).where(Deal.match_id == bindparam("match_id"))
+                   .order_by(Deal.number))
+#: A match's deals as objects, to be changed: each one's number and facts (their dates, which only
+#: an export shows, are left to load if asked for: two dates to read for each of a long match's
+#: deals cost a fifth of it).
+_DEALS_TO_CHANGE = (select(Deal).options(load_only(Deal.number, Deal.data))
+                    .where(Deal.match_id == bindparam("match_id")).order_by(Deal.number))
 
 
 def match_at_table(match_id: int) -> Match:
     """Return a match, whole, to be changed (its deals as objects), or raise NotFound if it is gone."""
-    match = db.session.get(Match, match_id, options=_WHOLE_MATCH) if 0 < match_id <= MAX_ID else None
+    match = (db.session.execute(_MATCH_WITH_SEATS, {"match_id": match_id}).unique().scalar_one_or_none()
+             if 0 < match_id <= MAX_ID else None)
     if match is None or _deleted_while_read(match):
         raise NotFound(gettext("There is no such match."))
+    # The deals filled in as the relationship's loader would, by a statement built once (the
+    # loader builds its statement and cache key again for every match: a third of the read).
+    set_committed_value(match, "deals", list(db.session.scalars(_DEALS_TO_CHANGE, {"match_id": match_id})))
     return match
 
 
@@ -285,15 +299,6 @@ class DealFacts(NamedTuple):
 
     number: int
     data: dict[str, Any]
-
-
-#: A match with its seats and their players in one statement, and its deals' numbers and facts
-#: as rows in a second: what a page that only shows a match reads. Built once: building the
-#: statement and its cache key on every request (as `Session.get` and a relationship's loader
-#: do) cost as much as the reads themselves, and loading each deal as an object as much again.
-_MATCH_WITH_SEATS = select(Match).options(joinedload(Match.seats)).where(Match.id == bindparam("match_id"))
-_DEALS_OF_MATCH = (select(Deal.number, Deal.data).where(Deal.match_id == bindparam("match_id"))
-                   .order_by(Deal.number))
 
 
 def match_to_show(match_id: int) -> tuple[Match, list[DealFacts]]:
