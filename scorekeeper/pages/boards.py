@@ -40,6 +40,7 @@ class DealRow:
     number: int
     dealer: str
     summary: str
+    #: Each side's figures in the deal, in Pocha its bid and tricks ("2/1"); none in Tute.
     details: list[str]
     scores: tuple[int, ...]
     running: tuple[int, ...]
@@ -218,13 +219,19 @@ def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: lis
     cards come back deal after deal), so that each is looked up in the catalogue once.
     """
     if game == "pocha":
-        details = [f"{bid}/{tricks}" for bid, tricks in zip(deal["bids"], deal["tricks"])]
+        # Formatted as whole numbers (`d`), so that the deal table may write them unescaped.
+        details = [f"{bid:d}/{tricks:d}" for bid, tricks in zip(deal["bids"], deal["tricks"])]
         key: tuple[Any, ...] = ("pocha", deal.get("trump"), deal["cards"])
         if key not in said:
-            trump = suit_name(deal["trump"]) if deal.get("trump") else gettext("no trump")
-            # Outside the f-string, where the catalogues' extraction finds it.
-            cards = ngettext("%(num)s card", "%(num)s cards", deal["cards"])
-            said[key] = f"{cards} · {trump}"
+            # Each trump and each number of cards is looked up once (a Pocha match has a few of
+            # each but many pairs of them).
+            trump_key, cards_key = ("trump", deal.get("trump")), ("cards", deal["cards"])
+            if trump_key not in said:
+                said[trump_key] = suit_name(deal["trump"]) if deal.get("trump") else gettext("no trump")
+            if cards_key not in said:
+                # Outside the f-string, where the catalogues' extraction finds it.
+                said[cards_key] = ngettext("%(num)s card", "%(num)s cards", deal["cards"])
+            said[key] = f"{said[cards_key]} · {said[trump_key]}"
         return said[key], details
     trump = deal["trump"]
     parts = [said.get(("suit", trump)) or said.setdefault(("suit", trump), suit_name(trump))]

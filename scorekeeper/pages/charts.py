@@ -77,8 +77,10 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], d
                      f'<text class="axis" x="{LEFT - 4}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick}</text>')
     parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 6}">0</text>'
                  f'<text class="axis" x="{LEFT + plot_w}" y="{HEIGHT - 6}" text-anchor="end">{deals}</text>')
+    # Every series has a point at each deal: each deal's x is written once for them all.
+    xs = [f"{x(deal):.1f}," for deal in range(deals + 1)]
     for index, values in enumerate(series):
-        points = " ".join(f"{x(deal):.1f},{y(value):.1f}" for deal, value in enumerate(values))
+        points = " ".join([f"{at}{y(value):.1f}" for at, value in zip(xs, values)])
         dash = DASHES[index % len(DASHES)]
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline class="series series-{index % 8}" points="{points}"{dash_attr}/>')

@@ -26,22 +26,27 @@ def deal_rows(rows: Sequence[DealRow], side_names: Sequence[str], match_id: int,
     # Each sentence is looked up once for the whole table, then filled in row by row.
     running_title = Markup(gettext("Running total"))  # as the template's _() gave it
     dealt, won_by, edit_label = gettext("%(name)s dealt"), gettext("won by %(names)s"), gettext("Edit deal %(number)s")
-    sides = [escape(name) for name in side_names]
+    # What every row or cell repeats is written once; a cell then only adds its own figures.
+    cell_starts = [f'\n      <td role="cell" class="num" data-side="{escape(name)}">\n        '
+                   for name in side_names]
+    running_start = f'</span><br>\n        <small class="running" title="{running_title}">'
+    cell_end = "</small>\n      </td>"
     edit_address = address_of("matches.edit_deal", "number", match_id=match_id) if editable else str
     parts: list[str] = []
+    append = parts.append
     for row in rows:
         edit = (f'<br><a class="button small edit" href="{edit_address(row.number)}" '
                 f'aria-label="{escape(edit_label % {"number": row.number})}">✎</a>') if editable else ""
         won = f"<br><small>{escape(won_by % {'names': row.winner})}</small>" if row.winner else ""
-        parts.append(f'<tr role="row">\n      <th scope="row" role="rowheader">{row.number}{edit}</th>\n'
-                     f'      <td role="cell" class="summary"><small>{escape(dealt % {"name": row.dealer})}</small><br>'
-                     f'{escape(row.summary)}{won}</td>')
+        append(f'<tr role="row">\n      <th scope="row" role="rowheader">{row.number}{edit}</th>\n'
+               f'      <td role="cell" class="summary"><small>{escape(dealt % {"name": row.dealer})}</small><br>'
+               f'{escape(row.summary)}{won}</td>')
+        details, running = row.details, row.running
         for index, score in enumerate(row.scores):
-            detail = f"<small>{escape(row.details[index])}</small><br>\n        " if row.details else ""
-            shown = f"{score:+d}" if pocha else str(score)
-            parts.append(f'\n      <td role="cell" class="num" data-side="{sides[index]}">\n        {detail}'
-                         f'<span class="score">{shown}</span><br>\n'
-                         f'        <small class="running" title="{running_title}">{row.running[index]}</small>\n'
-                         f'      </td>')
-        parts.append("\n    </tr>\n    ")
+            # A detail is figures alone ("bid/tricks", formatted from whole numbers): nothing to escape.
+            detail = f"<small>{details[index]}</small><br>\n        " if details else ""
+            append(f'{cell_starts[index]}{detail}<span class="score">{score:+d}' if pocha else
+                   f'{cell_starts[index]}{detail}<span class="score">{score}')
+            append(f"{running_start}{running[index]}{cell_end}")
+        append("\n    </tr>\n    ")
     return Markup("".join(parts))
