@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any, cast
 
@@ -147,7 +147,7 @@ def _written(pattern: str, language: str, value: float) -> str:
 
 @dataclass
 class _Formats:
-    """The page's locale and time zone, and the shown times and patterns already worked out.
+    """The page's locale and time zone, and its percentage pattern, worked out once.
 
     Flask-Babel looks the locale and zone up again for every number and date it formats, and
     Babel parses the pattern again each time; a list of 25 dates spends more on that than on
@@ -157,7 +157,6 @@ class _Formats:
     locale: Locale
     zone: Any
     percent: NumberPattern
-    texts: dict[tuple[str, object], str] = field(default_factory=dict)
 
 
 def _formats() -> _Formats:
@@ -210,12 +209,18 @@ def _local(value: datetime) -> tuple[datetime, _Formats]:
 
 
 def _date_text(local: datetime, formats: _Formats) -> str:
-    """Return the medium date of a local instant ("30 nov 2026"), formatted once per day a page shows."""
-    key = ("date", local.date())
-    text = formats.texts.get(key)
-    if text is None:
-        text = formats.texts[key] = format_date(local.date(), "medium", locale=formats.locale)
-    return text
+    """Return the medium date of a local instant ("30 nov 2026")."""
+    return _medium_date(str(formats.locale), local.date())
+
+
+@lru_cache(maxsize=4096)
+def _medium_date(language: str, day: date) -> str:
+    """Return a day as a medium date in a language, as Babel writes it.
+
+    Kept from one request to the next, as numbers are (`_written`): Babel takes some 30 µs a
+    date, a list shows a dozen days, and they are the same days from view to view.
+    """
+    return format_date(day, "medium", locale=Locale.parse(language))
 
 
 def _time(value: datetime, text: str, kind: str) -> Markup:
