@@ -223,7 +223,13 @@ def _store_deal(match: Match, step: str, link: EntryLink | None) -> Page:
         if step == "tricks" and isinstance(form, PochaDealForm) and _hidden_fields_wrong(form):
             add_form_error(form, gettext("This page is out of date. Go back to the scoreboard and enter the tricks "
                                          "again."))
-    return _render_entry(boards.scoreboard(match), form, step, status)
+    return _render_entry(_board_after_refusal(match_id), form, step, status)
+
+
+def _board_after_refusal(match_id: int) -> boards.Scoreboard:
+    """Return the match's scoreboard read again after a refused change, whose rollback expired the
+    match: another phone may have changed it meanwhile, or deleted it (NotFound, not a server error)."""
+    return boards.scoreboard(*queries.match_to_show(match_id))
 
 
 def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, key: str | None,
@@ -291,10 +297,10 @@ def edit_deal(match_id: int, number: int) -> Page:
                 if problem.deal != number:
                     form.form_errors.append(gettext("Deal %(number)s: %(message)s", number=problem.deal,
                                                     message=say(problem)))
-            status = 422
+            board, status = _board_after_refusal(match_id), 422
         except services.Conflict as error:
             add_form_error(form, error.message)
-            status = 409
+            board, status = _board_after_refusal(match_id), 409
         else:
             flash(gettext("Deal %(number)s was corrected.", number=number))
             return redirect(url_for("matches.scoreboard", match_id=match_id))

@@ -6,7 +6,10 @@ import html
 import re
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
+
+from scorekeeper.models import Match
 
 from ..conftest import Browser
 from .matchhelpers import bids_form, start, tricks_form, tute_form
@@ -304,6 +307,34 @@ def test_an_edit_from_a_stale_page_is_refused(ana: Browser) -> None:
     response = ana.post("/matches/1/deals/1/edit", data={**tute_form(60, 0, number=1), "version": version})
     assert response.status_code == 409
     assert "changed since the page was opened" in text(response)
+
+
+@pytest.mark.parametrize("change", ["deal", "edit"])
+def test_a_change_refused_because_another_phone_deleted_the_match_meanwhile_answers_404(
+        app: Flask, ana: Browser, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    from scorekeeper import services
+    from scorekeeper.extensions import db
+    from scorekeeper.services.base import atomic
+
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
+    version = field_value(ana.get("/matches/1/deals/1/edit").get_data(as_text=True), "version")
+
+    @atomic
+    def deleted_meanwhile(*_args: object, **_kwargs: object) -> None:
+        # Another phone deletes the match between this request's reading and its writing, so the
+        # write finds no row to update: refused as a conflict, after the rollback that expires the match.
+        with db.engine.begin() as connection:
+            connection.execute(sa.delete(Match.__table__).where(Match.__table__.c.id == 1))
+        raise services.Conflict("Someone else changed this at the same moment.")
+
+    monkeypatch.setattr(services, "add_deal" if change == "deal" else "replace_deal", deleted_meanwhile)
+    if change == "deal":
+        response = ana.post("/matches/1/deal", data=tute_form(70, 0, number=2, dealer=1))
+    else:
+        response = ana.post("/matches/1/deals/1/edit", data={**tute_form(60, 0, number=1), "version": version})
+    assert response.status_code == 404
+    assert "There is no such match." in text(response)
 
 
 def test_edit_a_pocha_deal(ana: Browser) -> None:
