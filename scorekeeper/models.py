@@ -223,7 +223,9 @@ class Deal(Model):
     """One deal of a match, kept exactly as entered (a deal of the match document)."""
 
     __tablename__ = "deals"
-    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    __table_args__ = (UniqueConstraint("match_id", "number"),
+                      # A match's last deal and its deal count, for the nights, read from this index alone.
+                      Index("ix_deals_match_id_created_at", "match_id", "created_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
