@@ -63,20 +63,24 @@ class _Tally:
 
 def night(rows: NightRows) -> Night:
     """Sum up a night from its matches and their players' results."""
-    by_match = {match.id: match for match in rows.matches}
+    # What a match says of each of its seats, worked out once per match rather than once per seat.
+    kinds = {match.id: (match.game, match.status == FINISHED, _scored_in_points(match)) for match in rows.matches}
     games: list[str] = []
     players: list[str] = []
     tally: dict[str, dict[int, _Tally]] = {}
     for seat in rows.seats:
-        match = by_match[seat.match_id]
-        if match.game not in games:
-            games.append(match.game)
+        game, over, in_points = kinds[seat.match_id]
+        if game not in games:
+            games.append(game)
+            tally[game] = {}
         if seat.name not in players:
             players.append(seat.name)
-        line = tally.setdefault(match.game, {}).setdefault(seat.player_id, _Tally(seat.name))
+        line = tally[game].get(seat.player_id)
+        if line is None:
+            line = tally[game][seat.player_id] = _Tally(seat.name)
         line.played += 1
-        line.won += 1 if seat.won and match.status == FINISHED else 0
-        if _scored_in_points(match):
+        line.won += 1 if seat.won and over else 0
+        if in_points:
             line.points = (line.points or 0) + seat.total
     standings: dict[str, list[Standing]] = {}
     winners: dict[str, list[str]] = {}
@@ -146,11 +150,6 @@ def night_page(rows: NightRows) -> NightPage:
                                                  for match in rows.matches])
 
 
-def _plural(singular: str, plural: str, num: int, **variables: str) -> Markup:
-    """Return a sentence as the template's ngettext gives it: the catalogue's words as markup, the values escaped."""
-    return Markup(i18n.translations().ungettext(singular, plural, num)) % {"num": num, **variables}
-
-
 def night_cards(found: Sequence[Night]) -> Markup:
     """Return the cards of a page of nights: when, where, what was played by whom, who won, the points.
 
@@ -160,6 +159,16 @@ def night_cards(found: Sequence[Night]) -> Markup:
     """
     address = address_of("nights.night", "night_id")
     titles: dict[str, str] = {}
+    # The same few counts come back card after card: each sentence is looked up once per count.
+    sentences: dict[tuple[str, int], Markup] = {}
+    points_of: dict[str, Markup] = {}
+
+    # Named as the catalogues' extraction knows it (pybabel's -k _plural:1,2).
+    def _plural(singular: str, plural: str, num: int, **variables: str) -> Markup:
+        said = sentences.get((singular, num))
+        if said is None:
+            said = sentences[singular, num] = Markup(i18n.translations().ungettext(singular, plural, num))
+        return said % {"num": num, **variables}
 
     def title(game: str) -> str:
         return titles.get(game) or titles.setdefault(game, i18n.game_title(game))
@@ -177,7 +186,8 @@ def night_cards(found: Sequence[Night]) -> Markup:
                 lines.append(f"\n    <small>{escape(title(game))}: {winners}</small>\n    ")
         lines.append("\n    ")
         for game, rows in night.points.items():
-            said = Markup(i18n.gettext("%(game)s points:")) % {"game": title(game)}
+            said = points_of.get(game) or points_of.setdefault(
+                game, Markup(i18n.gettext("%(game)s points:")) % {"game": title(game)})
             points = ", ".join(f"{escape(row.name)} {row.points}" for row in rows if row.points is not None)
             lines.append(f"\n    <small>{said} {points}</small>\n    ")
         lines.append("\n  </a></li>")
