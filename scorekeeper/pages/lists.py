@@ -69,58 +69,37 @@ def home(user: User) -> Home:
     return Home(playing=playing, recent=recent, facts=card_facts(playing + recent), more_playing=more_playing)
 
 
-@dataclass(frozen=True)
-class HistoryLine:
-    """One match of the history as a card: its game, players, note, the line under them, and links
-    to it and its night (the markup of templates/matches/_card.html, written here for a whole page)."""
+def history_cards(matches: Sequence[Any]) -> Markup:
+    """Return the history's cards: each match's game, players and note, the line under them (when,
+    how many deals, how it ended), and links to it and its night (templates/matches/_card.html's
+    markup, written here for the whole page: in the template each of its dozens of words cost
+    several times as much).
 
-    #: The match's `queries.LISTED_COLUMNS` (or the whole match).
-    match: Any
-    players: str
-    note: Markup
-    address: str
-    night: str | None
-    #: The words of the card in the page's language: the game's title, and the night link's (as the
-    #: template's _() gives it, markup).
-    title: str
-    night_word: Markup
-
-    @property
-    def card(self) -> Markup:
-        """Return the card as the list shows it."""
-        memo = f'\n    <span class="memo">{escape(self.match.note)}</span>' if self.match.note else ""
-        night = (f'<a class="night-link" href="{escape(self.night)}">{self.night_word} →</a>'
-                 if self.night else "")
-        return Markup(f'<li><a class="card" href="{escape(self.address)}">\n    <strong>{escape(self.title)}</strong>\n'
-                      f'    <span>{escape(self.players)}</span>{memo}\n    <small>{self.note}</small>\n'
-                      f'  </a>{night}</li>')
-
-
-def history_notes(matches: Sequence[Any]) -> list[HistoryLine]:
-    """Return each match with its players and the line under them: when, how many deals, how it ended.
-
-    Written here rather than in the template, where each of a page's dozens of words costs
-    several times as much.
+    `matches` are `queries.LISTED_COLUMNS` rows (or whole matches).
     """
     facts = card_facts(matches)
     detail, night = address_of("matches.detail", "match_id"), address_of("nights.night", "night_id")
     won_by, night_word = i18n.gettext("won by %(names)s"), Markup(i18n.gettext("Its night"))
+    # Each game, status and number of deals said once per page, not once per card.
     titles: dict[str, str] = {}
-    # Each status and each number of deals said once per page, not once per card.
     statuses: dict[str, str] = {}
     counts: dict[int, str] = {}
-    notes = []
+    cards = []
     for match in matches:
         fact = facts[match.id]
         outcome = won_by % {"names": fact.winners} if match.status == FINISHED else (
             statuses.get(match.status) or statuses.setdefault(match.status, i18n.status_word(match.status)))
         deals = counts.get(fact.deals) or counts.setdefault(
             fact.deals, i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals))
-        notes.append(HistoryLine(match, fact.players, Markup(" · ").join([i18n.day(match.created_at), deals, outcome]),
-                                 detail(match.id), night(match.night_id) if match.night_id else None,
-                                 titles.get(match.game) or titles.setdefault(match.game, i18n.game_title(match.game)),
-                                 night_word))
-    return notes
+        title = titles.get(match.game) or titles.setdefault(match.game, i18n.game_title(match.game))
+        memo = f'\n    <span class="memo">{escape(match.note)}</span>' if match.note else ""
+        link = (f'<a class="night-link" href="{night(match.night_id)}">{night_word} →</a>'
+                if match.night_id else "")
+        cards.append(f'<li><a class="card" href="{detail(match.id)}">\n    <strong>{escape(title)}</strong>\n'
+                     f'    <span>{escape(fact.players)}</span>{memo}\n'
+                     f'    <small>{i18n.day(match.created_at)} · {escape(deals)} · {escape(outcome)}</small>\n'
+                     f'  </a>{link}</li>')
+    return Markup("\n  ".join(cards))
 
 
 def shared_cards(shared: Sequence[SharedMatch], first: str, second: str) -> Markup:

@@ -323,7 +323,7 @@ def history() -> str:
     found = queries.history_page(current_user, whole_number(request.args.get("page")) or 1,
                                  game=game if game in GAMES else None, status=status if status in STATUSES else None,
                                  player_id=player_id, note=note)
-    return render_template("matches/history.html", page=found, notes=lists.history_notes(found.items),
+    return render_template("matches/history.html", page=found, cards=lists.history_cards(found.items),
                            games=GAMES.values(), statuses=STATUSES, players=queries.player_choices(current_user),
                            selected={"game": game, "status": status, "player": player_id, "note": note})
 
