@@ -144,8 +144,9 @@ def _name_sides(names: Sequence[str], sides: Sequence[Sequence[int]]) -> list[st
 
 
 def side_names(match: Match) -> list[str]:
-    """Return the names of the match's sides."""
-    return _name_sides(match.player_names, match_result(match).sides)
+    """Return the names of the match's sides (the game seats them by the number of players alone)."""
+    names = match.player_names
+    return _name_sides(names, get_game(match.game).sides(len(names)))
 
 
 def next_cards(match: Match) -> int | None:
