@@ -220,12 +220,11 @@ class Seat(Model):
 
 
 class Deal(Model):
-    """One deal of a match, kept exactly as entered (a deal of the match document)."""
+    """One deal of a match, kept exactly as entered (a deal of the match document). The nights read
+    a match's last deal and deal count from the index of its deals by time alone."""
 
     __tablename__ = "deals"
-    __table_args__ = (UniqueConstraint("match_id", "number"),
-                      # A match's last deal and its deal count, for the nights, read from this index alone.
-                      Index("ix_deals_match_id_created_at", "match_id", "created_at"))
+    __table_args__ = (UniqueConstraint("match_id", "number"), Index("ix_deals_match_id_created_at", "match_id", "created_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
@@ -233,7 +232,6 @@ class Deal(Model):
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-
     #: The entry link of the phone that entered the deal; None when the owner entered it.
     entry_link_id: Mapped[int | None] = mapped_column(ForeignKey("entry_links.id", ondelete="SET NULL"))
 
