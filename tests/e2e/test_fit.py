@@ -144,6 +144,30 @@ def test_a_checked_button_keeps_its_size(browser: Any, server: Server) -> None:
     phone.close()
 
 
+def test_a_deal_number_of_two_digits_stays_on_one_line_in_a_read_only_deal_table(browser: Any, server: Server) -> None:
+    """Without an edit button beside it, the number column is as narrow as its number: "10" must not break."""
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    with server.app.app_context():
+        user = services.user_named("ana")
+        assert user is not None
+        match = services.start_match(user, "tute2", NAMES[:2], {"target": 15}, 0)
+        for number in range(10):  # each side wins every other deal: the match goes on
+            won = number % 2
+            services.add_deal(match, {"dealer": won, "trump": "oros", "points": [70, 50] if won == 0 else [50, 70],
+                                      "last_trick": won, "cantes": []})
+        match_id = match.id
+        db.session.remove()
+    phone.go(f"/history/{match_id}")
+    number = phone.page.locator("table.deals tbody th").nth(9)
+    assert number.inner_text().strip() == "10"
+    line = float(number.evaluate("node => parseFloat(getComputedStyle(node).lineHeight)"))
+    box = number.evaluate("node => { const r = document.createRange(); r.selectNodeContents(node);"
+                          " return r.getBoundingClientRect().height; }")
+    assert box < 1.5 * line
+    phone.close()
+
+
 def test_a_short_name_heads_its_column_of_the_deal_table_on_one_line(browser: Any, server: Server) -> None:
     """The deal description may wrap; the players' columns keep room for a name like "Ana" whole."""
     phone = Phone(browser, server, **SMALL_PHONE)
