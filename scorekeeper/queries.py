@@ -53,7 +53,11 @@ def sign_in_count(user: User) -> int:
 
 def match_for(user: User, match_id: int) -> Match:
     """Return the account's match, or raise NotFound (also for another account's match)."""
-    match = match_at_table(match_id)
+    return _of_account(user, match_at_table(match_id))
+
+
+def _of_account(user: User, match: Match) -> Match:
+    """Return the match if it is the account's, else raise NotFound (as for a match that does not exist)."""
     if match.user_id != user.id:
         raise NotFound(gettext("There is no such match."))
     return match
@@ -282,12 +286,18 @@ _DEALS_TO_CHANGE = (select(Deal).options(load_only(Deal.number, Deal.data))
                     .where(Deal.match_id == bindparam("match_id")).order_by(Deal.number))
 
 
-def match_at_table(match_id: int) -> Match:
-    """Return a match, whole, to be changed (its deals as objects), or raise NotFound if it is gone."""
+def _match_with_seats(match_id: int) -> Match:
+    """Return a match with its seats and their players, without its deals; or raise NotFound if it is gone."""
     match = (db.session.execute(_MATCH_WITH_SEATS, {"match_id": match_id}).unique().scalar_one_or_none()
              if 0 < match_id <= MAX_ID else None)
     if match is None or _deleted_while_read(match):
         raise NotFound(gettext("There is no such match."))
+    return match
+
+
+def match_at_table(match_id: int) -> Match:
+    """Return a match, whole, to be changed (its deals as objects), or raise NotFound if it is gone."""
+    match = _match_with_seats(match_id)
     # The deals filled in as the relationship's loader would, by a statement built once (the
     # loader builds its statement and cache key again for every match: a third of the read).
     set_committed_value(match, "deals", list(db.session.scalars(_DEALS_TO_CHANGE, {"match_id": match_id})))
@@ -303,10 +313,7 @@ class DealFacts(NamedTuple):
 
 def match_to_show(match_id: int) -> tuple[Match, list[DealFacts]]:
     """Return a match with its seats, and its deals as facts, for a page that only shows it; or raise NotFound."""
-    match = (db.session.execute(_MATCH_WITH_SEATS, {"match_id": match_id}).unique().scalar_one_or_none()
-             if 0 < match_id <= MAX_ID else None)
-    if match is None or _deleted_while_read(match):
-        raise NotFound(gettext("There is no such match."))
+    match = _match_with_seats(match_id)
     return match, [DealFacts(number, data) for number, data in db.session.execute(_DEALS_OF_MATCH,
                                                                                   {"match_id": match_id})]
 
@@ -314,6 +321,4 @@ def match_to_show(match_id: int) -> tuple[Match, list[DealFacts]]:
 def match_to_show_for(user: User, match_id: int) -> tuple[Match, list[DealFacts]]:
     """Return the account's match and its deals as `match_to_show` does; NotFound for another account's match."""
     match, deals = match_to_show(match_id)
-    if match.user_id != user.id:
-        raise NotFound(gettext("There is no such match."))
-    return match, deals
+    return _of_account(user, match), deals

@@ -45,8 +45,7 @@ def deal_rows(rows: Sequence[DealRow], side_names: Sequence[str], match_id: int,
         for index, score in enumerate(row.scores):
             # A detail is figures alone ("bid/tricks", formatted from whole numbers): nothing to escape.
             detail = f"<small>{details[index]}</small><br>\n        " if details else ""
-            append(f'{cell_starts[index]}{detail}<span class="score">{score:+d}' if pocha else
-                   f'{cell_starts[index]}{detail}<span class="score">{score}')
-            append(f"{running_start}{running[index]}{cell_end}")
+            shown = f"{score:+d}" if pocha else score
+            append(f'{cell_starts[index]}{detail}<span class="score">{shown}{running_start}{running[index]}{cell_end}')
         append("\n    </tr>\n    ")
     return Markup("".join(parts))
