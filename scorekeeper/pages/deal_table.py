@@ -38,7 +38,7 @@ def deal_rows(rows: Sequence[DealRow], side_names: Sequence[str], match_id: int,
         edit = (f'<br><a class="button small edit" href="{edit_address(row.number)}" '
                 f'aria-label="{escape(edit_label % {"number": row.number})}">✎</a>') if editable else ""
         won = f"<br><small>{escape(won_by % {'names': row.winner})}</small>" if row.winner else ""
-        append(f'<tr role="row">\n      <th scope="row" role="rowheader">{row.number}{edit}</th>\n'
+        append(f'<tr role="row">\n      <th scope="row" role="rowheader" class="deal-number">{row.number}{edit}</th>\n'
                f'      <td role="cell" class="summary"><small>{escape(dealt % {"name": row.dealer})}</small><br>'
                f'{escape(row.summary)}{won}</td>')
         details, running = row.details, row.running
