@@ -45,6 +45,10 @@ class Defaults:
     SIGN_UP_LIMIT_PER_ADDRESS = "10 per hour"
     #: Wrong entry links opened from one address (a right one does not count).
     ENTRY_LINK_LIMIT_PER_ADDRESS = "20 per hour"
+    #: How passwords are hashed: a method of werkzeug.security. scrypt makes every guess cost
+    #: about a tenth of a second of the server's time, which is its point; the test suite names
+    #: a cheap one, since it signs in thousands of times.
+    PASSWORD_HASH_METHOD = "scrypt"
     #: How long a browser stays signed in (its remember-me cookie, and the sign-in it carries).
     REMEMBER_COOKIE_DURATION = timedelta(days=365)
     #: Behind a reverse proxy, how many proxies' X-Forwarded-For/-Proto to trust (0: none).

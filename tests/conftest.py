@@ -27,6 +27,10 @@ from scorekeeper.extensions import db
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "")
 DATABASES = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
 PASSWORD = "correct horse"
+#: The password hash the test apps make: one round of PBKDF2 instead of the default scrypt, whose
+#: tenth of a second, at every account made and every sign-in, was half the time of the app tests.
+#: (tests/app/test_auth.py checks that an app left to its defaults hashes with scrypt.)
+CHEAP_PASSWORD_HASH = "pbkdf2:sha256:1"
 
 #: The slowest tests, longest first (node id prefixes; the seconds each took in one process on a busy 2-core machine).
 #: The workers take tests in this order, so these start first: begun last, the hostile-input test
@@ -123,6 +127,7 @@ def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
     application = create_app({
         "TESTING": True,
         "SECRET_KEY": "test secret",
+        "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
         "SQLALCHEMY_DATABASE_URI": database_url,
         "INSTANCE_PATH": str(tmp_path / "instance"),
     })

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from functools import cache
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import delete, select
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -33,13 +35,20 @@ def create_user(username: str, password: str) -> User:
         raise InvalidInput(_("A password has at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), "password")
     if db.session.scalar(select(User.id).where(User.username_key == username.casefold())) is not None:
         raise InvalidInput(_("That username is taken."), "username")
-    user = User(username=username, username_key=username.casefold(), password_hash=generate_password_hash(password))
+    user = User(username=username, username_key=username.casefold(), password_hash=_password_hash(password))
     db.session.add(user)
     return user
 
 
-#: Checked when there is no such account, so that a wrong username takes as long as a wrong password.
-_DUMMY_HASH = generate_password_hash("no account has this password")
+def _password_hash(password: str) -> str:
+    return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
+
+
+@cache
+def _dummy_hash(method: str) -> str:
+    """Return the hash checked when there is no such account, so that a wrong username takes as
+    long as a wrong password (made with the method the accounts' hashes are made with)."""
+    return generate_password_hash("no account has this password", method=method)
 
 
 def authenticate(username: str, password: str) -> User | None:
@@ -47,7 +56,7 @@ def authenticate(username: str, password: str) -> User | None:
     name = plain_text(str(username).strip().casefold(), 160)
     user = db.session.scalar(select(User).where(User.username_key == name)) if name else None
     if user is None:
-        check_password_hash(_DUMMY_HASH, password)
+        check_password_hash(_dummy_hash(current_app.config["PASSWORD_HASH_METHOD"]), password)
         return None
     return user if check_password_hash(user.password_hash, password) else None
 
@@ -96,7 +105,7 @@ def change_password(user: User, current: str, new: str) -> str:
         raise InvalidInput(_("That is not the account's current password."), "current")
     if len(new) < MIN_PASSWORD_LENGTH:
         raise InvalidInput(_("A password has at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), "password")
-    user.password_hash = generate_password_hash(new)
+    user.password_hash = _password_hash(new)
     db.session.execute(delete(SignIn.__table__).where(SignIn.user_id == user.id))
     return _new_sign_in(user)
 

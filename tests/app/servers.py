@@ -17,6 +17,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from scorekeeper import create_app, services
+from scorekeeper.extensions import db
+
+from ..conftest import CHEAP_PASSWORD_HASH
+
 WORKERS = 4
 PASSWORD = "a long secret"
 
@@ -36,12 +41,9 @@ def served(database_url: str, folder: Path, settings: Mapping[str, str] | None =
     `settings` are more SCOREKEEPER_* variables for the server.
     """
     env = {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "concurrency",
-           "SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"), **(settings or {})}
-    flask = [sys.executable, "-m", "flask", "--app", "scorekeeper"]
-    subprocess.run([*flask, "user", "create", "ana", "--password-stdin"], input=f"{PASSWORD}\n".encode(), env=env,
-                   check=True, capture_output=True)
-    token = subprocess.run([*flask, "token", "create", "ana"], env=env, check=True,
-                           capture_output=True, text=True).stdout.strip().splitlines()[-1]
+           "SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"),
+           "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH, **(settings or {})}
+    token = account_with_token(database_url, folder / "instance")
     port = free_port()
     # A short graceful timeout: stopping waits for no request, and gunicorn's workers can take
     # seconds to exit on a busy machine.
@@ -65,6 +67,19 @@ def served(database_url: str, folder: Path, settings: Mapping[str, str] | None =
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def account_with_token(database_url: str, instance: Path) -> str:
+    """Make the account 'ana' (PASSWORD) on the database, bringing it up to date first; return an API token of hers.
+
+    Made in this process: the command line would start Python and the app twice more per server.
+    """
+    app = create_app({"SECRET_KEY": "concurrency", "SQLALCHEMY_DATABASE_URI": database_url,
+                      "INSTANCE_PATH": str(instance), "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH})
+    with app.app_context():
+        token = services.create_api_token(services.create_user("ana", PASSWORD), "concurrency")
+        db.engine.dispose()
+    return token
 
 
 class _Stay(urllib.request.HTTPRedirectHandler):

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from ..conftest import PASSWORD, Browser, csrf_token, signed_in
+from scorekeeper import create_app, services
+
+from ..conftest import CHEAP_PASSWORD_HASH, PASSWORD, Browser, csrf_token, signed_in
 
 
 def test_a_fresh_install_sends_every_page_to_the_first_account_form(app: Flask) -> None:
@@ -17,6 +19,16 @@ def test_a_fresh_install_sends_every_page_to_the_first_account_form(app: Flask) 
         assert response.status_code == 302 and response.location == "/setup"
     page = client.get("/setup").get_data(as_text=True)
     assert "Create the first account" in page
+
+
+def test_passwords_are_hashed_with_scrypt_unless_another_method_is_configured(app: Flask, tmp_path: Path) -> None:
+    left_to_defaults = create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path / "defaults")})
+    for application, method in ((left_to_defaults, "scrypt:32768:8:1"), (app, CHEAP_PASSWORD_HASH)):
+        with application.app_context():
+            user = services.create_user("ana", PASSWORD)
+            assert user.password_hash.split("$")[0] == method
+            assert getattr(services.authenticate("ana", PASSWORD), "id", None) == user.id
+            assert services.authenticate("ana", PASSWORD + "!") is None
 
 
 def test_the_first_account_is_created_signed_in_and_the_setup_page_closes(app: Flask) -> None:

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from scorekeeper import create_app
 from scorekeeper.extensions import limiter
 
-from ..conftest import PASSWORD, Browser, csrf_token, signed_in
+from ..conftest import CHEAP_PASSWORD_HASH, PASSWORD, Browser, csrf_token, signed_in
 from .servers import PASSWORD as PASSWORD_OF_SERVER
 from .servers import HttpBrowser, served
 
@@ -27,6 +27,7 @@ STRANGER, OWNER = "203.0.113.7", "198.51.100.2"
 def behind_proxy(tmp_path: Path) -> Flask:
     """An app behind one proxy, so that each test request can come from the address it names."""
     app = create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path), "PROXY_FIX": 1,
+                      "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}"})
     signed_in(app, "ana")
     with app.app_context():
@@ -112,7 +113,8 @@ def test_a_wrong_username_takes_as_long_as_a_wrong_password(ana: Browser, app: F
     with app.app_context():
         assert services_module.authenticate("nobody", "wrong") is None
         assert services_module.authenticate("ana", "wrong") is None
-    assert len(checked) == 2  # a hash is checked either way
+    assert len(checked) == 2  # a hash is checked either way, made the same way
+    assert checked[0].split("$")[0] == checked[1].split("$")[0] == CHEAP_PASSWORD_HASH
 
 
 REDIS_URL = os.environ.get("SCOREKEEPER_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

@@ -16,6 +16,8 @@ from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 
+from ..conftest import CHEAP_PASSWORD_HASH
+
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
          "device_scale_factor": 2, "locale": "en-US"}
@@ -55,6 +57,7 @@ class Server:
 
     def __init__(self, tmp_path: Path, database_url: str | None = None) -> None:
         self.app = create_app({"SECRET_KEY": "e2e", "INSTANCE_PATH": str(tmp_path),
+                               "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
                                "SQLALCHEMY_DATABASE_URI": database_url or f"sqlite:///{tmp_path / 'e2e.sqlite'}"})
         self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
