@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from ..conftest import CHEAP_PASSWORD_HASH
+
 from .servers import PASSWORD, free_port  # every test server's account password, and a port to serve on
 
 #: Worker processes; a few, so that one stuck worker leaves the others answering.
@@ -135,8 +137,13 @@ def flask_command(env: dict[str, str], *args: str, stdin: bytes | None = None) -
 
 
 def server_environment(database_url: str, instance: Path) -> dict[str, str]:
-    """Return the environment the command line and gunicorn run the app with."""
+    """Return the environment the command line and gunicorn run the app with.
+
+    Passwords are hashed the test suite's cheap way: with scrypt, the sign-ins (the test's own,
+    again after every request that signs it out, and the generated ones) took half the server's time.
+    """
     return {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "hostile input",
+            "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
             "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_SIGNUP_OPEN": "true",
             "SCOREKEEPER_SIGN_IN_LIMIT_PER_ADDRESS": GENEROUS, "SCOREKEEPER_SIGN_IN_LIMIT_PER_ACCOUNT": GENEROUS,
             "SCOREKEEPER_SIGN_UP_LIMIT_PER_ADDRESS": GENEROUS}
