@@ -3,6 +3,7 @@
 Forms only shape input: every rule is checked by the rules engine, whose errors are
 attached back to the fields they belong to by `attach_errors`.
 
+- `base`: the form every form is made from (Flask-WTF's, with WTForms' messages kept per language);
 - `fields`: whole numbers, required text and choices, shared by every form;
 - `accounts`: signing in, an account, a password, a player, an API token;
 - `matches`: a new match, with the game's house rules as fields;

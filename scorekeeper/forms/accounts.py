@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, PasswordField, StringField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional
 
 from ..i18n import lazy_gettext as _l
+from .base import Form
 
 
-class LoginForm(FlaskForm):
+class LoginForm(Form):
     """Sign in."""
 
     username = StringField(_l("Username"), validators=[DataRequired()])
     password = PasswordField(_l("Password"), validators=[DataRequired()])
 
 
-class AccountForm(FlaskForm):
+class AccountForm(Form):
     """Create an account (the first one, or a sign-up)."""
 
     username = StringField(_l("Username"), validators=[DataRequired(), Length(max=40)])
@@ -25,7 +25,7 @@ class AccountForm(FlaskForm):
                             validators=[DataRequired(), EqualTo("password", _l("The passwords differ."))])
 
 
-class PasswordForm(FlaskForm):
+class PasswordForm(Form):
     """Change the account's password (which signs every other browser out)."""
 
     current = PasswordField(_l("Current password"), validators=[DataRequired()],
@@ -37,19 +37,19 @@ class PasswordForm(FlaskForm):
                             render_kw={"autocomplete": "new-password"})
 
 
-class PlayerForm(FlaskForm):
+class PlayerForm(Form):
     """Add or rename a player."""
 
     name = StringField(_l("Name"), validators=[DataRequired(), Length(max=40)])
 
 
-class TokenForm(FlaskForm):
+class TokenForm(Form):
     """Create an API token."""
 
     name = StringField(_l("What it is for"), validators=[Optional(), Length(max=40)])
 
 
-class JoinTableForm(FlaskForm):
+class JoinTableForm(Form):
     """Open a match's entry link on this phone (its secret comes from the address's fragment, never the server's logs)."""
 
     secret = HiddenField(validators=[DataRequired(), Length(max=64)])

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask_wtf import FlaskForm
 from wtforms import Field, FieldList, HiddenField, RadioField, SelectField
 from wtforms.validators import InputRequired, Optional
 
 from ..i18n import lazy_gettext as _l
 from ..rules import DECK_POINTS, SUITS, other_side_points, possible_card_points
+from .base import Form
 from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices
 
 
-class TuteDealForm(FlaskForm):
+class TuteDealForm(Form):
     """One Tute deal: trump, card points, last trick, cantes by suit, and a tute if there was one."""
 
     number = HiddenField()
@@ -102,7 +102,7 @@ def _other_side(points: int) -> int:
     return other_side_points(points) if possible_card_points(points) else DECK_POINTS - points
 
 
-class PochaDealForm(FlaskForm):
+class PochaDealForm(Form):
     """A Pocha deal: its bids before play, its tricks after, or both when a deal is edited."""
 
     number = HiddenField()

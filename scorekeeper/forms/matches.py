@@ -13,6 +13,7 @@ from wtforms.validators import Length, Optional
 
 from ..i18n import lazy_gettext as _l
 from ..rules import Game, OptionSpec
+from .base import Form
 from .fields import WholeNumberField, choices, whole_number
 
 
@@ -46,7 +47,7 @@ def _option_field(spec: OptionSpec) -> Field:
                        default=str(spec.default), description=description)
 
 
-class NewMatchForm(FlaskForm):
+class NewMatchForm(Form):
     """The fields of every game's new-match form (`new_match_form_class` makes each game's, with its house rules)."""
 
     players: FieldList[StringField]

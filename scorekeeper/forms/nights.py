@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField
 
 from ..i18n import lazy_gettext as _l
 from ..figures.nights import GAP_HOURS
+from .base import Form
 from .fields import choices
 
 
-class NoteForm(FlaskForm):
+class NoteForm(Form):
     """Write, change or clear a match's note (the service checks and tidies it).
 
     Its label and hint are written by templates/matches/_note.html, which lays the form out.
@@ -21,7 +21,7 @@ class NoteForm(FlaskForm):
     note = StringField()
 
 
-class NightGapForm(FlaskForm):
+class NightGapForm(Form):
     """Choose how long a pause between matches begins a new game night."""
 
     night_gap = SelectField(_l("A new night begins after a pause of"), coerce=int,

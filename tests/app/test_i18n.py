@@ -122,6 +122,17 @@ def test_rule_violations_are_said_in_the_page_language_with_game_words(ana: Brow
     assert "Briscola" in page and "Denari" in page and "Ultima presa" in page
 
 
+def test_wtforms_own_messages_are_said_in_each_request_s_language(ana: Browser, bea: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    start(bea, "tute2", ["Bea", "Luis"])
+    bea.post("/language", data={"language": "es", "next": "/"})
+    # The two accounts take turns, so that each language's catalogue is met while the other's is kept.
+    for browser, match_id, message in ((ana, 1, "Not a valid choice."), (bea, 2, "Opción inválida."),
+                                       (ana, 1, "Not a valid choice."), (bea, 2, "Opción inválida.")):
+        response = browser.post(f"/matches/{match_id}/deal", data=tute_form(70, 0, trump="joker"))
+        assert response.status_code == 422 and message in response.get_data(as_text=True)
+
+
 def test_the_deal_words_appear_as_spanish_players_say_them(ana: Browser) -> None:
     ana.post("/language", data={"language": "es", "next": "/"})
     start(ana, "tute2", ["Ana", "Luis"])
