@@ -137,9 +137,7 @@ def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | N
     _check_not_abandoned(match, number)
     deals = [d.data for d in match.deals] + [dict(deal)]
     result = check_match(match_document(match, deals))
-    match.deals.append(Deal(number=number, data=dict(deal), entry_link_id=entry_link_id))
-    match.pending = None
-    store_result(match, result)
+    store_result(match, result, appended=Deal(number=number, data=dict(deal), entry_link_id=entry_link_id))
     night_moved(match)
     return match
 

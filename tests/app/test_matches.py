@@ -471,3 +471,27 @@ def test_the_scoreboard_reads_the_cached_result_and_does_not_score_again(ana: Br
     monkeypatch.setattr(boards, "check_match", no_scoring)
     page = ana.get("/matches/1")
     assert page.status_code == 200 and "Deal 2: Luis deals." in text(page)
+
+
+def test_a_deal_added_to_a_match_another_phone_changed_since_it_was_read_is_refused_whole(
+        ana: Browser, app: Flask) -> None:
+    from scorekeeper import queries, services
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Deal
+
+    start(ana, "tute2", ["Ana", "Luis"])
+    deal = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}
+    with app.app_context():
+        match = queries.match_at_table(1)  # read, as a phone's request reads it
+        with db.engine.begin() as other_phone:  # meanwhile another phone's change is committed
+            other_phone.execute(sa.update(Match.__table__).where(Match.__table__.c.id == 1)
+                                .values(version=Match.__table__.c.version + 1))
+        with pytest.raises(services.Conflict, match="at the same moment"):
+            services.add_deal(match, deal, 1)
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Deal)) == 0
+        stored = db.session.get(Match, 1)
+        assert stored is not None and stored.result is not None and stored.result["deals"] == []
+    # Read afresh, the same deal goes in, once.
+    assert ana.post("/matches/1/deal", data=tute_form(70, 0)).status_code == 302
+    with app.app_context():
+        assert [d.number for d in db.session.scalars(sa.select(Deal))] == [1]
