@@ -178,7 +178,6 @@ class _TuteDealReader(DealReader):
         super().__init__(raw, number, log, _DEAL_FIELDS)
         self.players = len(names)
         self.names = names
-        self.side_names = [" & ".join(names[s] for s in side) for side in tute_sides(len(names))]
         self.options = options
 
     def read(self) -> TuteDeal | None:
@@ -253,8 +252,9 @@ class _TuteDealReader(DealReader):
         elif not is_int(value):
             self.problem(Code.MALFORMED, "last_trick", "last_trick_not_side")
         elif not 0 <= value <= 1:
-            self.problem(Code.LAST_TRICK_INVALID, "last_trick", "last_trick_out_of_range",
-                         first=self.side_names[0], second=self.side_names[1])
+            # The sides' names only for the message: a match is read again, deal by deal, at every change.
+            first, second = (" & ".join(self.names[s] for s in side) for side in tute_sides(self.players))
+            self.problem(Code.LAST_TRICK_INVALID, "last_trick", "last_trick_out_of_range", first=first, second=second)
         else:
             return value
         return None

@@ -181,3 +181,11 @@ def test_tute_options_default_target_follows_the_mode() -> None:
 
 def test_tute_kind_must_be_reyes_or_caballos() -> None:
     assert codes(match("tute2", [tute_deal(None, None, tute=(0, "sotas"))])) == ["malformed"]
+
+
+def test_a_last_trick_of_no_side_names_both_sides_in_its_message() -> None:
+    for game, players, sides in (("tute2", ["Ana", "Luis"], ("Ana", "Luis")),
+                                 ("tute4", ["Ana", "Luis", "Carmen", "Pedro"], ("Ana & Carmen", "Luis & Pedro"))):
+        [error] = violations(match(game, [tute_deal((70, 50), 2)], players=players))
+        assert error["code"] == "last_trick_invalid" and error["field"] == "last_trick"
+        assert sides[0] in str(error["message"]) and sides[1] in str(error["message"])
