@@ -121,3 +121,12 @@ def bid_chart(figures: GameFigures, labels: tuple[str, str, str], description: s
 def rating_chart(figures: GameFigures, description: str, label: str) -> Markup:
     """Return a player's rating after each finished match as an SVG line chart, its line named `label`."""
     return running_totals_svg([label], [(round(value),) for value in figures.rating_history], description)
+
+
+def form_run(recent: Sequence[bool], win: str, loss: str) -> Markup:
+    """Return a player's recent form as a run of marks, newest first (`win` and `loss` their words).
+
+    Written here, each mark made once: a template loop escaped and wrote every mark of every game.
+    """
+    marks = (Markup('<span class="loss">%s</span>') % loss, Markup('<span class="win">%s</span>') % win)
+    return Markup("").join(marks[won] for won in recent)

@@ -15,6 +15,7 @@ from ..forms import PlayerForm, add_form_error, required_text
 bp = Blueprint("players", __name__, url_prefix="/players")
 bp.add_app_template_global(charts.bid_chart, "bid_chart")
 bp.add_app_template_global(charts.rating_chart, "rating_chart")
+bp.add_app_template_global(charts.form_run, "form_run")
 
 
 def _page(form: PlayerForm, status: int = 200, editing: int | None = None,
