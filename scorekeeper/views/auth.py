@@ -9,6 +9,7 @@ from flask import (
 )
 from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
+from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from .. import i18n, queries, services, sign_in_limits
@@ -41,9 +42,13 @@ def _sign_in(user: User, key: str | None = None) -> None:
     if key is None:
         key = services.start_sign_in(user)
     user.sign_in_key = key
-    # A CSRF token seen before signing in (on a borrowed phone, say) must not outlive it.
+    # A CSRF token seen before signing in (on a borrowed phone, say) must not outlive it. The
+    # new one goes out with this answer: made later, by the first pages asked for at once after
+    # it (the next form, the offline page the phone keeps), each would make its own, and the
+    # form would carry one its cookie no longer holds.
     session.pop("csrf_token", None)
     g.pop("csrf_token", None)
+    generate_csrf()
     login_user(user, remember=True)
 
 

@@ -135,3 +135,18 @@ def test_guesses_of_the_current_password_count_as_failed_sign_ins(ana: Browser, 
     fresh = app.test_client()
     refused = fresh.post("/login", data={"username": "ana", "password": PASSWORD, "csrf_token": csrf_token(fresh)})
     assert refused.status_code == 429  # from this address, the account waits like after failed sign-ins
+
+
+def test_pages_asked_for_at_once_right_after_signing_in_share_one_csrf_token(app: Flask) -> None:
+    signed_in(app, "ana")
+    client = app.test_client()
+    client.post("/login", data={"username": "ana", "password": PASSWORD, "csrf_token": csrf_token(client)})
+    signed_in_cookie = cookie(client, SESSION)
+    # Two pages asked for before either answers (the phone's offline page and the next form) carry
+    # the same cookie; the one that answers last leaves its cookie in the browser.
+    form = client.get("/players/").get_data(as_text=True)
+    client.set_cookie(SESSION, signed_in_cookie)
+    client.get("/offline")
+    token = re.search(r'name="csrf-token" content="([^"]+)"', form)
+    assert token is not None
+    assert client.post("/players/", data={"name": "Luis", "csrf_token": token.group(1)}).status_code == 302
