@@ -18,7 +18,7 @@ This module is the read side: the grouping itself (pure), and the SQL the pages 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from datetime import datetime, timedelta
@@ -129,14 +129,17 @@ def _night_list_statements(of_a_player: bool) -> tuple[Select[int], Select[int]]
 
 def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int | None = None) -> Page:
     """Return one page of the account's nights, newest first (optionally those `player_id` played),
-    each as its `NightRows`; four queries whatever the history's length."""
+    each as its `NightRows`; two queries whatever the history's length."""
     per_page = max(1, min(per_page, 100))
     page = max(1, min(page, MAX_ID // per_page))
-    count, firsts = _night_list_statements(player_id is not None and 0 < player_id <= MAX_ID)
-    values = {"user_id": user.id, "player_id": player_id}
-    total = db.session.scalar(count, values) or 0
-    chosen = list(db.session.scalars(firsts, {**values, "limit": per_page, "offset": (page - 1) * per_page}))
-    return Page(items=_rows_of(user, chosen, with_results=False), page=page, per_page=per_page, total=total)
+    of_a_player = player_id is not None and 0 < player_id <= MAX_ID
+    values = {"user_id": user.id, "player_id": player_id, "limit": per_page, "offset": (page - 1) * per_page}
+    read = list(db.session.execute(_night_page_statement(of_a_player), values))
+    # The count comes with every match read; a page past the last (or emptied meanwhile) asks for it alone.
+    total = read[0].nights if read else db.session.scalar(_night_list_statements(of_a_player)[0], values) or 0
+    rows = _rows_read(read, with_results=False)
+    rows.sort(key=lambda night: (night.first.created_at, night.first.id), reverse=True)
+    return Page(items=rows, page=page, per_page=per_page, total=total)
 
 
 def night_for(user: User, night_id: int) -> NightRows:
@@ -147,7 +150,8 @@ def night_for(user: User, night_id: int) -> NightRows:
     if found is None or found.user_id != user.id or found.night_id != night_id:
         raise NotFound(gettext("There is no such night."))
     # The first match is read with the others, as whole as they are.
-    rows = _rows_of(user, [night_id], with_results=True)
+    read = db.session.execute(_night_statements()["whole"], {"user_id": user.id, "nights": [night_id]})
+    rows = _rows_read(read, with_results=True)
     if not rows:  # deleted by another phone meanwhile
         raise NotFound(gettext("There is no such night."))
     return rows[0]
@@ -168,7 +172,7 @@ def _night_statements() -> dict[str, Any]:
     ids: BindParameter[Any] = bindparam("ids", expanding=True)
     return {
         "whole": select(Match, *deals).where(*chosen).options(raiseload(Match.seats)),
-        "facts": select(*PLAYED_COLUMNS, *deals).where(*chosen),
+        "deals": deals,
         "seats": select(PlayerResult.match_id, PlayerResult.player_id, Player.name, PlayerResult.side,
                         PlayerResult.won, PlayerResult.total, PlayerResult.juegos)
         .join(Player, Player.id == PlayerResult.player_id)
@@ -176,24 +180,33 @@ def _night_statements() -> dict[str, Any]:
     }
 
 
-def _rows_of(user: User, night_ids: Sequence[int], with_results: bool) -> list[NightRows]:
-    """Read the matches, results, last deals and deal counts of these nights (given by their first
-    match's id), in two queries for them all; a night or a match deleted meanwhile is left out.
+@cache
+def _night_page_statement(of_a_player: bool) -> Select[Any]:
+    """Return the statement that reads a page of nights whole, built once: the `PLAYED_COLUMNS` of
+    every match of the page's nights (chosen as `_night_list_statements` pages them), each with its
+    deal count and last deal, and the count of all the nights beside each. One statement, not
+    three: on PostgreSQL each one waits for its round trip, which cost as much as its work here."""
+    count, firsts = _night_list_statements(of_a_player)
+    deals = _night_statements()["deals"]
+    return select(*PLAYED_COLUMNS, *deals, count.scalar_subquery().label("nights")).where(
+        Match.user_id == bindparam("user_id"), Match.night_id.in_(firsts.scalar_subquery()))
+
+
+def _rows_read(read: Iterable[Any], with_results: bool) -> list[NightRows]:
+    """Gather the nights' matches just read (each with its deal count and last deal) with their
+    results, read in one more query; a night or a match deleted meanwhile is left out.
 
     The players' names come from the results, in seat order, so no match's seats are loaded; nor
     are its deals: a night's page shows the totals the cached result keeps (`with_results`, with
     whole matches), whose deal count the count read beside it checks. A page of nights reads only each
     match's `PLAYED_COLUMNS`: turning whole matches into objects cost more than the rest of its reads.
     """
-    if not night_ids:
-        return []
-    statements = _night_statements()
-    read = db.session.execute(statements["whole" if with_results else "facts"],
-                              {"user_id": user.id, "nights": list(night_ids)})
     counted = [(row[0] if with_results else row, row.deals, row.ends) for row in read]
+    if not counted:
+        return []
     deals = {match.id: count for match, count, _ in counted}
     ends = {match.id: at for match, _, at in counted if at is not None}
-    seats = [Seated(*row) for row in db.session.execute(statements["seats"], {"ids": list(deals)})]
+    seats = [Seated(*row) for row in db.session.execute(_night_statements()["seats"], {"ids": list(deals)})]
     # A match deleted by another phone after the first read has no results left: it is left out.
     seated = {seat.match_id for seat in seats}
     # Sorted here, not in SQL: an ORDER BY on the start would have the database walk the account's
@@ -208,8 +221,7 @@ def _rows_of(user: User, night_ids: Sequence[int], with_results: bool) -> list[N
     for seat in seats:
         seats_of.setdefault(night_of[seat.match_id], []).append(seat)
     found = []
-    for night_id in night_ids:
-        night = by_night.get(night_id, [])
+    for night_id, night in by_night.items():
         first = next((match for match in night if match.id == night_id), None)
         if first is not None:  # else deleted by another phone between the reads
             found.append(NightRows(first=first, matches=night, seats=seats_of.get(night_id, []), ends=ends,

@@ -326,7 +326,8 @@ def test_the_api_lists_the_nights_paged_as_the_matches(api: Api, app: Flask) -> 
                      "matches": [1, 2, 3], "players": ["Ana", "Luis", "Carmen"],
                      "winners": {"tute2": ["Ana", "Luis"], "pocha": ["Carmen"]}}
     assert len(matches) == 3
-    assert api.get("/api/v1/nights?page=3&per_page=2").get_json() == []
+    past_the_last = api.get("/api/v1/nights?page=3&per_page=2")
+    assert past_the_last.get_json() == [] and past_the_last.headers["X-Total-Count"] == "4"
     assert api.get("/api/v1/nights?page=0").status_code == 400
 
 
