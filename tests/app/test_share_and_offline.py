@@ -177,6 +177,21 @@ def test_the_api_answers_a_retried_post_with_the_first_answer(app: Flask) -> Non
     assert too_long.status_code == 400
 
 
+def test_a_retried_deal_the_rules_would_now_refuse_gets_the_first_answer(app: Flask) -> None:
+    api = Api(app.test_client(), token_for(app, "ana"))
+    match_id = api.post("/api/v1/matches", {**TUTE, "options": {"target": 1}}).get_json()["id"]
+    deal = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}
+    headers = {**api.headers, "Idempotency-Key": "the-last-deal"}
+    first = api.client.post(f"/api/v1/matches/{match_id}/deals", json=deal, headers=headers)
+    assert first.status_code == 201 and first.get_json()["result"]["finished"]
+    # Sent again, the deal would come after the end of the match; the key says it was stored.
+    again = api.client.post(f"/api/v1/matches/{match_id}/deals", json=deal, headers=headers)
+    assert again.status_code == 201 and again.get_json() == first.get_json()
+    refused = api.client.post(f"/api/v1/matches/{match_id}/deals", json=deal,
+                              headers={**api.headers, "Idempotency-Key": "a-new-deal"})
+    assert refused.status_code == 422
+
+
 def test_a_form_deal_with_a_key_used_for_another_match_is_refused_and_says_so(ana: Browser, app: Flask) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     start(ana, "tute2", ["Ana", "Luis"])
