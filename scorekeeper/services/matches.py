@@ -263,10 +263,16 @@ def abandon_match(match: Match) -> Match:
 @atomic
 def delete_match(match: Match) -> None:
     """Delete a match with its deals and figures; the ratings of its game follow."""
-    since = (match.ended_at, match.id) if match.status == FINISHED and match.ended_at else None
-    user_id, game, players = match.user_id, match.game, [seat.player_id for seat in match.seats]
-    started = (match.created_at, match.id)
+    user_id, match_id = match.user_id, match.id
     lock_figures(user_id)
+    # Read again under the lock: another phone may have undone a deal, finished the match or
+    # deleted it since it was read, and the deals deleted with it must be those that are there.
+    db.session.expire(match)
+    if db.session.get(Match, match_id) is None:
+        raise NotFound(_("There is no such match."))
+    since = (match.ended_at, match.id) if match.status == FINISHED and match.ended_at else None
+    game, players = match.game, [seat.player_id for seat in match.seats]
+    started = (match.created_at, match.id)
     db.session.delete(match)
     if since is not None:
         rate_again(user_id, game, since)
