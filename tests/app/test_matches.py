@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
@@ -497,8 +499,12 @@ def test_a_deal_added_to_a_match_another_phone_changed_since_it_was_read_is_refu
         assert [d.number for d in db.session.scalars(sa.select(Deal))] == [1]
 
 
-def test_a_match_deleted_after_another_phone_undid_its_last_deal_is_deleted_whole(ana: Browser, app: Flask) -> None:
-    from scorekeeper import queries, services
+@contextmanager
+def read_before_another_phone_undoes_deal_2(ana: Browser, app: Flask) -> Iterator[Match]:
+    """Play two deals of a Tute match; in an app context, read the match with its deals as a
+    request reads it, then undo deal 2 from another connection, as another phone would; yield
+    the match read before."""
+    from scorekeeper import queries
     from scorekeeper.extensions import db
     from scorekeeper.models import Deal, User
 
@@ -508,11 +514,20 @@ def test_a_match_deleted_after_another_phone_undid_its_last_deal_is_deleted_whol
     with app.app_context():
         user = db.session.scalar(sa.select(User).where(User.username == "ana"))
         assert user is not None
-        match = queries.match_for(user, 1)  # read, with its two deals, as the delete button's request reads it
-        with db.engine.begin() as other_phone:  # meanwhile another phone undoes deal 2
+        match = queries.match_for(user, 1)
+        with db.engine.begin() as other_phone:
             other_phone.execute(sa.delete(Deal.__table__).where(Deal.__table__.c.number == 2))
             other_phone.execute(sa.update(Match.__table__).where(Match.__table__.c.id == 1)
                                 .values(version=Match.__table__.c.version + 1))
+        yield match
+
+
+def test_a_match_deleted_after_another_phone_undid_its_last_deal_is_deleted_whole(ana: Browser, app: Flask) -> None:
+    from scorekeeper import services
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Deal
+
+    with read_before_another_phone_undoes_deal_2(ana, app) as match:
         services.delete_match(match)
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Match)) == 0
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Deal)) == 0
@@ -539,21 +554,11 @@ def test_a_match_another_phone_deleted_since_it_was_read_is_not_found_when_delet
 
 def test_undoing_a_deal_another_phone_undid_since_it_was_read_is_refused_as_a_conflict(
         ana: Browser, app: Flask) -> None:
-    from scorekeeper import queries, services
+    from scorekeeper import services
     from scorekeeper.extensions import db
-    from scorekeeper.models import Deal, User
+    from scorekeeper.models import Deal
 
-    start(ana, "tute2", ["Ana", "Luis"], opt_target="9")
-    ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
-    ana.post("/matches/1/deal", data=tute_form(70, 0, number=2, dealer=1))
-    with app.app_context():
-        user = db.session.scalar(sa.select(User).where(User.username == "ana"))
-        assert user is not None
-        match = queries.match_for(user, 1)
-        with db.engine.begin() as other_phone:  # meanwhile another phone undoes deal 2
-            other_phone.execute(sa.delete(Deal.__table__).where(Deal.__table__.c.number == 2))
-            other_phone.execute(sa.update(Match.__table__).where(Match.__table__.c.id == 1)
-                                .values(version=Match.__table__.c.version + 1))
+    with read_before_another_phone_undoes_deal_2(ana, app) as match:
         with pytest.raises(services.Conflict):
             services.undo(match)
         assert [d.number for d in db.session.scalars(sa.select(Deal))] == [1]
