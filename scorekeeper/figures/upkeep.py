@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, bindparam, delete, insert, select, update
+from sqlalchemy import CursorResult, Update, bindparam, case, delete, insert, select, update
 from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
@@ -44,18 +45,28 @@ def _cached_values(match: Match, result: MatchResult) -> dict[str, Any]:
     return {"result": result.to_dict(), "updated_at": now, "status": status, "ended_at": ended_at}
 
 
-def _append(match: Match, deal: Deal, result: MatchResult) -> None:
-    """Store a deal added after the match's last one, and the result it makes, in two plain statements.
+def _append(match: Match, deal: Deal, result: MatchResult) -> int | None:
+    """Store a deal added after the match's last one, and the result it makes, in two plain statements;
+    return the id of a match of the account that started after this one, if there is one.
 
     They are the UPDATE (with the match's version check) and INSERT that a flush of the session
     would send, without the unit of work's own bookkeeping, which took a millisecond of every
-    deal entered. The match and its deals are left as that flush would have left them.
+    deal entered. The match and its deals are left as that flush would have left them. The
+    UPDATE also answers, in its RETURNING, what `night_moved` would ask in a query of its own:
+    one round trip fewer for every deal on a database over the network.
     """
+    lock_figures(match.user_id)  # before the later match is looked for: see `night_moved`
     values = {**_cached_values(match, result), "pending": None, "version": match.version + 1}
-    updated = cast(CursorResult[Any], db.session.execute(
-        _UPDATE_MATCH, {**values, "at_id": match.id, "at_version": match.version}))
-    if updated.rowcount != 1:  # another phone changed the match since it was read
-        raise StaleDataError(f"match {match.id} changed meanwhile")
+    parameters = {**values, "at_id": match.id, "at_version": match.version, **_later_parameters(match)}
+    if db.session.get_bind().dialect.update_returning:
+        updated = db.session.execute(_UPDATE_MATCH_RETURNING_LATER, parameters).first()
+        if updated is None:  # another phone changed the match since it was read
+            raise StaleDataError(f"match {match.id} changed meanwhile")
+        later = updated[0]
+    else:  # SQLite before 3.35
+        if cast(CursorResult[Any], db.session.execute(_UPDATE_MATCH, parameters)).rowcount != 1:
+            raise StaleDataError(f"match {match.id} changed meanwhile")
+        later = db.session.scalar(_LATER_MATCH, parameters)
     for name, value in values.items():
         set_committed_value(match, name, value)
     deal.match_id, deal.created_at, deal.updated_at = match.id, values["updated_at"], values["updated_at"]
@@ -69,6 +80,19 @@ def _append(match: Match, deal: Deal, result: MatchResult) -> None:
     make_transient_to_detached(deal)  # as if loaded: in the session, with nothing left to write
     db.session.add(deal)
     set_committed_value(match, "deals", [*match.deals, deal])
+    return cast(int | None, later)
+
+
+#: A match of the account that started after the given one, if there is one. On an alias, so
+#: that in the RETURNING of an UPDATE of matches it is a query of its own.
+_later = Match.__table__.alias("later")
+_LATER_MATCH = select(_later.c.id).where(
+    _later.c.user_id == bindparam("of_user"), _later.c.id != bindparam("after_match"),
+    at_or_after(_later.c.created_at, _later.c.id, bindparam("started"), bindparam("after_match"))).limit(1)
+
+
+def _later_parameters(match: Match) -> dict[str, Any]:
+    return {"of_user": match.user_id, "started": match.created_at, "after_match": match.id}
 
 
 # Built once, on the table's columns: plain SQL statements the session sends as they are.
@@ -76,25 +100,30 @@ _UPDATE_MATCH = (update(Match.__table__)
                  .where(Match.__table__.c.id == bindparam("at_id"), Match.__table__.c.version == bindparam("at_version"))
                  .values({name: bindparam(name) for name in ("result", "updated_at", "status", "ended_at", "pending",
                                                               "version")}))
+_UPDATE_MATCH_RETURNING_LATER = _UPDATE_MATCH.returning(_LATER_MATCH.scalar_subquery())
 _INSERT_DEAL = insert(Deal.__table__)
 
 
 def store_result(match: Match, result: MatchResult, appended: Deal | None = None) -> None:
     """Cache the engine's result on the match, move its status with it, and refresh the figures;
-    with the deal just `appended` to the match's deals (not yet in its list), stored with them."""
+    with the deal just `appended` to the match's deals (not yet in its list), stored with them, and
+    the nights of the matches started after this one grouped again (as `night_moved` does)."""
     status_before = match.status
     was_finished = status_before == FINISHED
     ended_before = match.ended_at if was_finished else None
+    later: int | None = None
     if appended is None:
         cache_result(match, result)
     else:
-        _append(match, appended, result)
+        later = _append(match, appended, result)
     changed = was_finished or match.status == FINISHED
     # The summaries count matches by status and sum finished ones only: a deal of a match
     # still being played leaves them as they are.
     summarize = match.status != status_before or match.status == FINISHED
     refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
                     summarize=summarize, rows_exist=status_before is not None, status_before=status_before)
+    if appended is not None:
+        _regroup_if_later(match, later)
 
 
 #: Where ratings are to be redone from: a finished match's end and id; None for all of them.
@@ -113,12 +142,33 @@ _RESULT_FIGURES = ("side", "status", "won", "played_at", "deals", "total", "jueg
                    "last_tricks", "exact_bids", "over_bids", "under_bids")
 
 
-# On the table's columns, not the model's: a plain SQL statement, which the session sends without
-# looking for the rows among its objects (they are never read back as objects in a change).
 _results = PlayerResult.__table__
-_UPDATE_RESULT = (update(_results)
-                  .where(_results.c.match_id == bindparam("at_match"), _results.c.seat == bindparam("at_seat"))
-                  .values({name: bindparam(name) for name in _RESULT_FIGURES}))
+
+
+@cache
+def _update_results(seats: int) -> Update:
+    """Return the UPDATE that rewrites the figures of a match's `seats` results in one statement.
+
+    One statement, each column set by seat (CASE seat WHEN :seat_0 THEN :total_0 ...), rather than
+    one UPDATE per seat: every deal entered rewrites them, and on a database over the network each
+    statement is a round trip. On the table's columns, not the model's: a plain SQL statement,
+    which the session sends without looking for the rows among its objects (they are never read
+    back as objects in a change).
+    """
+    column = _results.c
+    return update(_results).where(column.match_id == bindparam("at_match")).values({
+        name: case(*[(bindparam(f"seat_{index}"), bindparam(f"{name}_{index}", type_=column[name].type))
+                     for index in range(seats)], value=column.seat, else_=column[name])
+        for name in _RESULT_FIGURES})
+
+
+def _update_parameters(match_id: int, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Return the parameters of `_update_results(len(rows))` that write `rows`."""
+    parameters: dict[str, Any] = {"at_match": match_id}
+    for index, row in enumerate(rows):
+        parameters[f"seat_{index}"] = row["seat"]
+        parameters.update({f"{name}_{index}": row[name] for name in _RESULT_FIGURES})
+    return parameters
 
 
 def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None,
@@ -141,8 +191,7 @@ def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | 
         lock_figures(match.user_id)
     rows = result_rows(match, result)
     if rows_exist:
-        db.session.execute(_UPDATE_RESULT, [{**{name: row[name] for name in _RESULT_FIGURES},
-                                             "at_match": row["match_id"], "at_seat": row["seat"]} for row in rows])
+        db.session.execute(_update_results(len(rows)), _update_parameters(match.id, rows))
     else:
         if rows_exist is None:
             db.session.execute(delete(PlayerResult.__table__).where(PlayerResult.match_id == match.id))
@@ -295,23 +344,19 @@ def regroup_nights(user_id: int, since: StartKey | None = None) -> None:
 
 
 def night_moved(match: Match) -> None:
-    """Group the nights again after the match's last deal moved (a deal added or undone).
+    """Group the nights again after the match's last deal was undone (`store_result` does it for one added).
 
     Its own night does not depend on it: only the matches that started after it can move, so
     when none did (the match being played is the latest) there is nothing to do. The account
     is locked first, so that a match started at the same moment on another phone is either
-    seen here or groups itself after this deal is committed.
+    seen here or groups itself after this change is committed.
     """
     db.session.flush()
     lock_figures(match.user_id)
-    later = db.session.scalar(_LATER_MATCH, {"user_id": match.user_id, "started": match.created_at,
-                                             "match_id": match.id})
+    _regroup_if_later(match, db.session.scalar(_LATER_MATCH, _later_parameters(match)))
+
+
+def _regroup_if_later(match: Match, later: int | None) -> None:
+    """Group the nights again from `match` on, when a match (`later`) started after it."""
     if later is not None:
         regroup_nights(match.user_id, (match.created_at, match.id))
-
-
-#: A match of the account that started after the given one, if there is one.
-_matches = Match.__table__
-_LATER_MATCH = select(_matches.c.id).where(
-    _matches.c.user_id == bindparam("user_id"), _matches.c.id != bindparam("match_id"),
-    at_or_after(_matches.c.created_at, _matches.c.id, bindparam("started"), bindparam("match_id"))).limit(1)

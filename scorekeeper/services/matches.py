@@ -138,7 +138,6 @@ def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | N
     deals = [d.data for d in match.deals] + [dict(deal)]
     result = check_match(match_document(match, deals))
     store_result(match, result, appended=Deal(number=number, data=dict(deal), entry_link_id=entry_link_id))
-    night_moved(match)
     return match
 
 

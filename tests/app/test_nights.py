@@ -179,6 +179,22 @@ def test_the_nights_follow_deals_undos_and_deletions(ana: Browser, app: Flask) -
     assert nights_of(app) == [[second["uid"]]]
 
 
+def test_a_deal_entered_where_the_database_has_no_update_returning_regroups_the_nights_too(
+        ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    # SQLite before 3.35 has no UPDATE ... RETURNING: the later match is then looked for on its own.
+    first, second = played(T0), played(T0 + timedelta(hours=4))
+    import_matches(app, [first, second])
+    with app.app_context():
+        monkeypatch.setattr(db.engine.dialect, "update_returning", False)
+        match = db.session.scalar(select(Match).where(Match.uid == first["uid"]))
+        assert match is not None
+        sent = statements_sent(app, lambda: services.add_deal(
+            match, {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}))
+    assert any(statement.startswith("SELECT later.id") for statement in sent)
+    assert not any("RETURNING (SELECT" in statement for statement in sent)
+    assert nights_of(app) == [[first["uid"], second["uid"]]]
+
+
 def test_a_match_started_at_the_table_joins_tonight(ana: Browser, app: Flask) -> None:
     start(ana, "tute2", ["Ana", "Luis"], opt_target="1")
     ana.post("/matches/1/deal", data=tute_form(80, 0))
