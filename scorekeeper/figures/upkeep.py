@@ -58,14 +58,19 @@ def _append(match: Match, deal: Deal, result: MatchResult) -> int | None:
     """
     lock_figures(match.user_id)  # before the later match is looked for: see `night_moved`
     values = {**_cached_values(match, result), "pending": None, "version": match.version + 1}
-    parameters = {**values, "at_id": match.id, "at_version": match.version, **_later_parameters(match)}
-    if db.session.get_bind().dialect.update_returning:
-        updated = db.session.execute(_UPDATE_MATCH_RETURNING_LATER, parameters).first()
+    moves = values["status"] != match.status or values["ended_at"] != match.ended_at
+    # Only the columns the statement sets: SQLAlchemy would set any other column named here too.
+    parameters = {name: value for name, value in values.items() if moves or name not in ("status", "ended_at")}
+    parameters.update({"at_id": match.id, "at_version": match.version, **_later_parameters(match)})
+    returning = db.session.get_bind().dialect.update_returning
+    statement = _update_match(moves, returning)
+    if returning:
+        updated = db.session.execute(statement, parameters).first()
         if updated is None:  # another phone changed the match since it was read
             raise StaleDataError(f"match {match.id} changed meanwhile")
         later = updated[0]
     else:  # SQLite before 3.35
-        if cast(CursorResult[Any], db.session.execute(_UPDATE_MATCH, parameters)).rowcount != 1:
+        if cast(CursorResult[Any], db.session.execute(statement, parameters)).rowcount != 1:
             raise StaleDataError(f"match {match.id} changed meanwhile")
         later = db.session.scalar(_LATER_MATCH, parameters)
     for name, value in values.items():
@@ -96,12 +101,22 @@ def _later_parameters(match: Match) -> dict[str, Any]:
     return {"of_user": match.user_id, "started": match.created_at, "after_match": match.id}
 
 
-# Built once, on the table's columns: plain SQL statements the session sends as they are.
-_UPDATE_MATCH = (update(Match.__table__)
-                 .where(Match.__table__.c.id == bindparam("at_id"), Match.__table__.c.version == bindparam("at_version"))
-                 .values({name: bindparam(name) for name in ("result", "updated_at", "status", "ended_at", "pending",
-                                                              "version")}))
-_UPDATE_MATCH_RETURNING_LATER = _UPDATE_MATCH.returning(_LATER_MATCH.scalar_subquery())
+@cache
+def _update_match(moves_status: bool, returning_later: bool) -> Update:
+    """Return the match's UPDATE for a deal added, with its version check; built once for each kind.
+
+    Its status and end are set only when they move (the deal that finishes the match): SQLite
+    rewrites the entries of every index on a column an UPDATE sets, changed or not, and two
+    indexes of the matches hold the status. On the table's columns: a plain SQL statement the
+    session sends as it is. With `returning_later`, it answers whether a later match exists.
+    """
+    table = Match.__table__
+    names = ("result", "updated_at", "pending", "version") + (("status", "ended_at") if moves_status else ())
+    statement = (update(table).where(table.c.id == bindparam("at_id"), table.c.version == bindparam("at_version"))
+                 .values({name: bindparam(name) for name in names}))
+    return statement.returning(_LATER_MATCH.scalar_subquery()) if returning_later else statement
+
+
 _INSERT_DEAL = insert(Deal.__table__)
 
 
@@ -143,32 +158,37 @@ _RESULT_FIGURES = ("side", "status", "won", "played_at", "deals", "total", "jueg
                    "last_tricks", "exact_bids", "over_bids", "under_bids")
 
 
+#: Those that a deal of a match being played before and after it can move: its side, status,
+#: win and date stay as they are.
+_DEAL_FIGURES = _RESULT_FIGURES[4:]
 _results = PlayerResult.__table__
 
 
 @cache
-def _update_results(seats: int) -> Update:
-    """Return the UPDATE that rewrites the figures of a match's `seats` results in one statement.
+def _update_results(seats: int, figures: tuple[str, ...]) -> Update:
+    """Return the UPDATE that rewrites these `figures` of a match's `seats` results in one statement.
 
     One statement, each column set by seat (CASE seat WHEN :seat_0 THEN :total_0 ...), rather than
     one UPDATE per seat: every deal entered rewrites them, and on a database over the network each
-    statement is a round trip. On the table's columns, not the model's: a plain SQL statement,
-    which the session sends without looking for the rows among its objects (they are never read
-    back as objects in a change).
+    statement is a round trip. Only the figures that can move are set: SQLite rewrites the entries
+    of every index on a column an UPDATE sets, changed or not (a player's matches by date, for
+    each seat). On the table's columns, not the model's: a plain SQL statement, which the session
+    sends without looking for the rows among its objects (they are never read back as objects in
+    a change).
     """
     column = _results.c
     return update(_results).where(column.match_id == bindparam("at_match")).values({
         name: case(*[(bindparam(f"seat_{index}"), bindparam(f"{name}_{index}", type_=column[name].type))
                      for index in range(seats)], value=column.seat, else_=column[name])
-        for name in _RESULT_FIGURES})
+        for name in figures})
 
 
-def _update_parameters(match_id: int, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Return the parameters of `_update_results(len(rows))` that write `rows`."""
+def _update_parameters(match_id: int, rows: Sequence[Mapping[str, Any]], figures: tuple[str, ...]) -> dict[str, Any]:
+    """Return the parameters of `_update_results(len(rows), figures)` that write `rows`."""
     parameters: dict[str, Any] = {"at_match": match_id}
     for index, row in enumerate(rows):
         parameters[f"seat_{index}"] = row["seat"]
-        parameters.update({f"{name}_{index}": row[name] for name in _RESULT_FIGURES})
+        parameters.update({f"{name}_{index}": row[name] for name in figures})
     return parameters
 
 
@@ -192,7 +212,8 @@ def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | 
         lock_figures(match.user_id)
     rows = result_rows(match, result)
     if rows_exist:
-        db.session.execute(_update_results(len(rows)), _update_parameters(match.id, rows))
+        figures = _DEAL_FIGURES if status_before == match.status == PLAYING else _RESULT_FIGURES
+        db.session.execute(_update_results(len(rows), figures), _update_parameters(match.id, rows, figures))
     else:
         if rows_exist is None:
             db.session.execute(delete(PlayerResult.__table__).where(PlayerResult.match_id == match.id))

@@ -13,7 +13,9 @@ from sqlalchemy import select
 from scorekeeper import services
 from scorekeeper.figures import aggregate
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, PlayerPair, PlayerRating, PlayerSummary
+from scorekeeper.models import Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
+
+from .sql import statements_sent
 
 PLAYERS = ["Ana", "Luis", "Carmen", "Pedro"]
 
@@ -104,3 +106,25 @@ def test_finishing_the_latest_match_rates_only_that_match(app: Flask) -> None:
         assert before < after
         assert db.session.scalars(select(PlayerRating.match_id).where(PlayerRating.id.in_(after - before))).all() \
             == [match.id, match.id]
+
+
+def test_a_deal_sets_the_status_and_dates_only_when_it_finishes_the_match(app: Flask) -> None:
+    # SQLite rewrites the index entries of every column an UPDATE sets, changed or not: a deal of a
+    # match still being played leaves the match's status and end, and its results' dates, alone.
+    won = {"trump": "oros", "points": [100, 20], "last_trick": 0}
+    with app.app_context():
+        user = services.create_user("ana", "correct horse")
+        match = services.start_match(user, "tute2", ["Ana", "Luis"], {"target": 2}, 0)
+        playing = statements_sent(app, lambda: services.add_deal(match, {**won, "dealer": 0}, 1))
+        assert match.status == "playing"
+        finishing = statements_sent(app, lambda: services.add_deal(match, {**won, "dealer": 1}, 2))
+        assert match.status == "finished"
+        results = db.session.execute(select(PlayerResult.status, PlayerResult.played_at, PlayerResult.deals)
+                                     .where(PlayerResult.match_id == match.id)).all()
+    updates = [" ".join(s.split()) for s in playing if s.startswith("UPDATE")]
+    assert any(s.startswith("UPDATE matches SET") and "status=" not in s and "ended_at=" not in s for s in updates)
+    assert any(s.startswith("UPDATE player_results SET") and "played_at=" not in s and "deals=" in s for s in updates)
+    updates = [" ".join(s.split()) for s in finishing if s.startswith("UPDATE")]
+    assert any(s.startswith("UPDATE matches SET") and "status=" in s and "ended_at=" in s for s in updates)
+    assert any(s.startswith("UPDATE player_results SET") and "played_at=" in s for s in updates)
+    assert results == [("finished", match.ended_at, 2)] * 2
