@@ -17,7 +17,6 @@ from sqlalchemy import ColumnElement, Row, Select, bindparam, func, select
 from sqlalchemy.orm import defer, joinedload, load_only, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .account_lock import has_row_locks, note_locked
 from .errors import NotFound
 from .extensions import db
 from .i18n import gettext
@@ -287,32 +286,18 @@ _DEALS_TO_CHANGE = (select(Deal).options(load_only(Deal.number, Deal.data))
                     .where(Deal.match_id == bindparam("match_id")).order_by(Deal.number))
 
 
-#: The same, taking the account's lock in the same statement, for a match about to be changed.
-_MATCH_WITH_SEATS_LOCKING = (_MATCH_WITH_SEATS.join(User, User.id == Match.user_id)
-                             .with_for_update(of=User, key_share=True))
-
-
-def _match_with_seats(match_id: int, to_change: bool = False) -> Match:
-    """Return a match with its seats and their players, without its deals; or raise NotFound if it is gone.
-
-    `to_change`: the account's lock is taken by the same statement (see `account_lock`)."""
-    lock = to_change and has_row_locks(db.session())
-    match = (db.session.execute(_MATCH_WITH_SEATS_LOCKING if lock else _MATCH_WITH_SEATS,
-                                {"match_id": match_id}).unique().scalar_one_or_none()
+def _match_with_seats(match_id: int) -> Match:
+    """Return a match with its seats and their players, without its deals; or raise NotFound if it is gone."""
+    match = (db.session.execute(_MATCH_WITH_SEATS, {"match_id": match_id}).unique().scalar_one_or_none()
              if 0 < match_id <= MAX_ID else None)
     if match is None or _deleted_while_read(match):
         raise NotFound(gettext("There is no such match."))
-    if lock:
-        note_locked(db.session(), match.user_id)
     return match
 
 
-def match_at_table(match_id: int, *, to_change: bool = False) -> Match:
-    """Return a match, whole, to be changed (its deals as objects), or raise NotFound if it is gone.
-
-    With `to_change` (a change is about to be made, not a form shown), the account's lock is
-    taken as the match is read, which saves the change a round trip of its own."""
-    match = _match_with_seats(match_id, to_change)
+def match_at_table(match_id: int) -> Match:
+    """Return a match, whole, to be changed (its deals as objects), or raise NotFound if it is gone."""
+    match = _match_with_seats(match_id)
     # The deals filled in as the relationship's loader would, by a statement built once (the
     # loader builds its statement and cache key again for every match: a third of the read).
     set_committed_value(match, "deals", list(db.session.scalars(_DEALS_TO_CHANGE, {"match_id": match_id})))

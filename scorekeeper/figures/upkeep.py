@@ -16,7 +16,6 @@ from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..account_lock import LOCK_ACCOUNT, has_row_locks, holds_lock, note_locked
 from ..extensions import db
 from ..models import (
     ABANDONED, FINISHED, PLAYING, Deal, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
@@ -238,18 +237,32 @@ def lock_figures(user_id: int) -> None:
     finishing at the same moment must not each rebuild them from a reading without the other
     (on PostgreSQL, under READ COMMITTED, the second would also re-insert rows the first just
     inserted). Locking the account's row serialises them, and every statement after the lock
-    sees what the first one committed (see `account_lock`). A transaction locks once: the lock
-    lasts until it ends. The changes of a match take it before they write anything
-    (`services.matches`; the read of a match to change takes it already), since under the lock
-    they also write other matches' rows (their nights): one order for all, or two phones could
-    deadlock. SQLite writes one transaction at a time already (it has no row locks): nothing is
-    sent.
+    sees what the first one committed. FOR NO KEY UPDATE, because every insert of a derived
+    row holds a KEY SHARE lock on it (its foreign key), which plain FOR UPDATE would wait for.
+    A transaction locks once: the lock lasts until it ends. The changes of a match take it before
+    they write anything (`services.matches`), since under the lock they also write other
+    matches' rows (their nights): one order for all, or two phones could deadlock. SQLite
+    writes one transaction at a time already (it has no row locks, and SQLAlchemy would send a
+    plain SELECT): nothing is sent.
     """
     session = db.session()
-    if not has_row_locks(session) or holds_lock(session, user_id):
+    if session.get_bind().dialect.name == "sqlite":
         return
-    session.execute(LOCK_ACCOUNT, {"user_id": user_id})
-    note_locked(session, user_id)
+    held: tuple[object, set[int]] | None = session.info.get(_LOCKED)
+    transaction = session.get_transaction()
+    if transaction is not None and held is not None and held[0] is transaction and user_id in held[1]:
+        return
+    session.execute(_LOCK_ACCOUNT, {"user_id": user_id})
+    transaction = session.get_transaction()  # begun by the statement, if it was not yet
+    if held is None or held[0] is not transaction:
+        held = session.info[_LOCKED] = (transaction, set())
+    held[1].add(user_id)
+
+
+#: Where the session notes the accounts its transaction has locked (with that transaction).
+_LOCKED = "scorekeeper.figures_locked"
+_users = User.__table__
+_LOCK_ACCOUNT = select(_users.c.id).where(_users.c.id == bindparam("user_id")).with_for_update(key_share=True)
 
 
 def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:

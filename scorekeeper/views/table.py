@@ -70,7 +70,7 @@ def match_at_table(match_id: int, *, changing: bool = False) -> tuple[Match, Ent
 
     A phone whose link was stopped gets NotFound; one that would change a match that is over, Conflict.
     """
-    match = queries.match_at_table(match_id, to_change=changing)
+    match = queries.match_at_table(match_id)
     return match, _link_to(match, changing)
 
 

@@ -14,7 +14,7 @@ from flask import Flask
 from sqlalchemy import event, select, update
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper import queries, services
+from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import Match, User
 from scorekeeper.services.base import atomic
@@ -66,28 +66,6 @@ def test_every_change_of_a_match_locks_the_account_before_it_writes(app: Flask, 
                   and statement.endswith("FOR NO KEY UPDATE"))
     written = next(at for at, statement in enumerate(sent) if statement.split()[0] in {"INSERT", "UPDATE", "DELETE"})
     assert locked < written, sent
-
-
-def test_reading_a_match_to_change_locks_the_account_in_the_same_statement(app: Flask) -> None:
-    postgresql_only(app)
-    user_id, match_id = match_with_a_deal(app)
-    with app.app_context():
-        sent: list[str] = []
-
-        def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-            sent.append(" ".join(statement.split()))
-
-        event.listen(db.engine, "before_cursor_execute", note)
-        try:
-            match = queries.match_at_table(match_id, to_change=True)
-            # Another phone cannot take the account's lock while this change holds it.
-            with db.engine.connect() as other, pytest.raises(OperationalError, match="could not obtain lock"):
-                other.execute(select(User.id).where(User.id == user_id).with_for_update(key_share=True, nowait=True))
-            services.add_deal(match, {**TUTE_DEAL, "dealer": 1}, 2)
-        finally:
-            event.remove(db.engine, "before_cursor_execute", note)
-    assert sent[0].startswith("SELECT matches.id") and sent[0].endswith("FOR NO KEY UPDATE OF users"), sent
-    assert not any(statement.endswith("FOR NO KEY UPDATE") for statement in sent), sent
 
 
 def test_a_match_deleted_while_another_change_regroups_its_night_waits_and_both_go_through(app: Flask) -> None:
