@@ -147,7 +147,8 @@ def _refused(error: ServiceError) -> tuple[str, int] | tuple[Response, int]:
     if request.path.startswith("/api/"):
         return jsonify({"message": error.message}), status
     back = request.referrer if request.referrer and request.referrer.startswith(request.host_url) else None
-    return render_template("message.html", heading=gettext("Not done"), message=error.message, back=back), status
+    return render_template("message.html", heading=gettext("Not done"), message=error.message, back=back,
+                           refused=True), status
 
 
 def _too_many(error: HTTPException) -> tuple[str, int] | tuple[Response, int]:
@@ -155,7 +156,7 @@ def _too_many(error: HTTPException) -> tuple[str, int] | tuple[Response, int]:
     if request.path.startswith("/api/"):
         return jsonify({"message": message}), 429
     if request.endpoint == "table.enter":
-        return render_template("message.html", heading=gettext("Not done"), message=message), 429
+        return render_template("message.html", heading=gettext("Not done"), message=message, refused=True), 429
     from ..forms import LoginForm
 
     form = LoginForm()

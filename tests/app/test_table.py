@@ -144,7 +144,11 @@ def test_an_abandoned_match_takes_nothing_more_from_the_table(table: Any, app: F
     assert guest.get("/matches/1").status_code == 200
     assert guest.post("/matches/1/deal", data=tute_form(70, 0)).status_code == 409
     assert deals(app) == []
-    assert ana.post("/matches/1/entry-link").status_code == 409
+    refused = ana.post("/matches/1/entry-link")
+    assert refused.status_code == 409
+    # The page says why, marked as an error as a form's field would be.
+    assert '<p class="error" role="alert">This match is over: nobody can enter its deals any more.</p>' \
+        in refused.get_data(as_text=True)
 
 
 def test_the_scoreboard_asks_for_the_version_to_reload_when_another_phone_changed_it(table: Any) -> None:
