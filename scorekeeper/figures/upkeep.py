@@ -57,9 +57,9 @@ def _append(match: Match, deal: Deal, result: MatchResult) -> int | None:
     """
     lock_figures(match.user_id)  # before the later match is looked for: see `night_moved`
     values = {**_cached_values(match, result), "pending": None, "version": match.version + 1}
-    moves = values["status"] != match.status or values["ended_at"] != match.ended_at
+    moves = any(values[name] != getattr(match, name) for name in _MOVED_BY_STATUS)
     # Only the columns the statement sets: SQLAlchemy would set any other column named here too.
-    parameters = {name: value for name, value in values.items() if moves or name not in ("status", "ended_at")}
+    parameters = {name: value for name, value in values.items() if moves or name not in _MOVED_BY_STATUS}
     parameters.update({"at_id": match.id, "at_version": match.version, **_later_parameters(match)})
     returning = db.session.get_bind().dialect.update_returning
     statement = _update_match(moves, returning)
@@ -100,6 +100,10 @@ def _later_parameters(match: Match) -> dict[str, Any]:
     return {"of_user": match.user_id, "started": match.created_at, "after_match": match.id}
 
 
+#: The match's columns that only a change of its status moves (a deal that finishes it).
+_MOVED_BY_STATUS = ("status", "ended_at")
+
+
 @cache
 def _update_match(moves_status: bool, returning_later: bool) -> Update:
     """Return the match's UPDATE for a deal added, with its version check; built once for each kind.
@@ -110,7 +114,7 @@ def _update_match(moves_status: bool, returning_later: bool) -> Update:
     session sends as it is. With `returning_later`, it answers whether a later match exists.
     """
     table = Match.__table__
-    names = ("result", "updated_at", "pending", "version") + (("status", "ended_at") if moves_status else ())
+    names = ("result", "updated_at", "pending", "version") + (_MOVED_BY_STATUS if moves_status else ())
     statement = (update(table).where(table.c.id == bindparam("at_id"), table.c.version == bindparam("at_version"))
                  .values({name: bindparam(name) for name in names}))
     return statement.returning(_LATER_MATCH.scalar_subquery()) if returning_later else statement
