@@ -51,9 +51,10 @@ def sign_in_count(user: User) -> int:
     return db.session.scalar(select(func.count()).select_from(SignIn).where(SignIn.user_id == user.id)) or 0
 
 
-def match_for(user: User, match_id: int) -> Match:
-    """Return the account's match, or raise NotFound (also for another account's match)."""
-    return _of_account(user, match_at_table(match_id))
+def match_for(user: User, match_id: int, *, deals: bool = True) -> Match:
+    """Return the account's match, or raise NotFound (also for another account's match); `deals` as
+    `match_at_table` takes it."""
+    return _of_account(user, match_at_table(match_id, deals=deals))
 
 
 def _of_account(user: User, match: Match) -> Match:
@@ -295,13 +296,23 @@ def _match_with_seats(match_id: int) -> Match:
     return match
 
 
-def match_at_table(match_id: int) -> Match:
-    """Return a match, whole, to be changed (its deals as objects), or raise NotFound if it is gone."""
+def match_at_table(match_id: int, *, deals: bool = True) -> Match:
+    """Return a match, whole, to be changed (its deals as objects), or raise NotFound if it is gone.
+
+    Without `deals`, its deals are left for the change to read under the account's lock
+    (`figures.upkeep.lock_match`), or else for the relationship to load when they are asked for.
+    """
     match = _match_with_seats(match_id)
-    # The deals filled in as the relationship's loader would, by a statement built once (the
-    # loader builds its statement and cache key again for every match: a third of the read).
-    set_committed_value(match, "deals", list(db.session.scalars(_DEALS_TO_CHANGE, {"match_id": match_id})))
+    if deals:
+        # The deals filled in as the relationship's loader would, by a statement built once (the
+        # loader builds its statement and cache key again for every match: a third of the read).
+        set_committed_value(match, "deals", deals_to_change(match_id))
     return match
+
+
+def deals_to_change(match_id: int) -> list[Deal]:
+    """Return a match's deals as objects to change, by number (each one's number and facts)."""
+    return list(db.session.scalars(_DEALS_TO_CHANGE, {"match_id": match_id}))
 
 
 class DealFacts(NamedTuple):

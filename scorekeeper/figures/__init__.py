@@ -7,7 +7,8 @@ The write side:
 - `increments`: one match's change added to its players' summaries, pair records and ratings, when
   that is exact (the common case: a match starts, is abandoned, or ends as its players' latest);
 - `upkeep`: storing all of them, inside the transaction of the service that changed the facts
-  (only the services call it).
+  (only the services call it);
+- `statements`: the statements `upkeep` stores a deal added and rewrites a match's results with.
 
 The read side:
 - `reads`: what the statistics pages and the player page show (never imports `upkeep`).

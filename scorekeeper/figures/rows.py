@@ -18,10 +18,13 @@ from ..models import ABANDONED, FINISHED, Match
 from ..rules import MatchResult, cante_value
 
 
-def result_rows(match: Match, result: MatchResult) -> list[dict[str, Any]]:
-    """Return one row of figures per seat of `match` (the columns of PlayerResult)."""
+def result_rows(match: Match, result: MatchResult,
+                deals: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Return one row of figures per seat of `match` (the columns of PlayerResult); with `deals`,
+    for those deals' facts rather than the ones the match holds."""
+    facts = [deal.data for deal in match.deals] if deals is None else deals
     return seat_rows(match.user_id, match.id, match.game, match.status, match.ended_at or match.created_at,
-                     [(seat.seat, seat.player_id) for seat in match.seats], [deal.data for deal in match.deals], result)
+                     [(seat.seat, seat.player_id) for seat in match.seats], facts, result)
 
 
 def seat_rows(user_id: int, match_id: int, game: str, status: str, played_at: datetime,

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta
-from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Update, bindparam, case, delete, insert, select, update
-from sqlalchemy.orm import make_transient_to_detached
+from sqlalchemy import CursorResult, bindparam, delete, insert, inspect, select, update
+from sqlalchemy.orm import load_only, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..extensions import db
+from ..queries import deals_to_change
 from ..models import (
     ABANDONED, FINISHED, PLAYING, Deal, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
 )
@@ -25,6 +25,10 @@ from .aggregate import pair_rows, summary_rows
 from .increments import at_or_after, before, latest_ratings, move_pairs, move_summaries, rate_latest
 from .nights import group_nights, last_deal_at
 from .rows import rating_rows, result_rows
+from .statements import (
+    DEAL_FIGURES, INSERT_DEAL, INSERT_KEY, LATER_MATCH, MOVED_BY_STATUS, RESULT_FIGURES, deal_in_one, deal_parameters,
+    key_parameters, later_parameters, results_parameters, update_match, update_results,
+)
 
 
 def cache_result(match: Match, result: MatchResult) -> None:
@@ -45,102 +49,91 @@ def _cached_values(match: Match, result: MatchResult) -> dict[str, Any]:
     return {"result": result.to_dict(), "updated_at": now, "status": status, "ended_at": ended_at}
 
 
-def _append(match: Match, deal: Deal, result: MatchResult) -> int | None:
-    """Store a deal added after the match's last one, and the result it makes, in two plain statements;
-    return the id of a match of the account that started after this one, if there is one.
+def _append(match: Match, deal: Deal, result: MatchResult, kept_key: Mapping[str, Any] | None) -> tuple[int | None, bool]:
+    """Store a deal added after the match's last one, the result it makes and the request's idempotency
+    key (`kept_key`, a row of its table, or None); return the id of a match of the account that
+    started after this one, if there is one, and whether the players' results were rewritten too.
 
-    They are the UPDATE (with the match's version check) and INSERT that a flush of the session
+    These are the UPDATE (with the match's version check) and INSERT that a flush of the session
     would send, without the unit of work's own bookkeeping, which took a millisecond of every
     deal entered. The match and its deals are left as that flush would have left them. The
-    UPDATE also answers, in its RETURNING, what `night_moved` would ask in a query of its own:
-    one round trip fewer for every deal on a database over the network.
+    UPDATE also answers, in its RETURNING, what `night_moved` would ask in a query of its own.
+    On PostgreSQL a deal that leaves the match being played (nearly every one) is stored with the
+    results and the key in one statement (`deal_in_one`): each statement is a round trip there.
     """
     lock_figures(match.user_id)  # before the later match is looked for: see `night_moved`
     values = {**_cached_values(match, result), "pending": None, "version": match.version + 1}
-    moves = any(values[name] != getattr(match, name) for name in _MOVED_BY_STATUS)
+    moves = any(values[name] != getattr(match, name) for name in MOVED_BY_STATUS)
     # Only the columns the statement sets: SQLAlchemy would set any other column named here too.
-    parameters = {name: value for name, value in values.items() if moves or name not in _MOVED_BY_STATUS}
-    parameters.update({"at_id": match.id, "at_version": match.version, **_later_parameters(match)})
-    returning = db.session.get_bind().dialect.update_returning
-    statement = _update_match(moves, returning)
+    parameters = {name: value for name, value in values.items() if moves or name not in MOVED_BY_STATUS}
+    parameters.update({"at_id": match.id, "at_version": match.version, **later_parameters(match)})
+    deal.match_id, deal.created_at, deal.updated_at = match.id, values["updated_at"], values["updated_at"]
+    row = {"match_id": deal.match_id, "number": deal.number, "data": deal.data, "created_at": deal.created_at,
+           "updated_at": deal.updated_at, "entry_link_id": deal.entry_link_id}
+    dialect = db.session.get_bind().dialect
+    in_one = dialect.name == "postgresql" and dialect.update_returning and not moves and values["status"] == PLAYING
+    if in_one:
+        rows = result_rows(match, result, [*(d.data for d in match.deals), deal.data])
+        parameters.update(deal_parameters(row), **results_parameters(match.id, rows, DEAL_FIGURES))
+        if kept_key is not None:
+            parameters.update(key_parameters(kept_key))
+        stored = db.session.execute(deal_in_one(len(rows), kept_key is not None), parameters).first()
+        if stored is None:  # another phone changed the match since it was read
+            raise StaleDataError(f"match {match.id} changed meanwhile")
+        later, deal.id = stored
+    else:
+        later = _update_match_row(match, moves, parameters, dialect.update_returning)
+        # Its id as the driver gives it (no RETURNING, which SQLite before 3.35 lacks).
+        key = cast(CursorResult[Any], db.session.execute(INSERT_DEAL, row)).inserted_primary_key
+        if key is None:  # a driver that gives no id of an inserted row: none this app runs on
+            raise RuntimeError("the database gave no id for the stored deal")
+        deal.id = key[0]
+        if kept_key is not None:
+            db.session.execute(INSERT_KEY, [kept_key])
+    for name, value in values.items():
+        set_committed_value(match, name, value)
+    make_transient_to_detached(deal)  # as if loaded: in the session, with nothing left to write
+    db.session.add(deal)
+    set_committed_value(match, "deals", [*match.deals, deal])
+    return cast(int | None, later), in_one
+
+
+def _update_match_row(match: Match, moves: bool, parameters: Mapping[str, Any], returning: bool) -> int | None:
+    """Send the match's UPDATE for a deal added; return the later match it found (see `_append`)."""
+    statement = update_match(moves, returning)
     if returning:
         updated = db.session.execute(statement, parameters).first()
         if updated is None:  # another phone changed the match since it was read
             raise StaleDataError(f"match {match.id} changed meanwhile")
-        later = updated[0]
-    else:  # SQLite before 3.35
-        if cast(CursorResult[Any], db.session.execute(statement, parameters)).rowcount != 1:
-            raise StaleDataError(f"match {match.id} changed meanwhile")
-        later = db.session.scalar(_LATER_MATCH, parameters)
-    for name, value in values.items():
-        set_committed_value(match, name, value)
-    deal.match_id, deal.created_at, deal.updated_at = match.id, values["updated_at"], values["updated_at"]
-    # Its id as the driver gives it (no RETURNING, which SQLite before 3.35 lacks).
-    key = cast(CursorResult[Any], db.session.execute(_INSERT_DEAL, {
-        "match_id": deal.match_id, "number": deal.number, "data": deal.data, "created_at": deal.created_at,
-        "updated_at": deal.updated_at, "entry_link_id": deal.entry_link_id})).inserted_primary_key
-    if key is None:  # a driver that gives no id of an inserted row: none this app runs on
-        raise RuntimeError("the database gave no id for the stored deal")
-    deal.id = key[0]
-    make_transient_to_detached(deal)  # as if loaded: in the session, with nothing left to write
-    db.session.add(deal)
-    set_committed_value(match, "deals", [*match.deals, deal])
-    return cast(int | None, later)
+        return cast(int | None, updated[0])
+    # SQLite before 3.35
+    if cast(CursorResult[Any], db.session.execute(statement, parameters)).rowcount != 1:
+        raise StaleDataError(f"match {match.id} changed meanwhile")
+    return cast(int | None, db.session.scalar(LATER_MATCH, parameters))
 
 
-#: A match of the account that started after the given one, if there is one. On an alias, so
-#: that in the RETURNING of an UPDATE of matches it is a query of its own.
-_later = Match.__table__.alias("later")
-_LATER_MATCH = select(_later.c.id).where(
-    _later.c.user_id == bindparam("of_user"), _later.c.id != bindparam("after_match"),
-    at_or_after(_later.c.created_at, _later.c.id, bindparam("started"), bindparam("after_match"))).limit(1)
-
-
-def _later_parameters(match: Match) -> dict[str, Any]:
-    return {"of_user": match.user_id, "started": match.created_at, "after_match": match.id}
-
-
-#: The match's columns that only a change of its status moves (a deal that finishes it).
-_MOVED_BY_STATUS = ("status", "ended_at")
-
-
-@cache
-def _update_match(moves_status: bool, returning_later: bool) -> Update:
-    """Return the match's UPDATE for a deal added, with its version check; built once for each kind.
-
-    Its status and end are set only when they move (the deal that finishes the match): SQLite
-    rewrites the entries of every index on a column an UPDATE sets, changed or not, and two
-    indexes of the matches hold the status. On the table's columns: a plain SQL statement the
-    session sends as it is. With `returning_later`, it answers whether a later match exists.
-    """
-    table = Match.__table__
-    names = ("result", "updated_at", "pending", "version") + (_MOVED_BY_STATUS if moves_status else ())
-    statement = (update(table).where(table.c.id == bindparam("at_id"), table.c.version == bindparam("at_version"))
-                 .values({name: bindparam(name) for name in names}))
-    return statement.returning(_LATER_MATCH.scalar_subquery()) if returning_later else statement
-
-
-_INSERT_DEAL = insert(Deal.__table__)
-
-
-def store_result(match: Match, result: MatchResult, appended: Deal | None = None) -> None:
+def store_result(match: Match, result: MatchResult, appended: Deal | None = None,
+                 kept_key: Mapping[str, Any] | None = None) -> None:
     """Cache the engine's result on the match, move its status with it, and refresh the figures;
-    with the deal just `appended` to the match's deals (not yet in its list), stored with them, and
-    the nights of the matches started after this one grouped again (as `night_moved` does)."""
+    with the deal just `appended` to the match's deals (not yet in its list), stored with them (and
+    `kept_key`, the row of the request's idempotency key), and the nights of the matches started
+    after this one grouped again (as `night_moved` does)."""
     status_before = match.status
     was_finished = status_before == FINISHED
     ended_before = match.ended_at if was_finished else None
     later: int | None = None
+    rescored = False
     if appended is None:
         cache_result(match, result)
     else:
-        later = _append(match, appended, result)
+        later, rescored = _append(match, appended, result, kept_key)
     changed = was_finished or match.status == FINISHED
     # The summaries count matches by status and sum finished ones only: a deal of a match
     # still being played leaves them as they are.
     summarize = match.status != status_before or match.status == FINISHED
-    refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
-                    summarize=summarize, rows_exist=status_before is not None, status_before=status_before)
+    if not rescored:
+        refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
+                        summarize=summarize, rows_exist=status_before is not None, status_before=status_before)
     if appended is not None:
         _regroup_if_later(match, later)
 
@@ -154,45 +147,6 @@ def insert_rows(model: type[db.Model], rows: Sequence[Mapping[str, Any]]) -> Non
     objects (and so neither do these statements, nor the deletes beside them, touch the session's)."""
     if rows:
         db.session.execute(insert(model.__table__), list(rows))
-
-
-#: The columns of a player's result that a change to the match's deals or status can move.
-_RESULT_FIGURES = ("side", "status", "won", "played_at", "deals", "total", "juegos", "cantes_20", "cantes_40", "tutes",
-                   "last_tricks", "exact_bids", "over_bids", "under_bids")
-
-
-#: Those that a deal of a match being played before and after it can move: its side, status,
-#: win and date stay as they are.
-_DEAL_FIGURES = _RESULT_FIGURES[4:]
-_results = PlayerResult.__table__
-
-
-@cache
-def _update_results(seats: int, figures: tuple[str, ...]) -> Update:
-    """Return the UPDATE that rewrites these `figures` of a match's `seats` results in one statement.
-
-    One statement, each column set by seat (CASE seat WHEN :seat_0 THEN :total_0 ...), rather than
-    one UPDATE per seat: every deal entered rewrites them, and on a database over the network each
-    statement is a round trip. Only the figures that can move are set: SQLite rewrites the entries
-    of every index on a column an UPDATE sets, changed or not (a player's matches by date, for
-    each seat). On the table's columns, not the model's: a plain SQL statement, which the session
-    sends without looking for the rows among its objects (they are never read back as objects in
-    a change).
-    """
-    column = _results.c
-    return update(_results).where(column.match_id == bindparam("at_match")).values({
-        name: case(*[(bindparam(f"seat_{index}"), bindparam(f"{name}_{index}", type_=column[name].type))
-                     for index in range(seats)], value=column.seat, else_=column[name])
-        for name in figures})
-
-
-def _update_parameters(match_id: int, rows: Sequence[Mapping[str, Any]], figures: tuple[str, ...]) -> dict[str, Any]:
-    """Return the parameters of `_update_results(len(rows), figures)` that write `rows`."""
-    parameters: dict[str, Any] = {"at_match": match_id}
-    for index, row in enumerate(rows):
-        parameters[f"seat_{index}"] = row["seat"]
-        parameters.update({f"{name}_{index}": row[name] for name in figures})
-    return parameters
 
 
 def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None,
@@ -215,8 +169,8 @@ def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | 
         lock_figures(match.user_id)
     rows = result_rows(match, result)
     if rows_exist:
-        figures = _DEAL_FIGURES if status_before == match.status == PLAYING else _RESULT_FIGURES
-        db.session.execute(_update_results(len(rows), figures), _update_parameters(match.id, rows, figures))
+        figures = DEAL_FIGURES if status_before == match.status == PLAYING else RESULT_FIGURES
+        db.session.execute(update_results(len(rows), figures), results_parameters(match.id, rows, figures))
     else:
         if rows_exist is None:
             db.session.execute(delete(PlayerResult.__table__).where(PlayerResult.match_id == match.id))
@@ -249,15 +203,41 @@ def lock_figures(user_id: int) -> None:
     writes one transaction at a time already (it has no row locks, and SQLAlchemy would send a
     plain SELECT): nothing is sent.
     """
+    if _to_lock(user_id):
+        db.session.execute(_LOCK_ACCOUNT, {"user_id": user_id})
+        _locked(user_id)
+
+
+def lock_match(match: Match) -> None:
+    """Lock the match's account (`lock_figures`) and read its deals, as objects to change, if they
+    were not read yet (`queries.match_at_table` without them): on PostgreSQL in the lock's own
+    statement, one round trip fewer for every deal entered, and so under the lock."""
+    if "deals" in inspect(match).dict:  # read already
+        lock_figures(match.user_id)
+        return
+    if _to_lock(match.user_id):
+        deals = list(db.session.scalars(_DEALS_UNDER_LOCK, {"match_id": match.id, "user_id": match.user_id}))
+        _locked(match.user_id)
+    else:
+        deals = deals_to_change(match.id)
+    set_committed_value(match, "deals", deals)
+
+
+def _to_lock(user_id: int) -> bool:
+    """Tell whether the account is still to be locked: not on SQLite, nor where the transaction holds it."""
     session = db.session()
     if session.get_bind().dialect.name == "sqlite":
-        return
+        return False
     held: tuple[object, set[int]] | None = session.info.get(_LOCKED)
     transaction = session.get_transaction()
-    if transaction is not None and held is not None and held[0] is transaction and user_id in held[1]:
-        return
-    session.execute(_LOCK_ACCOUNT, {"user_id": user_id})
-    transaction = session.get_transaction()  # begun by the statement, if it was not yet
+    return not (transaction is not None and held is not None and held[0] is transaction and user_id in held[1])
+
+
+def _locked(user_id: int) -> None:
+    """Note that the session's transaction (begun by the statement that locked it) holds the account's lock."""
+    session = db.session()
+    held: tuple[object, set[int]] | None = session.info.get(_LOCKED)
+    transaction = session.get_transaction()
     if held is None or held[0] is not transaction:
         held = session.info[_LOCKED] = (transaction, set())
     held[1].add(user_id)
@@ -267,6 +247,10 @@ def lock_figures(user_id: int) -> None:
 _LOCKED = "scorekeeper.figures_locked"
 _users = User.__table__
 _LOCK_ACCOUNT = select(_users.c.id).where(_users.c.id == bindparam("user_id")).with_for_update(key_share=True)
+#: A match's deals as `queries.deals_to_change` reads them, read once the account is locked: the
+#: lock is an uncorrelated EXISTS, which PostgreSQL evaluates once, before it reads any deal.
+_DEALS_UNDER_LOCK = (select(Deal).options(load_only(Deal.number, Deal.data))
+                     .where(Deal.match_id == bindparam("match_id"), _LOCK_ACCOUNT.exists()).order_by(Deal.number))
 
 
 def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
@@ -378,7 +362,7 @@ def night_moved(match: Match) -> None:
     """
     db.session.flush()
     lock_figures(match.user_id)
-    _regroup_if_later(match, db.session.scalar(_LATER_MATCH, _later_parameters(match)))
+    _regroup_if_later(match, db.session.scalar(LATER_MATCH, later_parameters(match)))
 
 
 def _regroup_if_later(match: Match, later: int | None) -> None:

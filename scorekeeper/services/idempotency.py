@@ -49,12 +49,21 @@ IDEMPOTENCY_KEY_LIFETIME = timedelta(days=7)
 def remember(match: Match, key: str | None, answer: bool) -> None:
     """Keep the idempotency key with the change it made (inside the change's transaction), with
     the API's answer when `answer` is set (the pages answer with the scoreboard as it is then)."""
-    key = usable_key(key)
-    if key:
+    row = key_row(match, key)
+    if row is not None:
         db.session.flush()
-        db.session.execute(_KEEP_KEY, [{
-            "user_id": match.user_id, "key": key, "match_id": match.id, "body": api_view(match) if answer else None,
-            "created_at": utcnow()}])
+        if answer:
+            row["body"] = api_view(match)
+        db.session.execute(_KEEP_KEY, [row])
+
+
+def key_row(match: Match, key: str | None) -> dict[str, Any] | None:
+    """Return the row that keeps an idempotency key (if it can be stored) with the change it makes to
+    `match`, for that change to store; else None."""
+    key = usable_key(key)
+    if not key:
+        return None
+    return {"user_id": match.user_id, "key": key, "match_id": match.id, "body": None, "created_at": utcnow()}
 
 
 def forget_old_keys(user_id: int) -> None:

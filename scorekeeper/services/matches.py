@@ -23,14 +23,14 @@ from ..documents import match_document
 from ..errors import Conflict, NotFound, PreconditionFailed
 from ..extensions import db
 from ..figures.upkeep import (
-    cache_result, lock_figures, night_moved, pair_up, rate_again, refresh_figures, regroup_nights, store_result, sum_up,
+    cache_result, lock_figures, lock_match, night_moved, pair_up, rate_again, refresh_figures, regroup_nights, store_result, sum_up,
 )
 from ..models import ABANDONED, FINISHED, MAX_NOTE_LENGTH, PLAYING, Deal, Match, Seat, User, utcnow
 from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from ..rules import next_seat
 from ..text import clean_name, clean_note
 from .base import atomic
-from .idempotency import forget_old_keys, remember
+from .idempotency import forget_old_keys, key_row, remember
 from .players import players_for
 
 
@@ -130,14 +130,16 @@ def _expect_next(match: Match, expected_number: int | None) -> int:
 
 
 def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None,
-                 entry_link_id: int | None = None) -> Match:
-    """Check the match with `deal` added and store it, saying who entered it (inside a transaction)."""
-    lock_figures(match.user_id)
+                 entry_link_id: int | None = None, idempotency_key: str | None = None) -> Match:
+    """Check the match with `deal` added and store it, saying who entered it, with the request's
+    idempotency key (see `once`) (inside a transaction)."""
+    lock_match(match)
     number = _expect_next(match, expected_number)
     _check_not_abandoned(match, number)
     deals = [d.data for d in match.deals] + [dict(deal)]
     result = check_match(match_document(match, deals))
-    store_result(match, result, appended=Deal(number=number, data=dict(deal), entry_link_id=entry_link_id))
+    store_result(match, result, appended=Deal(number=number, data=dict(deal), entry_link_id=entry_link_id),
+                 kept_key=key_row(match, idempotency_key))
     return match
 
 
@@ -151,8 +153,11 @@ def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None 
     answer with it, to be given again to a retry. `entry_link_id` names the entry link of the
     phone that entered it (None: the owner).
     """
-    _append_deal(match, deal, expected_number, entry_link_id)
-    remember(match, idempotency_key, keep_answer)
+    if keep_answer:  # the answer is the match as the deal leaves it: kept once the deal is stored
+        _append_deal(match, deal, expected_number, entry_link_id)
+        remember(match, idempotency_key, answer=True)
+    else:
+        _append_deal(match, deal, expected_number, entry_link_id, idempotency_key)
     return match
 
 
@@ -176,6 +181,7 @@ def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expec
 
     `entry_link_id` names the entry link of the phone that entered the tricks (None: the owner).
     """
+    lock_match(match)
     number = _expect_next(match, expected_number)
     if match.pending is None:
         raise Conflict(_("The bids of deal %(number)s are not in: they were undone, perhaps on another phone.",
@@ -183,8 +189,7 @@ def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expec
     if dict(bids_seen) != dict(match.pending):
         raise Conflict(_("The bids of deal %(number)s were changed on another phone. Check them and enter the "
                          "tricks again.", number=number))
-    _append_deal(match, {**match.pending, "tricks": tricks}, expected_number, entry_link_id)
-    remember(match, idempotency_key, answer=False)
+    _append_deal(match, {**match.pending, "tricks": tricks}, expected_number, entry_link_id, idempotency_key)
     return match
 
 

@@ -237,7 +237,7 @@ def get_match(match_id: int) -> wrappers.Response:
 @bp.post("/matches/<int:match_id>/deals")
 def add_deal(match_id: int) -> Reply:
     """Add the next deal; a retry with the same Idempotency-Key gets the first answer again."""
-    match = _one(match_id)
+    match = queries.match_for(_user(), match_id, deals=False)  # the service reads them, under its lock
     key = request.headers.get("Idempotency-Key")
     if key is not None and services.usable_key(key) is None:
         raise ApiError(400, f"An Idempotency-Key has 1 to {services.MAX_IDEMPOTENCY_KEY} printable characters.")

@@ -256,7 +256,7 @@ def _hidden_fields_wrong(form: PochaDealForm) -> bool:
 @bp.post("/matches/<int:match_id>/deal")
 def save_deal(match_id: int) -> Page:
     """Store the next deal (Tute), or the tricks of the deal whose bids are in (Pocha)."""
-    match, link = match_at_table(match_id, changing=True)
+    match, link = match_at_table(match_id, changing=True, deals=False)  # the service reads them, under its lock
     return _store_deal(match, "tricks" if match.game == "pocha" else "deal", link)
 
 

@@ -65,12 +65,13 @@ def guest_link(match_id: int) -> EntryLink | None:
     return found[match_id]
 
 
-def match_at_table(match_id: int, *, changing: bool = False) -> tuple[Match, EntryLink | None]:
-    """Return the match, whole, and, for a phone that joined through an entry link, that link (None for the owner).
+def match_at_table(match_id: int, *, changing: bool = False, deals: bool = True) -> tuple[Match, EntryLink | None]:
+    """Return the match, whole (without its deals unless `deals`: see `queries.match_at_table`), and, for
+    a phone that joined through an entry link, that link (None for the owner).
 
     A phone whose link was stopped gets NotFound; one that would change a match that is over, Conflict.
     """
-    match = queries.match_at_table(match_id)
+    match = queries.match_at_table(match_id, deals=deals)
     return match, _link_to(match, changing)
 
 

@@ -4,16 +4,17 @@ summaries only for the players it concerns, and both always end up as a full reb
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from scorekeeper import services
 from scorekeeper.figures import aggregate
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
+from scorekeeper.models import Deal, IdempotencyKey, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
 
 from .sql import statements_sent
 
@@ -108,6 +109,11 @@ def test_finishing_the_latest_match_rates_only_that_match(app: Flask) -> None:
             == [match.id, match.id]
 
 
+def updates_in(statements: list[str]) -> list[str]:
+    """Return the UPDATEs of these statements up to their WHERE, those sent within a WITH included."""
+    return [found for statement in statements for found in re.findall(r"UPDATE \w+ SET .*? WHERE", " ".join(statement.split()))]
+
+
 def test_a_deal_sets_the_status_and_dates_only_when_it_finishes_the_match(app: Flask) -> None:
     # SQLite rewrites the index entries of every column an UPDATE sets, changed or not: a deal of a
     # match still being played leaves the match's status and end, and its results' dates, alone.
@@ -121,10 +127,54 @@ def test_a_deal_sets_the_status_and_dates_only_when_it_finishes_the_match(app: F
         assert match.status == "finished"
         results = db.session.execute(select(PlayerResult.status, PlayerResult.played_at, PlayerResult.deals)
                                      .where(PlayerResult.match_id == match.id)).all()
-    updates = [" ".join(s.split()) for s in playing if s.startswith("UPDATE")]
+    updates = updates_in(playing)
     assert any(s.startswith("UPDATE matches SET") and "status=" not in s and "ended_at=" not in s for s in updates)
     assert any(s.startswith("UPDATE player_results SET") and "played_at=" not in s and "deals=" in s for s in updates)
-    updates = [" ".join(s.split()) for s in finishing if s.startswith("UPDATE")]
+    updates = updates_in(finishing)
     assert any(s.startswith("UPDATE matches SET") and "status=" in s and "ended_at=" in s for s in updates)
     assert any(s.startswith("UPDATE player_results SET") and "played_at=" in s for s in updates)
     assert results == [("finished", match.ended_at, 2)] * 2
+
+
+WON = {"trump": "oros", "points": [100, 20], "last_trick": 0}
+
+
+def test_a_deal_of_a_match_being_played_is_stored_in_one_statement_where_the_database_can(app: Flask) -> None:
+    # Over the network every statement is a round trip: on PostgreSQL the match, the deal, the
+    # results and the request's key are written by one WITH statement, and the match's deals are
+    # read by the one that locks the account. SQLite has no data-modifying WITH, and sends the
+    # writes one by one.
+    with app.app_context():
+        user = services.create_user("ana", "correct horse")
+        match = services.start_match(user, "tute2", ["Ana", "Luis"], {"target": 3}, 0)
+        sent = statements_sent(app, lambda: services.add_deal(match, {**WON, "dealer": 0}, 1, "phone-key-1"))
+        dialect = db.engine.dialect.name
+        deals = db.session.execute(select(Deal.match_id, Deal.number)).all()
+        keys = db.session.execute(select(IdempotencyKey.key, IdempotencyKey.match_id)).all()
+        results = db.session.execute(select(PlayerResult.seat, PlayerResult.deals, PlayerResult.total,
+                                            PlayerResult.last_tricks).order_by(PlayerResult.seat)).all()
+        stored_version, match_id, version = db.session.scalar(select(Match.version)), match.id, match.version
+    writes = [statement.split()[0] for statement in sent if not statement.startswith("SELECT")]
+    assert writes == (["WITH"] if dialect == "postgresql" else ["UPDATE", "INSERT", "INSERT", "UPDATE"])
+    if dialect == "postgresql":  # the deals, not read yet, are read by the statement that locks the account
+        locks = [" ".join(statement.split()) for statement in sent if "FOR NO KEY UPDATE" in statement]
+        assert len(locks) == 1 and locks[0].startswith("SELECT deals.id, deals.number, deals.data FROM deals")
+    assert deals == [(match_id, 1)] and keys == [("phone-key-1", match_id)]
+    assert [tuple(row) for row in results] == [(0, 1, 110, 1), (1, 1, 20, 0)]
+    assert stored_version == version
+
+
+def test_a_deal_of_a_match_changed_meanwhile_stores_nothing(app: Flask) -> None:
+    # The match's version check fails: on PostgreSQL the deal, results and key of the same
+    # statement were written all the same, and must go back with the rest of the change.
+    with app.app_context():
+        user = services.create_user("ana", "correct horse")
+        match = services.start_match(user, "tute2", ["Ana", "Luis"], {"target": 3}, 0)
+        assert match.version  # read: what this phone saw
+        with db.engine.begin() as other:  # another phone's change, which this one has not seen
+            other.execute(update(Match.__table__).values(version=Match.__table__.c.version + 1))
+        with pytest.raises(services.Conflict):
+            services.add_deal(match, {**WON, "dealer": 0}, 1, "phone-key-1")
+        assert db.session.scalar(select(Deal.id)) is None
+        assert db.session.scalar(select(IdempotencyKey.id)) is None
+        assert db.session.execute(select(PlayerResult.deals, PlayerResult.total)).all() == [(0, 0), (0, 0)]
