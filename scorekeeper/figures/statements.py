@@ -49,7 +49,8 @@ def update_match(moves_status: bool, returning_later: bool) -> Update:
     whether a later match exists.
     """
     names = ("result", "updated_at", "pending", "version") + (MOVED_BY_STATUS if moves_status else ())
-    statement = (update(_matches).where(_matches.c.id == bindparam("at_id"), _matches.c.version == bindparam("at_version"))
+    statement = (update(_matches)
+                 .where(_matches.c.id == bindparam("at_id"), _matches.c.version == bindparam("at_version"))
                  .values({name: bindparam(name) for name in names}))
     return statement.returning(LATER_MATCH.scalar_subquery().label("later")) if returning_later else statement
 

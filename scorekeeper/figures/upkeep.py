@@ -16,10 +16,10 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..extensions import db
-from ..queries import deals_to_change
 from ..models import (
     ABANDONED, FINISHED, PLAYING, Deal, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
 )
+from ..queries import deals_to_change
 from ..rules import MatchResult
 from .aggregate import pair_rows, summary_rows
 from .increments import at_or_after, before, latest_ratings, move_pairs, move_summaries, rate_latest
@@ -49,7 +49,8 @@ def _cached_values(match: Match, result: MatchResult) -> dict[str, Any]:
     return {"result": result.to_dict(), "updated_at": now, "status": status, "ended_at": ended_at}
 
 
-def _append(match: Match, deal: Deal, result: MatchResult, kept_key: Mapping[str, Any] | None) -> tuple[int | None, bool]:
+def _append(match: Match, deal: Deal, result: MatchResult,
+            kept_key: Mapping[str, Any] | None) -> tuple[int | None, bool]:
     """Store a deal added after the match's last one, the result it makes and the request's idempotency
     key (`kept_key`, a row of its table, or None); return the id of a match of the account that
     started after this one, if there is one, and whether the players' results were rewritten too.

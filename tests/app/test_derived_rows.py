@@ -111,7 +111,8 @@ def test_finishing_the_latest_match_rates_only_that_match(app: Flask) -> None:
 
 def updates_in(statements: list[str]) -> list[str]:
     """Return the UPDATEs of these statements up to their WHERE, those sent within a WITH included."""
-    return [found for statement in statements for found in re.findall(r"UPDATE \w+ SET .*? WHERE", " ".join(statement.split()))]
+    return [found for statement in statements
+            for found in re.findall(r"UPDATE \w+ SET .*? WHERE", " ".join(statement.split()))]
 
 
 def test_a_deal_sets_the_status_and_dates_only_when_it_finishes_the_match(app: Flask) -> None:
