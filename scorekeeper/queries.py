@@ -189,25 +189,33 @@ Listed = tuple[int, str, str, str | None, int | None, datetime]
 
 def history_page(user: User, page: int, *, game: str | None = None, player_id: int | None = None,
                  status: str | None = None, note: str | None = None) -> Page:
-    """Return one page of the account's matches as rows of `LISTED_COLUMNS`, newest first, filtered
-    as `match_page` filters them (two queries)."""
+    """Return one page of the account's matches as rows of `LISTED_COLUMNS` (and their `total`), newest
+    first, filtered as `match_page` filters them (one query; two for a page past the last)."""
     chosen, values = _chosen(user, game, player_id, status, note)
     count, rows = _history_statements(*chosen)
     page = max(1, min(page, MAX_ID // PAGE_SIZE))
-    total = db.session.scalar(count, values) or 0
     items = list(db.session.execute(rows, {**values, "limit": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE}))
+    if items:
+        total = items[0].total
+    else:  # none on the first page: none at all; past the last page, counted on its own
+        total = 0 if page == 1 else db.session.scalar(count, values) or 0
     return Page(items=items, page=page, per_page=PAGE_SIZE, total=total)
 
 
 @cache
-def _history_statements(*chosen: bool) -> tuple[Select[int], Select[*Listed]]:
+def _history_statements(*chosen: bool) -> tuple[Select[int], Select[*Listed, int]]:
     """Return the count and the page of the history with the filters chosen, built once rather
-    than on every request (the values are bound when they run)."""
+    than on every request (the values are bound when they run).
+
+    The page carries the count beside each row: an uncorrelated subquery, which the database
+    runs once, and one round trip fewer for the page on a database over the network.
+    """
     conditions = _conditions(*chosen)
     # count(*), not count(id): PostgreSQL then counts on the account's index alone (0.4 ms for
     # 3,000 matches) instead of reading the whole table for the ids (2.5 ms).
-    return (select(func.count()).select_from(Match).where(*conditions),
-            select(*LISTED_COLUMNS).where(*conditions).order_by(*NEWEST_FIRST)
+    count = select(func.count()).select_from(Match).where(*conditions)
+    total = count.correlate(None).scalar_subquery().label("total")
+    return (count, select(*LISTED_COLUMNS, total).where(*conditions).order_by(*NEWEST_FIRST)
             .limit(bindparam("limit")).offset(bindparam("offset")))
 
 
