@@ -291,8 +291,8 @@ _DEALS_OF_MATCH = (select(Deal.number, Deal.data).where(Deal.match_id == bindpar
 #: A match's deals as objects, to be changed: each one's number and facts (their dates, which only
 #: an export shows, are left to load if asked for: two dates to read for each of a long match's
 #: deals cost a fifth of it).
-_DEALS_TO_CHANGE = (select(Deal).options(load_only(Deal.number, Deal.data))
-                    .where(Deal.match_id == bindparam("match_id")).order_by(Deal.number))
+DEALS_TO_CHANGE = (select(Deal).options(load_only(Deal.number, Deal.data))
+                   .where(Deal.match_id == bindparam("match_id")).order_by(Deal.number))
 
 
 def _match_with_seats(match_id: int) -> Match:
@@ -320,7 +320,7 @@ def match_at_table(match_id: int, *, deals: bool = True) -> Match:
 
 def deals_to_change(match_id: int) -> list[Deal]:
     """Return a match's deals as objects to change, by number (each one's number and facts)."""
-    return list(db.session.scalars(_DEALS_TO_CHANGE, {"match_id": match_id}))
+    return list(db.session.scalars(DEALS_TO_CHANGE, {"match_id": match_id}))
 
 
 class DealFacts(NamedTuple):

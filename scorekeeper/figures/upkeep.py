@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, bindparam, delete, insert, inspect, select, update
-from sqlalchemy.orm import load_only, make_transient_to_detached
+from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -19,7 +19,7 @@ from ..extensions import db
 from ..models import (
     ABANDONED, FINISHED, PLAYING, Deal, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
 )
-from ..queries import deals_to_change
+from ..queries import DEALS_TO_CHANGE, deals_to_change
 from ..rules import MatchResult
 from .aggregate import pair_rows, summary_rows
 from .increments import at_or_after, before, latest_ratings, move_pairs, move_summaries, rate_latest
@@ -250,8 +250,7 @@ _users = User.__table__
 _LOCK_ACCOUNT = select(_users.c.id).where(_users.c.id == bindparam("user_id")).with_for_update(key_share=True)
 #: A match's deals as `queries.deals_to_change` reads them, read once the account is locked: the
 #: lock is an uncorrelated EXISTS, which PostgreSQL evaluates once, before it reads any deal.
-_DEALS_UNDER_LOCK = (select(Deal).options(load_only(Deal.number, Deal.data))
-                     .where(Deal.match_id == bindparam("match_id"), _LOCK_ACCOUNT.exists()).order_by(Deal.number))
+_DEALS_UNDER_LOCK = DEALS_TO_CHANGE.where(_LOCK_ACCOUNT.exists())
 
 
 def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
