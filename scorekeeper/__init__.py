@@ -45,6 +45,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from . import assets, cli, extensions, models, security, views  # noqa: F401  (models registers the tables)
 
     extensions.db.init_app(app)
+    extensions.end_reads_with_commit(app)
     extensions.migrate.init_app(app, extensions.db, directory=str(app_folder("migrations")))
     extensions.csrf.init_app(app)
     extensions.limiter.init_app(app)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from flask import Flask
+
 from flask_babel import Babel
 from flask_compress import Compress
 from flask_limiter import Limiter
@@ -14,7 +16,8 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData, Table, event
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import DeclarativeBase, Session
 
 from .private_files import protect_sqlite_database
 
@@ -67,3 +70,35 @@ def configure_sqlite(engine: Engine, busy_timeout: int) -> None:
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout) * 1000}")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
+
+
+def end_reads_with_commit(app: Flask) -> None:
+    """End the transaction a request leaves open, when it only read, with COMMIT rather than ROLLBACK.
+
+    Flask-SQLAlchemy ends every request by closing its session, which rolls back whatever is
+    still open. psycopg forgets on a rollback every statement it has prepared on that connection
+    (it prepares one at its fifth use) and has the server deallocate them all: so on PostgreSQL
+    no page's read stayed prepared, and the first page after every change waited for a
+    DEALLOCATE ALL. Changes are made and committed by the service layer's own transactions;
+    a request that failed, left a change unflushed or flushed one is still rolled back.
+    """
+
+    @app.teardown_request
+    def _commit_reads(error: BaseException | None) -> None:
+        session = db.session()
+        transaction = session.get_transaction()
+        if (error is None and transaction is not None and session.info.get(_FLUSHED) is not transaction
+                and not (session.new or session.dirty or session.deleted)):
+            try:
+                session.commit()
+            except SQLAlchemyError:  # the connection was lost: nothing was to be kept
+                session.rollback()
+
+
+#: Where a session notes the transaction in which it last flushed changes.
+_FLUSHED = "scorekeeper.flushed_in"
+
+
+@event.listens_for(db.session, "after_flush")
+def _note_flush(session: Session, _context: Any) -> None:
+    session.info[_FLUSHED] = session.get_transaction()
