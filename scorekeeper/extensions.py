@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from flask import Flask
-
 from flask_babel import Babel
 from flask_compress import Compress
 from flask_limiter import Limiter
@@ -101,4 +100,5 @@ _FLUSHED = "scorekeeper.flushed_in"
 
 @event.listens_for(db.session, "after_flush")
 def _note_flush(session: Session, _context: Any) -> None:
+    """Note that the session's transaction has sent changes (which only its own commit may keep)."""
     session.info[_FLUSHED] = session.get_transaction()
