@@ -3,6 +3,7 @@ the page's language; they are stored in UTC."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 
 from flask import Flask
@@ -49,6 +50,22 @@ def test_times_are_in_the_page_s_language(ana: Browser, app: Flask) -> None:
     assert "30 nov 2026, 16:35" in text(ana.get("/"))
     ana.post("/language", data={"language": "nb", "next": "/"})
     assert "30. nov. 2026, 16:35" in text(ana.get("/"))
+
+
+def test_a_card_s_date_follows_the_viewer_s_zone_and_language_view_after_view(ana: Browser, app: Flask) -> None:
+    """The cards' dates are kept from one request to the next: each zone and language gets its own."""
+    start(ana, "tute2", ["Ana", "Luis"])
+    with app.app_context():
+        match = db.session.get(Match, 1)
+        assert match is not None
+        match.created_at = datetime(2026, 11, 30, 23, 30, tzinfo=timezone.utc)  # 1 December in Madrid
+        db.session.commit()
+    shown = []
+    for zone, language in (("UTC", "en"), ("Europe/Madrid", "en"), ("UTC", "en"), ("Europe/Madrid", "es")):
+        ana.client.set_cookie("tz", zone)
+        ana.post("/language", data={"language": language, "next": "/"})
+        shown.append(re.findall(r'data-shows="date">([^<]+)<', ana.get("/history").get_data(as_text=True)))
+    assert shown == [["Nov 30, 2026"], ["Dec 1, 2026"], ["Nov 30, 2026"], ["1 dic 2026"]]
 
 
 def test_the_account_may_fix_a_time_zone(ana: Browser, app: Flask) -> None:
