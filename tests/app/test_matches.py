@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
+from scorekeeper import queries
 from scorekeeper.models import Match
 
 from ..conftest import Browser
@@ -394,8 +395,6 @@ def test_history_shows_a_page_at_a_time_and_keeps_the_filters(ana: Browser, app:
     assert 'href="/history?page=2&amp;game=tute2&amp;status=playing"' in both
     assert "No matches found." in text(ana.get("/history?page=7"))
     # The page's rows carry the count; past the last page, where there is none, it is counted on its own.
-    from scorekeeper import queries
-
     with app.app_context():
         user = services.user_named("ana")
         assert user is not None
