@@ -27,16 +27,17 @@ def usable_key(key: str | None) -> str | None:
     return plain_text(key, MAX_IDEMPOTENCY_KEY) if key else None
 
 
-def _earlier(match: Match, key: str | None) -> Row[Any, Any] | None:
-    """Return the stored answer to an earlier request for `match` with this idempotency key, if there was one.
+def _earlier(user_id: int, match_id: int, key: str | None) -> Row[Any, Any] | None:
+    """Return the stored answer to an earlier request for the account's match with this idempotency
+    key, if there was one.
 
     A key belongs to the one match it was first sent for: raise Conflict if the account used it
     for another match, rather than let the request pass for a retry that stored nothing here.
     """
     if key is None:
         return None
-    earlier = db.session.execute(_EARLIER, {"user_id": match.user_id, "key": key}).first()
-    if earlier is not None and earlier.match_id != match.id:
+    earlier = db.session.execute(_EARLIER, {"user_id": user_id, "key": key}).first()
+    if earlier is not None and earlier.match_id != match_id:
         raise Conflict(_("This entry was sent before for another match, so it was not stored here. "
                          "Reload the page and enter it again."), "idempotency_key")
     return earlier
@@ -109,10 +110,13 @@ def once(match: Match, key: str | None, change: Callable[[str | None], Match]) -
     change is simply made.
     """
     key = usable_key(key)
+    # Read before the change: its rollback expires the match, which another request may have
+    # deleted meanwhile (its keys with it), and reading it again would then fail.
+    user_id, match_id = match.user_id, match.id
     try:
         return Sent(change(key), repeated=False)
     except (ServiceError, RuleViolation):
-        earlier = _earlier(match, key)
+        earlier = _earlier(user_id, match_id, key)
         if earlier is None:
             raise
     return Sent(match, repeated=True, first_answer=earlier.body)

@@ -6,10 +6,12 @@ import io
 import json
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from sqlalchemy import delete
 
 from scorekeeper import services
+from scorekeeper.errors import Conflict
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal, Match, Seat
 
@@ -282,3 +284,19 @@ def test_a_line_break_in_next_sends_home_after_signing_in(ana: Browser, app: Fla
     response = ana.post("/language", data={"language": "es", "next": "/\r\nLocation: http://evil.example"})
     assert response.status_code == 302 and response.location == "/"
     assert ana.post("/language", data={"language": "en", "next": "/history?game=pocha"}).location == "/history?game=pocha"
+
+
+def test_a_retry_whose_match_was_deleted_meanwhile_is_refused_not_a_server_error(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    with app.app_context():
+        match = db.session.get(Match, 1)
+        assert match is not None
+
+        def refused_after_another_phone_deleted_the_match(_key: str | None) -> Match:
+            with db.engine.begin() as other_phone:
+                other_phone.execute(delete(Match).where(Match.id == 1))
+            db.session.rollback()  # as the service does when it refuses: the match is expired
+            raise Conflict("Deal 1 was just entered, perhaps on another phone.")
+
+        with pytest.raises(Conflict):
+            services.once(match, "key-1", refused_after_another_phone_deleted_the_match)
