@@ -281,6 +281,10 @@ def deal_plan(bench: History, seed: int, target: int) -> Iterator[dict[str, Any]
             names = rng.sample(players[:8], 2)
             match = services.start_match(user, "tute2", names, {"target": target}, rng.randrange(2))
             match_id, dealer = match.id, match.first_dealer
+            # End the read above with a commit, as a request does (`extensions.end_reads_with_commit`):
+            # the app context's rollback would make psycopg forget the statements it has prepared on
+            # the connection, and the measured pages would all be parsed again after every match.
+            db.session.commit()
         document: dict[str, Any] = {"game": "tute2", "players": names, "options": {"target": target}, "deals": []}
         while not score_match(document)["finished"]:
             deal = history.tute_deal(rng, 2, dealer)
