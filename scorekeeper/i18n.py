@@ -147,14 +147,17 @@ def _written(pattern: str, language: str, value: float) -> str:
 
 @dataclass
 class _Formats:
-    """The page's locale and time zone, and its percentage pattern, worked out once.
+    """The page's locale (and its name) and time zone, and its percentage pattern, worked out once.
 
     Flask-Babel looks the locale and zone up again for every number and date it formats, and
     Babel parses the pattern again each time; a list of 25 dates spends more on that than on
-    the rest of its page. Both are chosen once per request, so the request keeps them.
+    the rest of its page. Both are chosen once per request, so the request keeps them. The
+    locale's name keys the figures and dates kept across requests: Babel writes it out anew
+    each time it is asked (0.8 µs, a quarter of what a kept date takes).
     """
 
     locale: Locale
+    language: str
     zone: Any
     percent: NumberPattern
 
@@ -164,7 +167,8 @@ def _formats() -> _Formats:
     found: _Formats | None = g.get("formats") if has_request_context() else None
     if found is None:
         locale = get_locale() or Locale.parse("en")
-        found = _Formats(locale, get_timezone() or pytz.UTC, parse_pattern(locale.percent_formats[None]))
+        found = _Formats(locale, str(locale), get_timezone() or pytz.UTC,
+                         parse_pattern(locale.percent_formats[None]))
         if has_request_context():
             g.formats = found
     return found
@@ -175,12 +179,12 @@ def percent(value: float | None) -> str:
     if value is None:
         return "–"
     formats = _formats()
-    return _written(formats.percent.pattern, str(formats.locale), value + 0.0)
+    return _written(formats.percent.pattern, formats.language, value + 0.0)
 
 
 def decimal(value: float | None) -> str:
     """Return a number with one decimal in the page's locale, or a dash (never "-0.0")."""
-    return "–" if value is None else _written(ONE_DECIMAL, str(_formats().locale), round(value, 1) + 0.0)
+    return "–" if value is None else _written(ONE_DECIMAL, _formats().language, round(value, 1) + 0.0)
 
 
 def is_time_zone(name: object) -> bool:
@@ -215,7 +219,7 @@ def _in_zone(value: datetime, zone: Any) -> datetime:
 
 def _date_text(local: datetime, formats: _Formats) -> str:
     """Return the medium date of a local instant ("30 nov 2026")."""
-    return _medium_date(str(formats.locale), local.date())
+    return _medium_date(formats.language, local.date())
 
 
 @lru_cache(maxsize=4096)
@@ -250,7 +254,7 @@ def day(value: datetime | None) -> Markup:
     if value is None:
         return Markup("")
     formats = _formats()
-    return _day(str(formats.locale), formats.zone, value)
+    return _day(formats.language, formats.zone, value)
 
 
 @lru_cache(maxsize=4096)
