@@ -109,7 +109,7 @@ def test_head_to_head_reads_its_first_page_without_an_offset(ana: Browser, app: 
             pytest.skip("SQLAlchemy writes SQLite's LIMIT with an OFFSET always, and SQLite keeps no plans")
     add_finished_matches(app, 25)
     for page, offset in ((1, False), (2, True)):
-        sent = statements_sent(app, lambda: ana.get(f"/stats/head-to-head?a=1&b=2&page={page}"))
+        sent = statements_sent(app, lambda page=page: ana.get(f"/stats/head-to-head?a=1&b=2&page={page}"))
         shared = [s for s in sent if "JOIN player_results AS other" in s]
         assert len(shared) == 1 and ("OFFSET" in shared[0]) == offset, shared
 
