@@ -24,10 +24,11 @@ from .keys import hash_token, looks_like_key, sign_in_lifetime
 from .models import MAX_ID, STATUSES, ApiToken, Deal, EntryLink, Match, Player, PlayerResult, Seat, SignIn, User, utcnow
 from .paging import Page
 from .rules import GAMES
+from .sql import fixed_limit
 
 def has_users() -> bool:
     """Tell whether any account exists yet."""
-    return db.session.scalar(select(User.id).limit(1)) is not None
+    return db.session.scalar(select(User.id).limit(fixed_limit(1))) is not None
 
 
 def user_for_sign_in(key: str) -> User | None:
@@ -166,6 +167,26 @@ def matches(user: User, *, game: str | None = None, player_id: int | None = None
     if limit is not None:
         query = query.limit(limit)
     return list(db.session.scalars(query))
+
+
+def latest_matches(user: User, status: str, count: int) -> list[Match]:
+    """Return the account's latest `count` matches of `status` (one of `STATUSES`), newest first, for a list."""
+    return list(db.session.scalars(_latest_statement(status, count), {"user_id": user.id}))
+
+
+@cache
+def _latest_statement(status: str, count: int) -> Select[Match]:
+    """Return the query of `latest_matches`, built once for each status and count, not on every home page.
+
+    The status is written into it, and the count as a `fixed_limit`, so that PostgreSQL keeps a
+    plan for each: priced for any status (a third of the account's matches) and any count, a
+    kept plan looked dearer than planning again, and the home page's two lists were planned
+    anew at every view.
+    """
+    assert status in STATUSES, status
+    return _listed(select(Match).where(Match.user_id == bindparam("user_id"),
+                                       Match.status == bindparam("status", status, literal_execute=True))
+                   .order_by(*NEWEST_FIRST).limit(fixed_limit(count)), False)
 
 
 #: Matches per page of the history (and of the API's list, unless it asks for another size).

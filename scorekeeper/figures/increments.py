@@ -19,6 +19,7 @@ from sqlalchemy import and_, bindparam, exists, insert, or_, select, update
 
 from ..extensions import db
 from ..models import ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
+from ..sql import fixed_limit
 from .aggregate import COUNTS, RECENT
 from .rows import rating_rows
 
@@ -67,7 +68,7 @@ _MOVE_PAIR = (update(_pairs).where(_pairs.c.first_id == bindparam("at_first"), _
 
 #: Each player's latest rating in a game, with when it was made, in one query.
 _LATEST_RATING_ID = (select(_ratings.c.id).where(_ratings.c.player_id == Player.id, _ratings.c.game == bindparam("game"))
-                     .order_by(_ratings.c.rated_at.desc(), _ratings.c.match_id.desc()).limit(1)
+                     .order_by(_ratings.c.rated_at.desc(), _ratings.c.match_id.desc()).limit(fixed_limit(1))
                      .correlate(Player).scalar_subquery())
 _LATEST_RATINGS = select(_ratings.c.player_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.rated_at,
                          _ratings.c.match_id).where(_ratings.c.id.in_(

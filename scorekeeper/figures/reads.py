@@ -19,6 +19,7 @@ from ..extensions import db
 from ..models import FINISHED, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User
 from ..paging import Page
 from ..rules import GAMES
+from ..sql import fixed_limit
 from .aggregate import COUNTS
 
 
@@ -213,7 +214,7 @@ def _leaderboard_statement(since: bool, until: bool, sort: str, descending: bool
                         ).where(finished).group_by(PlayerResult.player_id).subquery()
     # Each player's latest rating: one step down the index on (player, game, rated_at).
     rating = (select(PlayerRating.ordinal).where(PlayerRating.player_id == Player.id, PlayerRating.game == game)
-              .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc()).limit(1)
+              .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc()).limit(fixed_limit(1))
               .correlate(Player).scalar_subquery())
     matches, won = source.c.matches, source.c.won
     columns = {

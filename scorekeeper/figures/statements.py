@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Integer, Select, Update, bindparam, case, insert, literal_column, select, true, update
+from sqlalchemy import Select, Update, bindparam, case, insert, select, true, update
 
 from ..models import Deal, IdempotencyKey, Match, PlayerResult
+from ..sql import fixed_limit
 from .increments import at_or_after
 
 _matches = Match.__table__
@@ -24,15 +25,13 @@ _results = PlayerResult.__table__
 
 #: The first match of the account that started after the given one, if there is one. On an alias,
 #: so that in the RETURNING of an UPDATE of matches it is a query of its own. Read in start order
-#: with its LIMIT written out, not sent as a parameter, so that PostgreSQL keeps one plan for
-#: every deal's statement: without knowing the time or how many rows are wanted, it priced any
-#: plan kept for all times (a scan of the account's matches) above planning again, and so
-#: planned each deal's statement anew, a third of a millisecond of every deal entered.
+#: with a `fixed_limit`, so that PostgreSQL keeps one plan for the statement of every deal
+#: (priced for any time, a walk of the account's matches in start order stops at the first).
 _later = _matches.alias("later")
 LATER_MATCH = select(_later.c.id).where(
     _later.c.user_id == bindparam("of_user"), _later.c.id != bindparam("after_match"),
     at_or_after(_later.c.created_at, _later.c.id, bindparam("started"), bindparam("after_match")),
-).order_by(_later.c.created_at).limit(literal_column("1", Integer))
+).order_by(_later.c.created_at).limit(fixed_limit(1))
 
 
 def later_parameters(match: Match) -> dict[str, Any]:

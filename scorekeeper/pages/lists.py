@@ -62,10 +62,10 @@ def home(user: User) -> Home:
     # Matches nobody finished or abandoned pile up over the years: the page shows the latest
     # ones, as quick to read after a thousand as after ten, and asks for one more to know
     # whether to link to the rest.
-    playing = queries.matches(user, status=PLAYING, limit=PLAYING_SHOWN + 1)
+    playing = queries.latest_matches(user, PLAYING, PLAYING_SHOWN + 1)
     more_playing = len(playing) > PLAYING_SHOWN
     playing = playing[:PLAYING_SHOWN]
-    recent = queries.matches(user, status=FINISHED, limit=RECENT_FINISHED)
+    recent = queries.latest_matches(user, FINISHED, RECENT_FINISHED)
     return Home(playing=playing, recent=recent, facts=card_facts(playing + recent), more_playing=more_playing)
 
 

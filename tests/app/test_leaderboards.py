@@ -114,6 +114,16 @@ def test_head_to_head_reads_its_first_page_without_an_offset(ana: Browser, app: 
         assert len(shared) == 1 and ("OFFSET" in shared[0]) == offset, shared
 
 
+def test_home_and_the_leaderboard_write_their_limits_into_their_statements(ana: Browser, app: Flask) -> None:
+    # PostgreSQL priced a plan kept for any LIMIT parameter above planning again, at every view.
+    add_finished_matches(app, 3)
+    for path in ("/", "/stats/tute2"):
+        sent = statements_sent(app, lambda path=path: ana.get(path))
+        limited = [statement for statement in sent if "LIMIT" in statement]
+        assert len(limited) >= 2, sent
+        assert not [statement for statement in limited if re.search(r"LIMIT (\?|%\(|\$)", statement)], limited
+
+
 @pytest.mark.parametrize("query", ["period=range&to=9999-12-31", "period=range&from=0001-01-01&to=9999-12-31",
                                    "period=range&from=9999-12-31", "period=range&from=0001-01-01"])
 def test_far_dates_on_the_leaderboard_are_answered(evening: Browser, query: str) -> None:
