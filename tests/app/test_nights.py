@@ -241,7 +241,7 @@ def between_the_reads(monkeypatch: pytest.MonkeyPatch, *changes: Any) -> None:
     pending = list(changes)
 
     def interrupted(statement: Any, *args: Any, **kwargs: Any) -> Any:
-        if pending and statement is night_reads._night_statements()["seats"]:
+        if pending and statement is night_reads._seats_statement(db.session.get_bind().dialect.name):
             for change in pending:
                 execute(change)
             pending.clear()
@@ -271,6 +271,19 @@ def test_a_night_s_page_leaves_out_a_match_deleted_by_another_phone_while_it_is_
     assert response.status_code == 200
     assert response.get_data(as_text=True).count('<svg class="chart"') == 2
     assert "Carmen 1 1 15" in text(response)
+
+
+def test_the_nights_read_their_results_in_the_same_statement_however_many_matches(ana: Browser, app: Flask) -> None:
+    # A night's matches grow through the evening: PostgreSQL planned each new count of ids anew.
+    with app.app_context():
+        if db.engine.dialect.name != "postgresql":
+            pytest.skip("SQLite has no arrays, and keeps no plans: it is sent a list of parameters")
+    import_matches(app, [played(T0, [30]), played(T0 + timedelta(hours=1), [30])])
+    before = [s for s in statements_sent(app, lambda: ana.get("/nights")) if "FROM player_results" in s]
+    import_matches(app, [played(T0 + timedelta(hours=2), [30])])
+    after = [s for s in statements_sent(app, lambda: ana.get("/nights")) if "FROM player_results" in s]
+    assert "3 matches" in text(ana.get("/nights"))
+    assert len(before) == 1 and after == before, (before, after)
 
 
 def test_another_account_s_night_is_not_found(ana: Browser, app: Flask) -> None:
