@@ -17,6 +17,8 @@ from babel.support import NullTranslations
 from flask import Flask, g, has_request_context
 import flask_babel
 from flask_babel import get_locale, get_timezone, get_translations
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
 from .rules import GAMES, RuleError
@@ -291,7 +293,29 @@ def register(app: Flask) -> None:
         lambda string: translations().ugettext(string),
         lambda singular, plural, num: translations().ungettext(singular, plural, num),
         newstyle=True)
+    # Jinja's own new-style `_` passes each word through the template's context three times
+    # (9.7 µs a word, and a scoreboard says some sixty); these do the same in one call.
+    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext, ngettext=template_ngettext)
 
     @app.context_processor
     def _words() -> dict[str, Any]:
         return {"suit_choices": suit_choices(), "rule_messages": browser_messages()}
+
+
+@pass_eval_context
+def template_gettext(context: EvalContext, string: str, /, **variables: Any) -> str:
+    """Return `string` in the page's language with its %(name)s placeholders filled, as Jinja's new-style
+    gettext does: marked safe where the template escapes, so that only the values are escaped. A
+    word without placeholders is given as it is (Jinja would read a "%%" in it as a "%")."""
+    text = translations().ugettext(string)
+    marked = Markup(text) if context.autoescape else text
+    return marked % variables if variables else marked
+
+
+@pass_eval_context
+def template_ngettext(context: EvalContext, singular: str, plural: str, count: int, /, **variables: Any) -> str:
+    """Return the singular or plural of a sentence for the page, as Jinja's new-style ngettext does
+    (see `template_gettext`); %(num)s is the count unless the template names another."""
+    text = translations().ungettext(singular, plural, count)
+    variables.setdefault("num", count)
+    return (Markup(text) if context.autoescape else text) % variables
