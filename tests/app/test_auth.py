@@ -106,7 +106,7 @@ def test_closing_sign_up_hides_the_page(ana: Browser, app: Flask) -> None:
     assert "Create an account" not in client.get("/login").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("path", ["/login", "/players/", "/logout", "/matches/new/tute2"])
+@pytest.mark.parametrize("path", ["/login", "/players/", "/logout", "/matches/new/tute2", "/matches/1/deal"])
 def test_a_form_posted_without_its_csrf_token_is_refused(ana: Browser, path: str) -> None:
     response = ana.client.post(path, data={"name": "Luis", "username": "ana", "password": PASSWORD})
     assert response.status_code == 400
