@@ -160,13 +160,9 @@ def like_escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def matches(user: User, *, game: str | None = None, player_id: int | None = None, status: str | None = None,
-            limit: int | None = None, with_deals: bool = False) -> list[Match]:
-    """Return the account's matches, newest first, filtered by game, player and status."""
-    query = _listed(_filtered(user, game, player_id, status), with_deals)
-    if limit is not None:
-        query = query.limit(limit)
-    return list(db.session.scalars(query))
+def matches(user: User, *, with_deals: bool = False) -> list[Match]:
+    """Return all the account's matches, newest first (`with_deals`: whole, for their documents)."""
+    return list(db.session.scalars(_listed(_filtered(user, None, None, None), with_deals)))
 
 
 def latest_matches(user: User, status: str, count: int) -> list[Match]:
