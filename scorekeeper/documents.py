@@ -6,10 +6,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .models import Match
+from .shown_matches import ShownMatch
 from .rules import check_match
 
 
-def match_document(match: Match, deals: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+def match_document(match: Match | ShownMatch, deals: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """Return the match as a match document (DESIGN.md), optionally with other deals."""
     return {
         "game": match.game,

@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from flask_sqlalchemy.pagination import Pagination
 from sqlalchemy import ColumnElement, Row, Select, bindparam, func, select
@@ -275,17 +275,11 @@ def entry_link(link_id: int, match_id: int) -> EntryLink | None:
     return db.session.scalar(_LASTING_LINKS["by id"], {"link_id": link_id, "match_id": match_id})
 
 
-def open_entry_link(match: Match) -> EntryLink | None:
-    """Return the match's entry link that lasts (at most one does), or None."""
-    return db.session.scalar(_LASTING_LINKS["of a match"], {"match_id": match.id})
-
-
-#: The lasting entry links, found three ways, built once: a phone at the table asks on every request.
+#: The lasting entry links, found two ways, built once: a phone at the table asks on every request.
 _lasting = select(EntryLink).where(EntryLink.stopped_at.is_(None))
 _LASTING_LINKS = {
     "by secret": _lasting.where(EntryLink.key_hash == bindparam("key_hash")),
     "by id": _lasting.where(EntryLink.id == bindparam("link_id"), EntryLink.match_id == bindparam("match_id")),
-    "of a match": _lasting.where(EntryLink.match_id == bindparam("match_id")),
 }
 
 
@@ -297,14 +291,11 @@ def match_version(match_id: int) -> tuple[int, int] | None:
     return (found[0], found[1]) if found is not None else None
 
 
-#: A match with its seats and their players in one statement, and its deals in a second: as
-#: objects to change them, as rows of their numbers and facts for a page that only shows them.
-#: Built once: building the statements and their cache keys on every request (as `Session.get`
-#: and a relationship's loader do) cost as much as the reads themselves, and loading each deal
-#: as an object as much again.
+#: A match with its seats and their players in one statement, and its deals in a second, as objects
+#: to change them (a page that only shows a match reads rows: `shown_matches`). Built once:
+#: building the statements and their cache keys on every request (as `Session.get` and a
+#: relationship's loader do) cost as much as the reads themselves.
 _MATCH_WITH_SEATS = select(Match).options(joinedload(Match.seats)).where(Match.id == bindparam("match_id"))
-_DEALS_OF_MATCH = (select(Deal.number, Deal.data).where(Deal.match_id == bindparam("match_id"))
-                   .order_by(Deal.number))
 #: A match's deals as objects, to be changed: each one's number and facts (their dates, which only
 #: an export shows, are left to load if asked for: two dates to read for each of a long match's
 #: deals cost a fifth of it).
@@ -338,23 +329,3 @@ def match_at_table(match_id: int, *, deals: bool = True) -> Match:
 def deals_to_change(match_id: int) -> list[Deal]:
     """Return a match's deals as objects to change, by number (each one's number and facts)."""
     return list(db.session.scalars(DEALS_TO_CHANGE, {"match_id": match_id}))
-
-
-class DealFacts(NamedTuple):
-    """A stored deal as a page shows it: its number and its facts, read as a row."""
-
-    number: int
-    data: dict[str, Any]
-
-
-def match_to_show(match_id: int) -> tuple[Match, list[DealFacts]]:
-    """Return a match with its seats, and its deals as facts, for a page that only shows it; or raise NotFound."""
-    match = _match_with_seats(match_id)
-    return match, [DealFacts(number, data) for number, data in db.session.execute(_DEALS_OF_MATCH,
-                                                                                  {"match_id": match_id})]
-
-
-def match_to_show_for(user: User, match_id: int) -> tuple[Match, list[DealFacts]]:
-    """Return the account's match and its deals as `match_to_show` does; NotFound for another account's match."""
-    match, deals = match_to_show(match_id)
-    return _of_account(user, match), deals

@@ -19,6 +19,7 @@ from .deal_table import deal_rows
 from ..documents import match_document
 from ..i18n import gettext, ngettext, suit_name
 from ..models import ABANDONED, Match
+from ..shown_matches import ShownMatch
 from ..rules import Game, MatchResult, bidding_order, cante_value, check_match, check_options, get_game
 from ..rules.options import as_int, as_str
 
@@ -66,7 +67,8 @@ class DealRow:
 class Scoreboard:
     """Everything the scoreboard and the deal forms show about a match, derived from its facts."""
 
-    match: Match
+    #: The match: as objects where a form changes it, else as read for showing it.
+    match: Match | ShownMatch
     game: Game
     seat_names: list[str]
     #: The seats of each side, and the sides' names ("Ana & Carmen" in Tute for four).
@@ -159,7 +161,8 @@ def next_cards(match: Match) -> int | None:
     return cards if isinstance(cards, int) else None
 
 
-def match_result(match: Match, deals: Sequence[StoredDeal] | None = None, count: int | None = None) -> MatchResult:
+def match_result(match: Match | ShownMatch, deals: Sequence[StoredDeal] | None = None,
+                 count: int | None = None) -> MatchResult:
     """Return the rules engine's result for the match: the one cached beside its deals, when it agrees
     with the deals read (`deals`, else the match's own; or `count`, when they were counted rather
     than read), else the facts scored again."""
@@ -173,7 +176,7 @@ def match_result(match: Match, deals: Sequence[StoredDeal] | None = None, count:
     return check_match(match_document(match, None if deals is None else [deal.data for deal in deals]))
 
 
-def scoreboard(match: Match, deals: Sequence[StoredDeal] | None = None) -> Scoreboard:
+def scoreboard(match: Match | ShownMatch, deals: Sequence[StoredDeal] | None = None) -> Scoreboard:
     """Lay out the match's facts, as the rules engine scored them, for the scoreboard (`deals`: the
     match's deals when they were read as facts, not loaded with it)."""
     stored = match.deals if deals is None else deals

@@ -9,7 +9,7 @@ from flask_login import current_user
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from .. import queries, services
+from .. import queries, services, shown_matches
 from ..forms import (
     PochaDealForm, TuteDealForm, add_form_error, attach_errors, has_errors, new_match_form_class, option_fields,
     options_from_form, players_from_form, whole_number,
@@ -80,8 +80,8 @@ def new(game_name: str) -> Page:
 @bp.get("/matches/<int:match_id>")
 def scoreboard(match_id: int) -> str:
     """Show the scoreboard that stays open on the table (to the owner, and to the phones that joined it)."""
-    match, deals, link = match_to_show(match_id)
-    board = boards.scoreboard(match, deals)
+    match, link = match_to_show(match_id)
+    board = boards.scoreboard(match)
     entry = entry_section(match) if link is None and board.open else None
     return render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None,
                            guest=link is not None, entry=entry)
@@ -179,8 +179,8 @@ def _render_entry(board: boards.Scoreboard, form: FlaskForm, step: str, status: 
 @bp.get("/matches/<int:match_id>/deal")
 def enter_deal(match_id: int) -> Page:
     """Show the form for the next deal: Tute's deal, or Pocha's bids, then its tricks."""
-    match, deals, _link = match_to_show(match_id)
-    board = boards.scoreboard(match, deals)
+    match, _link = match_to_show(match_id)
+    board = boards.scoreboard(match)
     if not board.open:
         return redirect(url_for("matches.scoreboard", match_id=match_id))
     form = _deal_form(board)
@@ -229,7 +229,7 @@ def _store_deal(match: Match, step: str, link: EntryLink | None) -> Page:
 def _board_after_refusal(match_id: int) -> boards.Scoreboard:
     """Return the match's scoreboard read again after a refused change, whose rollback expired the
     match: another phone may have changed it meanwhile, or deleted it (NotFound, not a server error)."""
-    return boards.scoreboard(*queries.match_to_show(match_id))
+    return boards.scoreboard(shown_matches.match_to_show(match_id))
 
 
 def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, key: str | None,
@@ -331,5 +331,5 @@ def history() -> str:
 @bp.get("/history/<int:match_id>")
 def detail(match_id: int) -> str:
     """Show a match read-only, with its deal table."""
-    board = boards.scoreboard(*queries.match_to_show_for(current_user, match_id))
+    board = boards.scoreboard(shown_matches.match_to_show_for(current_user, match_id))
     return render_template("matches/detail.html", board=board)

@@ -15,12 +15,13 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from .. import queries, services
+from .. import queries, services, shown_matches
 from ..errors import Conflict, NotFound
 from ..extensions import limiter
 from ..forms import JoinTableForm
 from ..keys import hash_token
 from ..models import PLAYING, EntryLink, Match
+from ..shown_matches import ShownMatch
 
 bp = Blueprint("table", __name__)
 
@@ -75,14 +76,14 @@ def match_at_table(match_id: int, *, changing: bool = False, deals: bool = True)
     return match, _link_to(match, changing)
 
 
-def match_to_show(match_id: int) -> tuple[Match, list[queries.DealFacts], EntryLink | None]:
+def match_to_show(match_id: int) -> tuple[ShownMatch, EntryLink | None]:
     """Return the match with its deals as facts, for a page that only shows it, and the phone's entry link
     as `match_at_table` does."""
-    match, deals = queries.match_to_show(match_id)
-    return match, deals, _link_to(match, changing=False)
+    match = shown_matches.match_to_show(match_id)
+    return match, _link_to(match, changing=False)
 
 
-def _link_to(match: Match, changing: bool) -> EntryLink | None:
+def _link_to(match: Match | ShownMatch, changing: bool) -> EntryLink | None:
     """Return None for the match's owner, the lasting entry link for a phone that joined it; else raise."""
     if current_user.is_authenticated and current_user.id == match.user_id:
         return None
@@ -96,12 +97,12 @@ def _link_to(match: Match, changing: bool) -> EntryLink | None:
     return link
 
 
-def entry_section(match: Match) -> dict[str, object]:
+def entry_section(match: Match | ShownMatch) -> dict[str, object]:
     """Return what the owner's scoreboard says of the match's entry link: whether one lasts, and its
     address when it was made on this phone (the only place its secret is kept, besides the phones)."""
-    lasting = queries.open_entry_link(match)
+    lasting = shown_matches.lasting_link_key(match.id)
     secret = (session.get(MADE) or {}).get(str(match.id))
-    mine = lasting is not None and isinstance(secret, str) and hash_token(secret) == lasting.key_hash
+    mine = lasting is not None and isinstance(secret, str) and hash_token(secret) == lasting
     return {"open": lasting is not None, "address": join_address(secret) if mine and secret else None}
 
 

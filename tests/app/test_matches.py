@@ -447,6 +447,42 @@ def test_a_scoreboard_reads_its_match_in_the_same_statements_however_many_deals(
     assert sum("FROM deals" in statement for statement in short) == 1
 
 
+@pytest.mark.parametrize("path", ["/matches/1", "/matches/1/deal", "/history/1"])
+def test_the_pages_that_only_show_a_match_read_it_as_rows_not_objects(ana: Browser, app: Flask, path: str) -> None:
+    # Building an object for the match, each seat and each player took more than the page's own layout.
+    from scorekeeper.models import Player, Seat
+
+    start(ana, "tute2", ["Ana", "Luis"], opt_target="9")
+    ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
+    loaded: list[object] = []
+
+    def record(target: object, _context: object) -> None:
+        loaded.append(target)
+
+    for model in (Match, Seat, Player):
+        sa.event.listen(model, "load", record)
+    try:
+        response = ana.get(path)
+    finally:
+        for model in (Match, Seat, Player):
+            sa.event.remove(model, "load", record)
+    assert response.status_code == 200
+    assert "Ana" in text(response) and "Luis" in text(response)
+    assert loaded == []
+
+
+def test_a_match_deleted_while_its_scoreboard_is_read_answers_404(ana: Browser, app: Flask) -> None:
+    # On PostgreSQL each statement sees what was committed when it began: a match deleted from another
+    # phone after its row was read shows no players to the next statement, and is gone for the page too.
+    start(ana, "tute2", ["Ana", "Luis"])
+    with app.app_context():
+        db.session.execute(sa.text("DELETE FROM seats WHERE match_id = 1"))
+        db.session.commit()
+    response = ana.get("/matches/1")
+    assert response.status_code == 404
+    assert "There is no such match." in text(response)
+
+
 
 def test_postgresql_keeps_one_plan_for_storing_a_deal(ana: Browser, app: Flask) -> None:
     # Planning the statement that stores a deal took a third of a millisecond of every deal entered.
