@@ -24,8 +24,7 @@ from functools import cache
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import ARRAY, BindParameter, Integer, Select, any_, bindparam, func, select
-from sqlalchemy.orm import raiseload
+from sqlalchemy import ARRAY, BindParameter, Integer, Row, Select, any_, bindparam, func, select
 
 from ..errors import NotFound
 from ..extensions import db
@@ -88,19 +87,26 @@ class Seated(NamedTuple):
     juegos: int | None
 
 
+#: The nights' pages change nothing: their statements are plain SQL on the tables, run on the
+#: session's connection. Through the ORM's columns and the session, each statement cost some
+#: 60 µs more, and a night's matches came as objects, which took more than reading them.
+_matches, _deals, _results, _players = (model.__table__ for model in (Match, Deal, PlayerResult, Player))
 #: What a page of nights reads of each match (its summary reads nothing else), without the rest of the match.
-PLAYED_COLUMNS = (Match.id, Match.game, Match.options, Match.status, Match.note, Match.night_id, Match.created_at)
+PLAYED_COLUMNS = tuple(_matches.c[name] for name in ("id", "game", "options", "status", "note", "night_id",
+                                                    "created_at"))
+#: A match as the nights read it: a row of its `PLAYED_COLUMNS` (with `result` on a night's own page).
+MatchRow = Row[Any]
 
 
 @dataclass(frozen=True)
 class NightRows:
     """What a night's summary is made of: its matches in order, each one's results, last deal and deal count.
 
-    The matches are whole (`Match`) for a night's own page, and only their `PLAYED_COLUMNS` in a page of nights.
+    The matches are rows of their `PLAYED_COLUMNS`, with their cached `result` too for a night's own page.
     """
 
-    first: Any
-    matches: list[Any]
+    first: MatchRow
+    matches: list[MatchRow]
     seats: list[Seated]
     ends: dict[int, datetime]
     deals: dict[int, int]
@@ -116,14 +122,15 @@ def _night_list_statements(of_a_player: bool) -> tuple[Select[int], Select[int]]
     a page of them, newest first, built once rather than on every request. The account, the
     player and the page are bound when they run."""
     account: BindParameter[int] = bindparam("user_id")
-    conditions: list[Any] = [Match.user_id == account, Match.night_id == Match.id]
+    matches, seats = _matches.c, Seat.__table__.c
+    conditions: list[Any] = [matches.user_id == account, matches.night_id == matches.id]
     if of_a_player:
-        played = (select(Match.night_id).join(Seat, Seat.match_id == Match.id)
-                  .where(Match.user_id == account, Seat.player_id == bindparam("player_id")))
-        conditions.append(Match.id.in_(played))
+        played = (select(matches.night_id).join_from(_matches, Seat.__table__, seats.match_id == matches.id)
+                  .where(matches.user_id == account, seats.player_id == bindparam("player_id")))
+        conditions.append(matches.id.in_(played))
     # Counted on the index of the nights alone: the rows themselves are never read.
-    return (select(func.count()).select_from(Match).where(*conditions),
-            select(Match.id).where(*conditions).order_by(Match.created_at.desc(), Match.id.desc())
+    return (select(func.count()).select_from(_matches).where(*conditions),
+            select(matches.id).where(*conditions).order_by(matches.created_at.desc(), matches.id.desc())
             .limit(bindparam("limit")).offset(bindparam("offset")))
 
 
@@ -134,24 +141,25 @@ def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int 
     page = max(1, min(page, MAX_ID // per_page))
     of_a_player = player_id is not None and 0 < player_id <= MAX_ID
     values = {"user_id": user.id, "player_id": player_id, "limit": per_page, "offset": (page - 1) * per_page}
-    read = list(db.session.execute(_night_page_statement(of_a_player), values))
+    connection = db.session.connection()
+    read = list(connection.execute(_night_page_statement(of_a_player), values))
     # The count comes with every match read; a page past the last (or emptied meanwhile) asks for it alone.
-    total = read[0].nights if read else db.session.scalar(_night_list_statements(of_a_player)[0], values) or 0
-    rows = _rows_read(read, with_results=False)
+    total = read[0].nights if read else connection.execute(_night_list_statements(of_a_player)[0], values).scalar()
+    rows = _rows_read(read)
     rows.sort(key=lambda night: (night.first.created_at, night.first.id), reverse=True)
-    return Page(items=rows, page=page, per_page=per_page, total=total)
+    return Page(items=rows, page=page, per_page=per_page, total=total or 0)
 
 
 def night_for(user: User, night_id: int) -> NightRows:
     """Return the account's night with this id (its first match's) with its matches and their cached
     results, or raise NotFound (also for another account's night, or a match that does not begin a night)."""
-    found = db.session.execute(select(Match.user_id, Match.night_id).where(Match.id == night_id)).first() \
-        if 0 < night_id <= MAX_ID else None
+    connection = db.session.connection()
+    statements = _night_statements()
+    found = connection.execute(statements["night"], {"night_id": night_id}).first() if 0 < night_id <= MAX_ID else None
     if found is None or found.user_id != user.id or found.night_id != night_id:
         raise NotFound(gettext("There is no such night."))
-    # The first match is read with the others, as whole as they are.
-    read = db.session.execute(_night_statements()["whole"], {"user_id": user.id, "nights": [night_id]})
-    rows = _rows_read(read, with_results=True)
+    # The first match is read with the others, with their cached results.
+    rows = _rows_read(connection.execute(statements["with results"], {"user_id": user.id, "nights": [night_id]}))
     if not rows:  # deleted by another phone meanwhile
         raise NotFound(gettext("There is no such night."))
     return rows[0]
@@ -166,10 +174,14 @@ def _night_statements() -> dict[str, Any]:
     PostgreSQL, where every statement reads what was committed when it began, the count agrees
     with the cached result beside it even while another phone enters a deal.
     """
-    chosen = (Match.user_id == bindparam("user_id"), Match.night_id.in_(bindparam("nights", expanding=True)))
-    deals = (select(func.count()).where(Deal.match_id == Match.id).correlate(Match).scalar_subquery().label("deals"),
-             last_deal_at().scalar_subquery().label("ends"))
-    return {"whole": select(Match, *deals).where(*chosen).options(raiseload(Match.seats)), "deals": deals}
+    matches, deals_of = _matches.c, _deals.c
+    chosen = (matches.user_id == bindparam("user_id"), matches.night_id.in_(bindparam("nights", expanding=True)))
+    deals = (select(func.count()).where(deals_of.match_id == matches.id).correlate(_matches).scalar_subquery()
+             .label("deals"),
+             select(func.max(deals_of.created_at)).where(deals_of.match_id == matches.id).correlate(_matches)
+             .scalar_subquery().label("ends"))
+    return {"night": select(matches.user_id, matches.night_id).where(matches.id == bindparam("night_id")),
+            "with results": select(*PLAYED_COLUMNS, matches.result, *deals).where(*chosen), "deals": deals}
 
 
 @cache
@@ -180,12 +192,13 @@ def _seats_statement(dialect: str) -> Select[int, int, str, int, bool, int, int 
     grow through the evening, and each new count of them made a statement of its own, which
     PostgreSQL planned anew at every view (a third of a millisecond of the nights' page).
     """
-    ids = (PlayerResult.match_id == any_(bindparam("ids", type_=ARRAY(Integer))) if dialect == "postgresql"
-           else PlayerResult.match_id.in_(bindparam("ids", expanding=True)))
-    return (select(PlayerResult.match_id, PlayerResult.player_id, Player.name, PlayerResult.side,
-                   PlayerResult.won, PlayerResult.total, PlayerResult.juegos)
-            .join(Player, Player.id == PlayerResult.player_id).where(ids)
-            .order_by(PlayerResult.match_id, PlayerResult.seat))
+    results = _results.c
+    ids = (results.match_id == any_(bindparam("ids", type_=ARRAY(Integer))) if dialect == "postgresql"
+           else results.match_id.in_(bindparam("ids", expanding=True)))
+    return (select(results.match_id, results.player_id, _players.c.name, results.side, results.won, results.total,
+                   results.juegos)
+            .join_from(_results, _players, _players.c.id == results.player_id).where(ids)
+            .order_by(results.match_id, results.seat))
 
 
 @cache
@@ -197,32 +210,31 @@ def _night_page_statement(of_a_player: bool) -> Select[Any]:
     count, firsts = _night_list_statements(of_a_player)
     deals = _night_statements()["deals"]
     return select(*PLAYED_COLUMNS, *deals, count.scalar_subquery().label("nights")).where(
-        Match.user_id == bindparam("user_id"), Match.night_id.in_(firsts.scalar_subquery()))
+        _matches.c.user_id == bindparam("user_id"), _matches.c.night_id.in_(firsts.scalar_subquery()))
 
 
-def _rows_read(read: Iterable[Any], with_results: bool) -> list[NightRows]:
+def _rows_read(read: Iterable[Any]) -> list[NightRows]:
     """Gather the nights' matches just read (each with its deal count and last deal) with their
     results, read in one more query; a night or a match deleted meanwhile is left out.
 
-    The players' names come from the results, in seat order, so no match's seats are loaded; nor
-    are its deals: a night's page shows the totals the cached result keeps (`with_results`, with
-    whole matches), whose deal count the count read beside it checks. A page of nights reads only each
-    match's `PLAYED_COLUMNS`: turning whole matches into objects cost more than the rest of its reads.
+    The players' names come from the results, in seat order, so no match's seats are read; nor
+    are its deals: a night's page shows the totals its cached result keeps, whose deal count
+    the count read beside it checks.
     """
-    counted = [(row[0] if with_results else row, row.deals, row.ends) for row in read]
+    counted = list(read)
     if not counted:
         return []
-    deals = {match.id: count for match, count, _ in counted}
-    ends = {match.id: at for match, _, at in counted if at is not None}
-    statement = _seats_statement(db.session.get_bind().dialect.name)
-    seats = [Seated(*row) for row in db.session.execute(statement, {"ids": list(deals)})]
+    deals = {row.id: row.deals for row in counted}
+    ends = {row.id: row.ends for row in counted if row.ends is not None}
+    connection = db.session.connection()
+    statement = _seats_statement(connection.dialect.name)
+    seats = [Seated(*row) for row in connection.execute(statement, {"ids": list(deals)})]
     # A match deleted by another phone after the first read has no results left: it is left out.
     seated = {seat.match_id for seat in seats}
     # Sorted here, not in SQL: an ORDER BY on the start would have the database walk the account's
     # matches by start rather than look the nights' matches up by night.
-    matches = sorted((match for match, _, _ in counted if match.id in seated),
-                     key=lambda match: (match.created_at, match.id))
-    by_night: dict[int, list[Any]] = {}
+    matches = sorted((row for row in counted if row.id in seated), key=lambda match: (match.created_at, match.id))
+    by_night: dict[int, list[MatchRow]] = {}
     seats_of: dict[int, list[Seated]] = {}
     night_of = {match.id: match.night_id or match.id for match in matches}
     for match in matches:

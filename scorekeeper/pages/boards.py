@@ -161,14 +161,12 @@ def next_cards(match: Match) -> int | None:
     return cards if isinstance(cards, int) else None
 
 
-def match_result(match: Match | ShownMatch, deals: Sequence[StoredDeal] | None = None,
-                 count: int | None = None) -> MatchResult:
+def match_result(match: Match | ShownMatch, deals: Sequence[StoredDeal] | None = None) -> MatchResult:
     """Return the rules engine's result for the match: the one cached beside its deals, when it agrees
-    with the deals read (`deals`, else the match's own; or `count`, when they were counted rather
-    than read), else the facts scored again."""
+    with the deals read (`deals`, else the match's own), else the facts scored again."""
     cached = match.result
-    read = match.deals if deals is None and count is None else deals
-    if cached is not None and len(cached.get("deals") or ()) == (len(read) if read is not None else count):
+    read = match.deals if deals is None else deals
+    if cached is not None and len(cached.get("deals") or ()) == len(read):
         try:
             return MatchResult.from_dict(cached)
         except (KeyError, TypeError, ValueError):  # a cache of another shape: score the facts

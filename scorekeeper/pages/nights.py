@@ -9,16 +9,17 @@ from datetime import datetime
 from markupsafe import Markup, escape
 
 from .. import i18n
-from ..figures.nights import NightRows
+from ..figures.nights import MatchRow, NightRows
 from .addresses import address_of
 from .charts import running_totals_svg
-from ..models import FINISHED, Match
+from ..models import FINISHED
+from ..rules import MatchResult
 from . import boards
 
 
-def _scored_in_points(match: Match) -> bool:
+def _scored_in_points(match: MatchRow) -> bool:
     """Tell whether a match is won on points (Pocha, Tute in points mode) rather than juegos."""
-    return match.game == "pocha" or match.options.get("mode") == "points"
+    return bool(match.game == "pocha" or match.options.get("mode") == "points")
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ def api_view(found: Night) -> dict[str, object]:
 class PlayedMatch:
     """One match of a night's page: its result in a line and its chart of running totals."""
 
-    match: Match
+    match: MatchRow
     players: list[str]
     winners: list[str]
     finished: bool
@@ -128,10 +129,12 @@ class NightPage:
     matches: list[PlayedMatch]
 
 
-def played_match(match: Match, names: list[str], deals: int) -> PlayedMatch:
+def played_match(match: MatchRow, names: list[str], deals: int) -> PlayedMatch:
     """Lay out one match of a night from its cached result, its players' names in seat order and
     its deal count: no deal is read or described, only the totals drawn."""
-    result = boards.match_result(match, count=deals)
+    # Read in the statement that counted the deals, the cache agrees with them (`recompute`
+    # rebuilds caches of an older shape): no fact needs scoring again.
+    result = MatchResult.from_dict(match.result)
     sides = [" & ".join(names[seat] for seat in side) for side in result.sides]
     values = result.juegos if result.juegos is not None else result.totals
     standing = ", ".join(f"{name} {value}" for name, value in zip(sides, values))

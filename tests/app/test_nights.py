@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import delete, insert, select
+from sqlalchemy import Connection, delete, insert, select
 
 from scorekeeper import services
 from scorekeeper.extensions import db
@@ -237,17 +237,18 @@ def test_a_night_s_page_shows_its_matches_charts_and_standings(ana: Browser, app
 def between_the_reads(monkeypatch: pytest.MonkeyPatch, *changes: Any) -> None:
     """Have the night's reads see `changes` made after its matches were read and before their results,
     as on PostgreSQL, where each statement of a request reads what was committed when it began."""
-    execute = db.session.execute
+    execute = Connection.execute
     pending = list(changes)
 
-    def interrupted(statement: Any, *args: Any, **kwargs: Any) -> Any:
-        if pending and statement is night_reads._seats_statement(db.session.get_bind().dialect.name):
+    def interrupted(connection: Connection, statement: Any, *args: Any, **kwargs: Any) -> Any:
+        if pending and statement is night_reads._seats_statement(connection.dialect.name):
             for change in pending:
-                execute(change)
+                execute(connection, change)
             pending.clear()
-        return execute(statement, *args, **kwargs)
+        return execute(connection, statement, *args, **kwargs)
 
-    monkeypatch.setattr(db.session, "execute", interrupted)
+    # The nights' reads run on the session's connection (in its transaction), as the changes do here.
+    monkeypatch.setattr(Connection, "execute", interrupted)
 
 
 def test_a_night_s_page_stands_a_deal_entered_by_another_phone_while_it_is_read(
