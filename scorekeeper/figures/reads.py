@@ -89,35 +89,34 @@ class GameFigures:
 
 #: The rating chart shows a player's latest ratings, so that it stays as quick to draw after years.
 RATING_CHART_POINTS = 30
+#: The statistics' tables, read as plain rows on the session's connection: the ORM's columns and
+#: the session's machinery cost each statement some 60 µs and each row read several more, and
+#: a long history's pages read more rows (thirty ratings a game, twenty shared matches).
+_RATINGS, _SUMMARIES_TABLE = PlayerRating.__table__, PlayerSummary.__table__
+_SUMMARIES = (select(_SUMMARIES_TABLE).where(_SUMMARIES_TABLE.c.user_id == bindparam("user_id"),
+                                             _SUMMARIES_TABLE.c.player_id == bindparam("player_id"))
+              .order_by(_SUMMARIES_TABLE.c.game))
 
 
-@cache
-def _latest_ratings(dialect: str) -> Select[str, float]:
-    """Return the query of a player's latest ratings in each game, oldest first, for `dialect`.
-
-    Each game is looked up by the player's index on its own; the query is built once per
-    dialect, as building it costs more than running it.
-    """
-    # SQLite checks the account as a plain value (+ 0): as an indexed column, SQLite would walk the
-    # account's index of every player's ratings in the game, which grows with the whole history,
-    # rather than step down the player's own. PostgreSQL's planner guesses that an expression
-    # keeps almost no row, and then sorts all the player's ratings to keep 30: it gets the column.
-    account = PlayerRating.user_id + 0 if dialect == "sqlite" else PlayerRating.user_id
-    latest = [select(PlayerRating.game, PlayerRating.rated_at, PlayerRating.match_id, PlayerRating.ordinal)
-              .where(account == bindparam("user_id"), PlayerRating.player_id == bindparam("player_id"),
-                     PlayerRating.game == game)
-              .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc())
-              .limit(RATING_CHART_POINTS).subquery() for game in GAMES]
-    ratings = union_all(*[select(part) for part in latest]).subquery()
-    # Only the values are handed out: turning 300 stored timestamps back into datetimes
-    # would cost more than the rest of the page's reads together.
-    return select(ratings.c.game, ratings.c.ordinal).order_by(ratings.c.game, ratings.c.rated_at, ratings.c.match_id)
+#: A player's latest ratings in each game, oldest first: each game one walk down the player's own
+#: index, which holds the rating too. The player is the account's (`queries.player_for`), so the
+#: account is not asked again: checking it read each rating's row besides its index entry, which
+#: tripled the work on a long history. Only the values are handed out: turning 90 stored
+#: timestamps back into datetimes would cost more than the rest of the page's reads together.
+_LATEST_PARTS = [select(_RATINGS.c.game, _RATINGS.c.rated_at, _RATINGS.c.match_id, _RATINGS.c.ordinal)
+                 .where(_RATINGS.c.player_id == bindparam("player_id"), _RATINGS.c.game == game)
+                 .order_by(_RATINGS.c.rated_at.desc(), _RATINGS.c.match_id.desc())
+                 .limit(fixed_limit(RATING_CHART_POINTS)).subquery() for game in GAMES]
+_LATEST = union_all(*[select(part) for part in _LATEST_PARTS]).subquery()
+_LATEST_RATINGS = select(_LATEST.c.game, _LATEST.c.ordinal).order_by(_LATEST.c.game, _LATEST.c.rated_at,
+                                                                      _LATEST.c.match_id)
 
 
 def player_figures(user: User, player: Player) -> list[GameFigures]:
     """Return the player's figures per game they played: their summary rows and latest ratings, in two queries."""
-    summaries = db.session.scalars(select(PlayerSummary).where(
-        PlayerSummary.user_id == user.id, PlayerSummary.player_id == player.id).order_by(PlayerSummary.game))
+    connection = db.session.connection()
+    values = {"user_id": user.id, "player_id": player.id}
+    summaries = connection.execute(_SUMMARIES, values)
     figures = {
         row.game: GameFigures(
             row.game, **{name: getattr(row, name) for name in COUNTS},
@@ -126,8 +125,7 @@ def player_figures(user: User, player: Player) -> list[GameFigures]:
             current_streak=row.current_streak, longest_streak=row.longest_streak,
             recent=[outcome == "W" for outcome in row.recent])
         for row in summaries}
-    latest = _latest_ratings(db.session.get_bind().dialect.name)
-    for game, ordinal in db.session.execute(latest, {"user_id": user.id, "player_id": player.id}):
+    for game, ordinal in connection.execute(_LATEST_RATINGS, values):
         if game in figures:
             figures[game].rating_history.append(ordinal)
             figures[game].rating = ordinal
@@ -266,17 +264,17 @@ def _pair_statements() -> dict[str, Any]:
     """Return the statements that read a pair of players, built once rather than on every
     request (their ids are bound when they run)."""
     mine_rows = PlayerResult.__table__.alias("mine")
-    mine, theirs = mine_rows.c, _OTHER_ROWS.c
+    mine, theirs, pairs = mine_rows.c, _OTHER_ROWS.c, PlayerPair.__table__.c
     shared = (select(mine.match_id, mine.game, mine.played_at, mine.status, mine.won, theirs.won,
                      mine.side == theirs.side)
               .join(_OTHER_ROWS, and_(theirs.match_id == mine.match_id, theirs.player_id == bindparam("second")))
               .where(mine.player_id == bindparam("first"), mine.user_id == bindparam("user_id"))
               .order_by(mine.played_at.desc(), mine.match_id.desc()))
     return {
-        "record": select(PlayerPair.first_id, PlayerPair.shared, PlayerPair.first_wins, PlayerPair.second_wins,
-                         PlayerPair.together, PlayerPair.together_won)
-        .where(PlayerPair.user_id == bindparam("user_id"), PlayerPair.first_id == bindparam("low"),
-               PlayerPair.second_id == bindparam("high")),
+        "record": select(pairs.first_id, pairs.shared, pairs.first_wins, pairs.second_wins, pairs.together,
+                         pairs.together_won)
+        .where(pairs.user_id == bindparam("user_id"), pairs.first_id == bindparam("low"),
+               pairs.second_id == bindparam("high")),
         # The first page without an OFFSET. PostgreSQL guesses that an OFFSET it cannot see skips
         # a tenth of the rows, which makes the plan it would keep for every pair look dearer than
         # the one it makes for the pair at hand: so on a long history it planned the join again
@@ -291,7 +289,8 @@ def _pair_statements() -> dict[str, Any]:
 def rivalry(user: User, first: Player, second: Player) -> Rivalry:
     """Return how often two players met and who won, and their record as partners (one row)."""
     low, high = sorted((first.id, second.id))
-    row = db.session.execute(_pair_statements()["record"], {"user_id": user.id, "low": low, "high": high}).first()
+    row = db.session.connection().execute(_pair_statements()["record"],
+                                          {"user_id": user.id, "low": low, "high": high}).first()
     if row is None:
         return Rivalry(0, 0, 0, 0, 0)
     wins = (row.first_wins, row.second_wins) if first.id == row.first_id else (row.second_wins, row.first_wins)
@@ -306,11 +305,11 @@ def head_to_head(user: User, first: Player, second: Player, shared: int, page: i
     """
     page = max(page, 1)
     values = {"user_id": user.id, "first": first.id, "second": second.id, "limit": SHARED_PAGE_SIZE}
+    connection = db.session.connection()
     if page == 1:
-        rows = db.session.execute(_pair_statements()["first_shared"], values)
+        rows = connection.execute(_pair_statements()["first_shared"], values)
     else:
-        rows = db.session.execute(_pair_statements()["later_shared"],
-                                  {**values, "offset": (page - 1) * SHARED_PAGE_SIZE})
+        rows = connection.execute(_pair_statements()["later_shared"], {**values, "offset": (page - 1) * SHARED_PAGE_SIZE})
     items = [SharedMatch(match_id, game, played_at, status, bool(first_won), bool(second_won), bool(partners))
              for match_id, game, played_at, status, first_won, second_won, partners in rows]
     return Page(items=items, page=page, per_page=SHARED_PAGE_SIZE, total=shared)

@@ -165,6 +165,27 @@ def test_the_rating_chart_shows_the_latest_thirty_ratings_and_says_so(ana: Brows
     assert len(figures(app, "Ana")["tute2"].rating_history) == 30
 
 
+def test_the_rating_chart_reads_its_ratings_from_the_player_s_index_alone(ana: Browser, app: Flask) -> None:
+    # Each rating's row besides its index entry tripled the read on a long history.
+    add_finished_matches(app, 35)
+    sent = statements_sent(app, lambda: ana.get("/players/1"))
+    ratings = [statement for statement in sent if "FROM player_ratings" in statement]
+    assert len(ratings) == 1
+    with app.app_context():
+        connection = db.session.connection()
+        values = {"player_id": 1, **{f"game_{n}": game for n, game in enumerate(("pocha", "tute2", "tute4"), 1)}}
+        if connection.dialect.name == "sqlite":
+            plan = " ".join(row[3] for row in connection.exec_driver_sql(
+                "EXPLAIN QUERY PLAN " + ratings[0], (1, "pocha", 0, 1, "tute2", 0, 1, "tute4", 0)))
+            assert plan.count("USING COVERING INDEX ix_player_ratings_player_id_game_rated_at_ordinal") == 3, plan
+        else:
+            connection.exec_driver_sql("SET enable_seqscan = off")  # a few rows: a scan would be as good here
+            plan = " ".join(row[0] for row in connection.exec_driver_sql("EXPLAIN " + ratings[0], values))
+            assert plan.count("ix_player_ratings_player_id_game_rated_at_ordinal") == 3, plan
+        db.session.rollback()
+    assert len(figures(app, "Ana")["tute2"].rating_history) == 30
+
+
 def test_an_import_writes_each_match_s_result_rows_once(ana: Browser, app: Flask) -> None:
     written: list[str] = []
     with app.app_context():
