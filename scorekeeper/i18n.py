@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import lru_cache
@@ -257,6 +257,14 @@ def day(value: datetime | None) -> Markup:
         return Markup("")
     formats = _formats()
     return _day(formats.language, formats.zone, value)
+
+
+def day_writer() -> Callable[[datetime], Markup]:
+    """Return `day` for the many dates of one list, the page's language and zone looked up once
+    rather than for each of its cards (a third of what a kept date took)."""
+    formats = _formats()
+    language, zone = formats.language, formats.zone
+    return lambda value: _day(language, zone, value)
 
 
 @lru_cache(maxsize=4096)

@@ -160,7 +160,7 @@ def night_cards(found: Sequence[Night]) -> Markup:
     template); the catalogue's sentences are markup with the names put in escaped, as the
     template's _() and ngettext gave them.
     """
-    address = address_of("nights.night", "night_id")
+    address, day = address_of("nights.night", "night_id"), i18n.day_writer()
     titles: dict[str, str] = {}
     # The same few counts come back card after card: each sentence is looked up once per count.
     sentences: dict[tuple[str, int], Markup] = {}
@@ -180,7 +180,7 @@ def night_cards(found: Sequence[Night]) -> Markup:
     for night in found:
         note = f" · {escape(night.note)}" if night.note else ""
         matches = _plural("%(num)s match", "%(num)s matches", len(night.match_ids))
-        lines = [f'<li><a class="card" href="{address(night.id)}">\n    <strong>{i18n.day(night.start)}{note}</strong>\n'
+        lines = [f'<li><a class="card" href="{address(night.id)}">\n    <strong>{day(night.start)}{note}</strong>\n'
                  f'    <span>{escape(", ".join(title(game) for game in night.games))} · {matches}</span>\n'
                  f'    <span>{escape(", ".join(night.players))}</span>\n    ']
         for game, names in night.winners.items():
