@@ -325,8 +325,7 @@ class PlayerRating(Model):
     __tablename__ = "player_ratings"
     __table_args__ = (UniqueConstraint("match_id", "player_id"),
                       # A player's ratings in a game in order, read from the index alone (the latest: one step).
-                      Index("ix_player_ratings_player_id_game_rated_at_ordinal", "player_id", "game", "rated_at",
-                            "match_id", "ordinal"),
+                      Index("ix_player_ratings_player_id_game_rated_at_ordinal", "player_id", "game", "rated_at", "match_id", "ordinal"),
                       # An account's ratings in a game from a match on, to be redone.
                       Index("ix_player_ratings_user_id_game_rated_at", "user_id", "game", "rated_at", "match_id"))
 
