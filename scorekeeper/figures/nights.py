@@ -68,7 +68,8 @@ def group_nights(matches: Iterable[Timed], gap: timedelta, night: OpenNight | No
 
 def last_deal_at() -> Select[datetime]:
     """Return the time of a match's latest deal, correlated with `Match` (one index range per match)."""
-    return select(func.max(Deal.created_at)).where(Deal.match_id == Match.id).correlate(Match)
+    deals, matches = Deal.__table__, Match.__table__
+    return select(func.max(deals.c.created_at)).where(deals.c.match_id == matches.c.id).correlate(matches)
 
 
 # ---------------------------------------------------------------- reads for the pages and the API
@@ -178,8 +179,7 @@ def _night_statements() -> dict[str, Any]:
     chosen = (matches.user_id == bindparam("user_id"), matches.night_id.in_(bindparam("nights", expanding=True)))
     deals = (select(func.count()).where(deals_of.match_id == matches.id).correlate(_matches).scalar_subquery()
              .label("deals"),
-             select(func.max(deals_of.created_at)).where(deals_of.match_id == matches.id).correlate(_matches)
-             .scalar_subquery().label("ends"))
+             last_deal_at().scalar_subquery().label("ends"))
     return {"night": select(matches.user_id, matches.night_id).where(matches.id == bindparam("night_id")),
             "with results": select(*PLAYED_COLUMNS, matches.result, *deals).where(*chosen), "deals": deals}
 
