@@ -49,15 +49,16 @@ def _cached_values(match: Match, result: MatchResult) -> dict[str, Any]:
     return {"result": result.to_dict(), "updated_at": now, "status": status, "ended_at": ended_at}
 
 
-def _append(match: Match, deal: Deal, result: MatchResult,
-            kept_key: Mapping[str, Any] | None) -> tuple[int | None, bool]:
-    """Store a deal added after the match's last one, the result it makes and the request's idempotency
-    key (`kept_key`, a row of its table, or None); return the id of a match of the account that
-    started after this one, if there is one, and whether the players' results were rewritten too.
+def _append(match: Match, deal: Deal, result: MatchResult, kept_key: Mapping[str, Any] | None,
+            facts: Sequence[Mapping[str, Any]]) -> tuple[int | None, bool]:
+    """Store a deal added after the match's deals (whose facts are `facts`), the result it makes and
+    the request's idempotency key (`kept_key`, a row of its table, or None); return the id of a match
+    of the account that started after this one, if any, and whether the players' results were rewritten.
 
     These are the UPDATE (with the match's version check) and INSERT that a flush of the session
     would send, without the unit of work's own bookkeeping, which took a millisecond of every
-    deal entered. The match and its deals are left as that flush would have left them. The
+    deal entered. The match is left as that flush would have left it, and its deals too when
+    they were read as objects (else they are left to load if asked for). The
     UPDATE also answers, in its RETURNING, what `night_moved` would ask in a query of its own.
     On PostgreSQL a deal that leaves the match being played (nearly every one) is stored with the
     results and the key in one statement (`deal_in_one`): each statement is a round trip there.
@@ -74,7 +75,7 @@ def _append(match: Match, deal: Deal, result: MatchResult,
     dialect = db.session.get_bind().dialect
     in_one = dialect.name == "postgresql" and dialect.update_returning and not moves and values["status"] == PLAYING
     if in_one:
-        rows = result_rows(match, result, [*(d.data for d in match.deals), deal.data])
+        rows = result_rows(match, result, [*facts, deal.data])
         parameters.update(deal_parameters(row), **results_parameters(match.id, rows, DEAL_FIGURES))
         if kept_key is not None:
             parameters.update(key_parameters(kept_key))
@@ -95,7 +96,8 @@ def _append(match: Match, deal: Deal, result: MatchResult,
         set_committed_value(match, name, value)
     make_transient_to_detached(deal)  # as if loaded: in the session, with nothing left to write
     db.session.add(deal)
-    set_committed_value(match, "deals", [*match.deals, deal])
+    if "deals" in inspect(match).dict:
+        set_committed_value(match, "deals", [*match.deals, deal])
     return cast(int | None, later), in_one
 
 
@@ -114,27 +116,32 @@ def _update_match_row(match: Match, moves: bool, parameters: Mapping[str, Any], 
 
 
 def store_result(match: Match, result: MatchResult, appended: Deal | None = None,
-                 kept_key: Mapping[str, Any] | None = None) -> None:
+                 kept_key: Mapping[str, Any] | None = None, facts: Sequence[Mapping[str, Any]] | None = None) -> None:
     """Cache the engine's result on the match, move its status with it, and refresh the figures;
-    with the deal just `appended` to the match's deals (not yet in its list), stored with them (and
-    `kept_key`, the row of the request's idempotency key), and the nights of the matches started
-    after this one grouped again (as `night_moved` does)."""
+    with the deal just `appended` after the match's deals (whose facts are `facts`, as
+    `facts_under_lock` read them), stored with them (and `kept_key`, the row of the request's
+    idempotency key), and the nights of the matches started after this one grouped again (as
+    `night_moved` does)."""
     status_before = match.status
     was_finished = status_before == FINISHED
     ended_before = match.ended_at if was_finished else None
     later: int | None = None
     rescored = False
+    deals = None  # with a deal appended: the facts of the match's deals, that one included
     if appended is None:
         cache_result(match, result)
     else:
-        later, rescored = _append(match, appended, result, kept_key)
+        before = [deal.data for deal in match.deals] if facts is None else facts
+        later, rescored = _append(match, appended, result, kept_key, before)
+        deals = [*before, appended.data]
     changed = was_finished or match.status == FINISHED
     # The summaries count matches by status and sum finished ones only: a deal of a match
     # still being played leaves them as they are.
     summarize = match.status != status_before or match.status == FINISHED
     if not rescored:
         refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
-                        summarize=summarize, rows_exist=status_before is not None, status_before=status_before)
+                        summarize=summarize, rows_exist=status_before is not None, status_before=status_before,
+                        deals=deals)
     if appended is not None:
         _regroup_if_later(match, later)
 
@@ -152,7 +159,7 @@ def insert_rows(model: type[db.Model], rows: Sequence[Mapping[str, Any]]) -> Non
 
 def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None,
                     summarize: bool = False, rows_exist: bool | None = None,
-                    status_before: str | None = FINISHED) -> None:
+                    status_before: str | None = FINISHED, deals: Sequence[Mapping[str, Any]] | None = None) -> None:
     """Rewrite the match's derived rows (inside the change's transaction).
 
     With `rerate_since` (when the match ended, or ended before this change), the ratings of
@@ -163,12 +170,12 @@ def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | 
     `status_before` is the match's status before the change (None: a new match). Unless the
     match was over (or that is not known: the default), the summaries, pair records and
     ratings take this match's part alone (see `increments`); else, or when that cannot be
-    exact, they are aggregated again.
+    exact, they are aggregated again. `deals`: the match's deals' facts, if not read as objects.
     """
     db.session.flush()
     if rerate_since is not None or summarize:
         lock_figures(match.user_id)
-    rows = result_rows(match, result)
+    rows = result_rows(match, result, deals)
     if rows_exist:
         figures = DEAL_FIGURES if status_before == match.status == PLAYING else RESULT_FIGURES
         db.session.execute(update_results(len(rows), figures), results_parameters(match.id, rows, figures))
@@ -224,6 +231,24 @@ def lock_match(match: Match) -> None:
     set_committed_value(match, "deals", deals)
 
 
+def facts_under_lock(match: Match) -> list[dict[str, Any]]:
+    """Lock the match's account (`lock_figures`) and return its deals' facts in order: those of the
+    deals read already, else read as rows (on PostgreSQL in the lock's own statement, as `lock_match`).
+
+    Adding a deal needs the facts alone: loading a match's 28 deals as objects through the session
+    took 0.8 ms besides the read, as rows 0.1 ms (`services.add_deal` 0.5 to 0.75 ms faster).
+    """
+    if "deals" in inspect(match).dict:  # read already
+        lock_figures(match.user_id)
+        return [deal.data for deal in match.deals]
+    locking = _to_lock(match.user_id)
+    facts = list(db.session.connection().execute(_FACTS_UNDER_LOCK if locking else _FACTS,
+                                                 {"match_id": match.id, "user_id": match.user_id}).scalars())
+    if locking:
+        _locked(match.user_id)
+    return facts
+
+
 def _to_lock(user_id: int) -> bool:
     """Tell whether the account is still to be locked: not on SQLite, nor where the transaction holds it."""
     session = db.session()
@@ -251,6 +276,10 @@ _LOCK_ACCOUNT = select(_users.c.id).where(_users.c.id == bindparam("user_id")).w
 #: A match's deals as `queries.deals_to_change` reads them, read once the account is locked: the
 #: lock is an uncorrelated EXISTS, which PostgreSQL evaluates once, before it reads any deal.
 _DEALS_UNDER_LOCK = DEALS_TO_CHANGE.where(_LOCK_ACCOUNT.exists())
+_deals = Deal.__table__
+#: A match's deals' facts in order, as rows; and the same once the account is locked.
+_FACTS = select(_deals.c.data).where(_deals.c.match_id == bindparam("match_id")).order_by(_deals.c.number)
+_FACTS_UNDER_LOCK = _FACTS.where(_LOCK_ACCOUNT.exists())
 
 
 def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:

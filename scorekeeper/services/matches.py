@@ -23,8 +23,8 @@ from ..documents import match_document
 from ..errors import Conflict, NotFound, PreconditionFailed
 from ..extensions import db
 from ..figures.upkeep import (
-    cache_result, lock_figures, lock_match, night_moved, pair_up, rate_again, refresh_figures, regroup_nights,
-    store_result, sum_up,
+    cache_result, facts_under_lock, lock_figures, lock_match, night_moved, pair_up, rate_again, refresh_figures,
+    regroup_nights, store_result, sum_up,
 )
 from ..models import ABANDONED, FINISHED, MAX_NOTE_LENGTH, PLAYING, Deal, Match, Seat, User, utcnow
 from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
@@ -117,8 +117,9 @@ def _check_not_abandoned(match: Match, number: int) -> None:
         raise RuleViolation([RuleError(number, "deal", Code.MATCH_FINISHED, "match_abandoned")])
 
 
-def _expect_next(match: Match, expected_number: int | None) -> int:
-    number = len(match.deals) + 1
+def _expect_next(deals: int, expected_number: int | None) -> int:
+    """Return the number of the next deal after `deals` of them; Conflict if the phone expected another."""
+    number = deals + 1
     if expected_number is not None and expected_number != number:
         if expected_number < number:
             message = _("Deal %(entered)s was just entered, perhaps on another phone. The next deal is %(number)s.",
@@ -131,16 +132,17 @@ def _expect_next(match: Match, expected_number: int | None) -> int:
 
 
 def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None,
-                 entry_link_id: int | None = None, idempotency_key: str | None = None) -> Match:
+                 entry_link_id: int | None = None, idempotency_key: str | None = None,
+                 facts: list[dict[str, Any]] | None = None) -> Match:
     """Check the match with `deal` added and store it, saying who entered it, with the request's
-    idempotency key (see `once`) (inside a transaction)."""
-    lock_match(match)
-    number = _expect_next(match, expected_number)
+    idempotency key (see `once`) (inside a transaction). `facts` are the match's deals' facts,
+    when they were read under the lock already."""
+    facts = facts_under_lock(match) if facts is None else facts
+    number = _expect_next(len(facts), expected_number)
     _check_not_abandoned(match, number)
-    deals = [d.data for d in match.deals] + [dict(deal)]
-    result = check_match(match_document(match, deals))
+    result = check_match(match_document(match, [*facts, dict(deal)]))
     store_result(match, result, appended=Deal(number=number, data=dict(deal), entry_link_id=entry_link_id),
-                 kept_key=key_row(match, idempotency_key))
+                 kept_key=key_row(match, idempotency_key), facts=facts)
     return match
 
 
@@ -155,6 +157,7 @@ def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None 
     phone that entered it (None: the owner).
     """
     if keep_answer:  # the answer is the match as the deal leaves it: kept once the deal is stored
+        lock_match(match)  # its deals as objects, which the answer shows with the new one
         _append_deal(match, deal, expected_number, entry_link_id)
         remember(match, idempotency_key, answer=True)
     else:
@@ -166,7 +169,7 @@ def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None 
 def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None = None,
               idempotency_key: str | None = None) -> Match:
     """Keep the next Pocha deal's bids, entered before play, until its tricks come in."""
-    number = _expect_next(match, expected_number)
+    number = _expect_next(len(match.deals), expected_number)
     _check_not_abandoned(match, number)
     check_bids(match_document(match), dict(bids))
     match.pending = dict(bids)
@@ -182,15 +185,15 @@ def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expec
 
     `entry_link_id` names the entry link of the phone that entered the tricks (None: the owner).
     """
-    lock_match(match)
-    number = _expect_next(match, expected_number)
+    facts = facts_under_lock(match)
+    number = _expect_next(len(facts), expected_number)
     if match.pending is None:
         raise Conflict(_("The bids of deal %(number)s are not in: they were undone, perhaps on another phone.",
                          number=number))
     if dict(bids_seen) != dict(match.pending):
         raise Conflict(_("The bids of deal %(number)s were changed on another phone. Check them and enter the "
                          "tricks again.", number=number))
-    _append_deal(match, {**match.pending, "tricks": tricks}, expected_number, entry_link_id, idempotency_key)
+    _append_deal(match, {**match.pending, "tricks": tricks}, expected_number, entry_link_id, idempotency_key, facts)
     return match
 
 
