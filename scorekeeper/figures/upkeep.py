@@ -116,7 +116,7 @@ def _update_match_row(match: Match, moves: bool, parameters: Mapping[str, Any], 
 
 
 def store_result(match: Match, result: MatchResult, appended: Deal | None = None,
-                 kept_key: Mapping[str, Any] | None = None, facts: Sequence[Mapping[str, Any]] | None = None) -> None:
+                 kept_key: Mapping[str, Any] | None = None, facts: Sequence[Mapping[str, Any]] = ()) -> None:
     """Cache the engine's result on the match, move its status with it, and refresh the figures;
     with the deal just `appended` after the match's deals (whose facts are `facts`, as
     `facts_under_lock` read them), stored with them (and `kept_key`, the row of the request's
@@ -131,9 +131,8 @@ def store_result(match: Match, result: MatchResult, appended: Deal | None = None
     if appended is None:
         cache_result(match, result)
     else:
-        before = [deal.data for deal in match.deals] if facts is None else facts
-        later, rescored = _append(match, appended, result, kept_key, before)
-        deals = [*before, appended.data]
+        later, rescored = _append(match, appended, result, kept_key, facts)
+        deals = [*facts, appended.data]
     changed = was_finished or match.status == FINISHED
     # The summaries count matches by status and sum finished ones only: a deal of a match
     # still being played leaves them as they are.

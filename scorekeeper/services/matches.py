@@ -117,9 +117,9 @@ def _check_not_abandoned(match: Match, number: int) -> None:
         raise RuleViolation([RuleError(number, "deal", Code.MATCH_FINISHED, "match_abandoned")])
 
 
-def _expect_next(deals: int, expected_number: int | None) -> int:
-    """Return the number of the next deal after `deals` of them; Conflict if the phone expected another."""
-    number = deals + 1
+def _expect_next(stored: int, expected_number: int | None) -> int:
+    """Return the number of the deal after the `stored` ones; Conflict if the phone expected another."""
+    number = stored + 1
     if expected_number is not None and expected_number != number:
         if expected_number < number:
             message = _("Deal %(entered)s was just entered, perhaps on another phone. The next deal is %(number)s.",
