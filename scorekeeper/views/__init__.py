@@ -9,6 +9,7 @@ from flask import (
 )
 from flask_babel import gettext
 from flask_login import current_user
+from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
@@ -47,6 +48,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(NotFound, _not_found)
     app.register_error_handler(ServiceError, _refused)
     app.register_error_handler(404, _not_found)
+    app.register_error_handler(ObjectDeletedError, _deleted_meanwhile)
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(429, _too_many)
     app.add_template_filter(_group_errors, "group_errors")
@@ -136,6 +138,15 @@ def _not_found(error: Exception) -> tuple[str, int] | tuple[Response, int]:
     if request.path.startswith("/api/"):
         return jsonify({"message": message}), 404
     return render_template("message.html", heading=gettext("Not found"), message=message), 404
+
+
+def _deleted_meanwhile(error: ObjectDeletedError) -> tuple[str, int] | tuple[Response, int]:
+    """Answer 404 when what a request changed was deleted by another phone before the answer was made.
+
+    A service's commit expires the session's objects, and the answer reads them again: a match
+    deleted from another phone between the two is gone, so there is nothing at this address any more.
+    """
+    return _not_found(error)
 
 
 def _refused(error: ServiceError) -> tuple[str, int] | tuple[Response, int]:

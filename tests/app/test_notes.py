@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper import services, transfer
@@ -159,3 +161,35 @@ def test_the_api_carries_the_note_and_sets_it(api: Api, app: Flask) -> None:
         assert refused.status_code == 422 and refused.get_json()["errors"][0]["field"] == field, wrong
     assert api.post("/api/v1/matches", {**TUTE, "note": "x" * 201}).status_code == 422
     assert api.client.patch("/api/v1/matches/999", json={"note": "x"}, headers=api.headers).status_code == 404
+
+
+def _deleted_by_another_phone_after(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Have another phone delete match 1 once `set_note` has committed, before the answer reads it again."""
+    kept = services.set_note
+
+    def then_deleted(match: Match, note: object) -> Match:
+        noted = kept(match, note)
+        with db.engine.begin() as connection:
+            connection.execute(sa.delete(Match.__table__).where(Match.__table__.c.id == 1))
+        return noted
+
+    monkeypatch.setattr(services, "set_note", then_deleted)
+
+
+def test_a_note_saved_as_another_phone_deletes_the_match_answers_404(
+        ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    _deleted_by_another_phone_after(monkeypatch)
+    answer = ana.post("/matches/1/note", data={"note": "At Carmen's"})
+    assert answer.status_code == 404
+    assert "There is nothing at this address." in text(answer)
+
+
+def test_a_note_patched_as_another_phone_deletes_the_match_answers_404_in_json(
+        api: Api, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id = api.post("/api/v1/matches", TUTE).get_json()["id"]
+    assert match_id == 1
+    _deleted_by_another_phone_after(monkeypatch)
+    answer = api.client.patch("/api/v1/matches/1", json={"note": "Casa de Luis"}, headers=api.headers)
+    assert answer.status_code == 404
+    assert answer.get_json() == {"message": "There is nothing at this address."}
