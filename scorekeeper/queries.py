@@ -321,7 +321,7 @@ def match_at_table(match_id: int, *, deals: bool = True) -> Match:
     """Return a match, whole, to be changed (its deals as objects), or raise NotFound if it is gone.
 
     Without `deals`, its deals are left for the change to read under the account's lock
-    (`figures.upkeep.facts_under_lock` or `lock_match`), or else for the relationship to load when asked for.
+    (`figures.locks.facts_under_lock` or `lock_match`), or else for the relationship to load when asked for.
     """
     match = _match_with_seats(match_id)
     if deals:

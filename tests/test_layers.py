@@ -10,10 +10,11 @@ from pathlib import Path
 import scorekeeper
 
 PACKAGE_DIR = Path(scorekeeper.__file__).parent
-#: The code that changes data: the services, and the upkeep of the derived tables they call (with the
-#: changes of one match it adds to them, and the statements it stores a deal with).
-WRITERS = ("scorekeeper.services", "scorekeeper.figures.upkeep", "scorekeeper.figures.increments",
-           "scorekeeper.figures.statements")
+#: The code that changes data: the services, the account's lock they take, and the upkeep of the
+#: derived tables they call (with the changes of one match it adds to them, and the statements it
+#: stores a deal with).
+WRITERS = ("scorekeeper.services", "scorekeeper.figures.locks", "scorekeeper.figures.upkeep",
+           "scorekeeper.figures.increments", "scorekeeper.figures.statements")
 #: The reads and what lays them out for a page or a document.
 READERS = ("scorekeeper.queries", "scorekeeper.figures.reads", "scorekeeper.figures.aggregate",
            "scorekeeper.figures.nights", "scorekeeper.figures.rows", "scorekeeper.pages", "scorekeeper.documents", "scorekeeper.transfer",
@@ -107,6 +108,8 @@ def test_only_the_services_keep_the_derived_tables() -> None:
     assert steps == {"scorekeeper.figures.upkeep", "scorekeeper.figures.statements"}, steps
     senders = {name for name in modules() if "scorekeeper.figures.statements" in imports_of(name)}
     assert senders == {"scorekeeper.figures.upkeep"}, senders
+    lockers = {name for name in modules() if "scorekeeper.figures.locks" in imports_of(name)}
+    assert lockers and all(under(name, ("scorekeeper.services", "scorekeeper.figures.upkeep")) for name in lockers)
 
 
 def test_the_errors_and_the_rules_engine_depend_on_nothing_else_of_the_package() -> None:

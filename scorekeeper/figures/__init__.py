@@ -6,6 +6,8 @@ The write side:
 - `aggregate`: a player's summary and every pair's record, aggregated in SQL from the results;
 - `increments`: one match's change added to its players' summaries, pair records and ratings, when
   that is exact (the common case: a match starts, is abandoned, or ends as its players' latest);
+- `locks`: the account's lock, which every change of a match's facts takes first, and the reads
+  made under it (a match's deals, as objects or as facts);
 - `upkeep`: storing all of them, inside the transaction of the service that changed the facts
   (only the services call it);
 - `statements`: the statements `upkeep` stores a deal added and rewrites a match's results with.

@@ -14,7 +14,8 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from ..errors import InvalidInput, NotFound
 from ..extensions import db
 from ..figures.nights import GAP_HOURS
-from ..figures.upkeep import lock_figures, regroup_nights
+from ..figures.locks import lock_figures
+from ..figures.upkeep import regroup_nights
 from ..i18n import is_time_zone
 from ..keys import hash_token, sign_in_lifetime
 from ..models import MAX_ID, ApiToken, SignIn, User, utcnow

@@ -22,9 +22,9 @@ from flask_babel import gettext as _
 from ..documents import match_document
 from ..errors import Conflict, NotFound, PreconditionFailed
 from ..extensions import db
+from ..figures.locks import facts_under_lock, lock_figures, lock_match
 from ..figures.upkeep import (
-    cache_result, facts_under_lock, lock_figures, lock_match, night_moved, pair_up, rate_again, refresh_figures,
-    regroup_nights, store_result, sum_up,
+    cache_result, night_moved, pair_up, rate_again, refresh_figures, regroup_nights, store_result, sum_up,
 )
 from ..models import ABANDONED, FINISHED, MAX_NOTE_LENGTH, PLAYING, Deal, Match, Seat, User, utcnow
 from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
