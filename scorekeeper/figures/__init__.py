@@ -7,7 +7,7 @@ The write side:
 - `increments`: one match's change added to its players' summaries, pair records and ratings, when
   that is exact (the common case: a match starts, is abandoned, or ends as its players' latest);
 - `locks`: the account's lock, which every change of a match's facts takes first, and the reads
-  made under it (a match's deals, as objects or as facts);
+  made under it (a match's deals; the owner's match to change, with its deals' facts);
 - `upkeep`: storing all of them, inside the transaction of the service that changed the facts
   (only the services call it);
 - `statements`: the statements `upkeep` stores a deal added and rewrites a match's results with.

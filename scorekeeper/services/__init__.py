@@ -9,12 +9,16 @@
 - `imports`: importing accounts from an export file;
 - `base`: the transaction every public function runs in.
 
+`own_match_to_change` is not a transaction of its own: it begins the one of the change that follows in
+the same request, by reading the owner's match under the account's lock (`figures.locks`).
+
 Each change keeps the derived tables up to date inside its own transaction, through `figures.upkeep`.
 """
 
 from __future__ import annotations
 
 from ..errors import Conflict, InvalidInput, NotFound, PreconditionFailed, ServiceError
+from ..figures.locks import own_match_to_change
 from ..keys import hash_token
 from .accounts import (
     MIN_PASSWORD_LENGTH, TOKEN_PREFIX, authenticate, change_password, create_api_token, create_user,
@@ -41,5 +45,5 @@ __all__ = [
     "MAX_IDEMPOTENCY_KEY", "Sent", "once", "usable_key",
     "abandon_match", "add_deal", "complete_deal", "create_match_from_document", "delete_last_deal", "delete_match",
     "rematch", "replace_deal", "save_bids", "set_note", "share_match", "start_match", "stop_sharing", "undo",
-    "add_player", "rename_player", "set_player_archived",
+    "add_player", "rename_player", "set_player_archived", "own_match_to_change",
 ]

@@ -72,7 +72,12 @@ def match_at_table(match_id: int, *, changing: bool = False, deals: bool = True)
 
     A phone whose link was stopped gets NotFound; one that would change a match that is over, Conflict.
     """
-    match = queries.match_at_table(match_id, deals=deals)
+    match = None
+    if changing and not deals and current_user.is_authenticated:
+        # The owner's phone reads its match under the account's lock, with the facts the change needs.
+        match = services.own_match_to_change(current_user.id, match_id)
+    if match is None:
+        match = queries.match_at_table(match_id, deals=deals)
     return match, _link_to(match, changing)
 
 

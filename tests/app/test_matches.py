@@ -546,8 +546,12 @@ def test_postgresql_keeps_one_plan_for_storing_a_deal(ana: Browser, app: Flask) 
     with app.app_context():
         plans = db.session.execute(sa.text("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
                                            "WHERE statement LIKE 'WITH rescored%'")).all()
+        # The owner's read of the match under the lock, with its deals' facts, is planned once too.
+        reads = db.session.execute(sa.text("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+                                           "WHERE statement LIKE 'SELECT matches.id%json_agg%'")).all()
         db.session.rollback()
     assert len(plans) == 1 and plans[0].generic_plans >= 3, plans
+    assert len(reads) == 1 and reads[0].generic_plans >= 3, reads
 
 
 # ---------------------------------------------------------------- isolation
