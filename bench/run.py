@@ -60,7 +60,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import services
+from scorekeeper import checkpoints, services
 from scorekeeper.backup import backup_sqlite
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal, Match, Player, User
@@ -417,6 +417,8 @@ def time_finishing_deals(histories: list[History], matches: int, seed: int) -> N
                     began = time.perf_counter()
                     stored = services.add_deal(match, deal, number)
                     last[:] = [time.perf_counter() - began]
+                    # What the server does once the deal's answer is sent (SQLite: a checkpoint, when due).
+                    checkpoints.checkpoint_if_due(db.engine)
                     return stored
 
                 match = history.start_match(rng, history.table_of(bench_user()))

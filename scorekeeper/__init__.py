@@ -42,7 +42,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep match documents in their own order
 
-    from . import assets, cli, extensions, models, security, views  # noqa: F401  (models registers the tables)
+    from . import assets, checkpoints, cli, extensions, models, security, views  # noqa: F401  (models registers the tables)
 
     extensions.db.init_app(app)
     extensions.end_reads_with_commit(app)
@@ -58,6 +58,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     cli.register(app)
     with app.app_context():
         extensions.configure_sqlite(extensions.db.engine, app.config["SQLITE_BUSY_TIMEOUT"])
+        checkpoints.register(app, extensions.db.engine)
         if app.config["AUTO_MIGRATE"]:
             from .schema import apply_migrations, fill_missing_figures
 
