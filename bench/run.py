@@ -21,9 +21,10 @@ into a fresh database with `flask import`.
 
 The budgets it checks (and exits 1 when one is missed): every page at most 2x the floor
 and at most 10% slower on the full history; the same query count at both sizes; at most
-5 ms median to check, score and store one deal (`services.add_deal`), its p95 and the
-finishing deal's median and p95 at most 1.25x as long on the full history as on the
-small one; and at least 1,000 deals a second imported.
+5 ms median to check, score and store one deal (`services.add_deal`), its p95 (over every
+deal of the matches played for the finishing deal) and the finishing deal's median and p95
+at most 1.25x as long on the full history as on the small one; and at least 1,000 deals a
+second imported.
 """
 
 from __future__ import annotations
@@ -107,6 +108,8 @@ class History:
     build_rate: float | None = None
     #: Time of every `services.add_deal` call made by the measured deal POSTs, in seconds.
     store_times: list[float] = field(default_factory=list)
+    #: Time of every deal of the matches played to time their finishing deal, in seconds.
+    played_times: list[float] = field(default_factory=list)
     #: Time of each deal that finished a match, timed on its own, in seconds.
     finish_times: list[float] = field(default_factory=list)
     deal_plan: Iterator[dict[str, Any]] | None = None
@@ -417,6 +420,7 @@ def time_finishing_deals(histories: list[History], matches: int, seed: int) -> N
                     began = time.perf_counter()
                     stored = services.add_deal(match, deal, number)
                     last[:] = [time.perf_counter() - began]
+                    bench.played_times.append(last[0])
                     # What the server does once the deal's answer is sent (SQLite: a checkpoint, when due).
                     checkpoints.checkpoint_if_due(db.engine)
                     return stored
@@ -667,7 +671,8 @@ def report(histories: list[History], figures: dict[tuple[str, str], Figures], lo
             missed.append(f"{page}: {figures[small.label, page].queries} queries on {small.label}, "
                           f"{figures[full.label, page].queries} on {full.label}")
     print()
-    for label, attribute in (("Check, score and store one deal (services.add_deal)", "store_times"),
+    for label, attribute in (("Check, score and store one deal (services.add_deal) in the deal POSTs", "store_times"),
+                             ("Every deal of the matches played", "played_times"),
                              ("The deal that finishes a match, on its own", "finish_times")):
         medians, p95s = [], []
         for bench in histories:
@@ -679,10 +684,17 @@ def report(histories: list[History], figures: dict[tuple[str, str], Figures], lo
             print(f"{label}, {bench.label}: median {medians[-1]:.2f} ms, p95 {p95s[-1]:.2f} ms over {len(times)} deals")
         if len(medians) < 2:
             continue
-        name = "storing a deal" if attribute == "store_times" else "finishing a match"
+        name = "finishing a match" if attribute == "finish_times" else "storing a deal"
         if attribute == "store_times" and medians[1] > STORE_BUDGET_MS:
             missed.append(f"storing a deal: {medians[1]:.2f} ms median (budget {STORE_BUDGET_MS} ms)")
-        checked = [("p95", p95s)] if attribute == "store_times" else [("median", medians), ("p95", p95s)]
+        # The p95 of storing a deal is checked on the deals played (some 1,800 a history, the
+        # histories taking turns match by match), not on the deal POSTs' 200: there a handful
+        # of finishing deals sit just above the 95th rank, which falls on the ordinary deals'
+        # slowest three or four, and from run to run the ratio came out anywhere from 0.89 to 1.46.
+        checked = {"store_times": [], "played_times": [("p95", p95s)]}.get(attribute, [("median", medians),
+                                                                                        ("p95", p95s)])
+        if attribute == "store_times":
+            print(f"  p95: full ÷ {small.label} = {p95s[1] / p95s[0]:.2f} (its budget is checked on the deals played)")
         for figure, values in checked:
             growth = values[1] / values[0]
             print(f"  {figure}: full ÷ {small.label} = {growth:.2f}")
@@ -787,6 +799,7 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.json).write_text(json.dumps({
                 "pages": {f"{label} {page}": vars(f) for (label, page), f in figures.items()},
                 "store_ms": {b.label: [1000 * t for t in b.store_times] for b in histories},
+                "played_ms": {b.label: [1000 * t for t in b.played_times] for b in histories},
                 "finish_ms": {b.label: [1000 * t for t in b.finish_times] for b in histories},
                 "build_deals_per_second": {b.label: b.build_rate for b in histories},
                 "import": None if imported is None else {**vars(imported),

@@ -28,6 +28,9 @@ def test_the_benchmark_measures_every_page_on_both_histories_and_serves_the_load
         assert small["queries"] == full["queries"], page
     assert len(figures["store_ms"]["full"]) == 2
     assert len(figures["finish_ms"]["1/100"]) == len(figures["finish_ms"]["full"]) == 2
+    # Every deal of those two matches is timed, the finishing ones among them, the same on both histories.
+    assert len(figures["played_ms"]["1/100"]) == len(figures["played_ms"]["full"]) > 2
+    assert set(figures["finish_ms"]["full"]) <= set(figures["played_ms"]["full"])
     # The import brought back every deal of the history it exported, the measured deals included.
     assert figures["import"]["deals"] > 4 * 5 and figures["import"]["deals_per_second"] > 0
     assert set(figures["load"]) == {"floor", "scoreboard", "deal POST"}
