@@ -42,7 +42,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep match documents in their own order
 
-    from . import assets, checkpoints, cli, extensions, models, security, views  # noqa: F401  (models registers the tables)
+    # models registers the tables
+    from . import assets, checkpoints, cli, extensions, models, security, views  # noqa: F401
 
     extensions.db.init_app(app)
     extensions.end_reads_with_commit(app)

@@ -6,8 +6,9 @@ request then waits for the copy: on a history of years, a deal that happened to 
 took 7 to 13 ms instead of 3 to 7, since its pages lie spread over a large file. Here each
 process counts the rows its commits changed, and once they pass `ROWS_PER_CHECKPOINT` the
 next request to end (as a rule, the one that made it so) copies the log after its answer has
-gone out (a passive checkpoint, which waits for no reader or writer). SQLite's own checkpoint is moved to `BACKSTOP_PAGES`,
-for writes made outside requests (commands, scripts), which no answer follows.
+gone out (a passive checkpoint, which waits for no reader or writer). SQLite's own
+checkpoint is moved to `BACKSTOP_PAGES`, for writes made outside requests (commands,
+scripts), which no answer follows.
 
 Python's sqlite3 does not offer SQLite's WAL hook, which would tell the pages a commit added;
 each connection's count of changed rows (`total_changes`) stands in for it.
