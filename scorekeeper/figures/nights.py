@@ -143,7 +143,9 @@ def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int 
     of_a_player = player_id is not None and 0 < player_id <= MAX_ID
     values = {"user_id": user.id, "player_id": player_id, "limit": per_page, "offset": (page - 1) * per_page}
     connection = db.session.connection()
-    read = list(connection.execute(_night_page_statement(of_a_player), values))
+    # Fetched whole (`all()`): iterating a result asks SQLite's cursor for one row at a time, and a
+    # page's two reads took 0.79 ms so against 0.70 on the full history.
+    read = connection.execute(_night_page_statement(of_a_player), values).all()
     # The count comes with every match read; a page past the last (or emptied meanwhile) asks for it alone.
     total = read[0].nights if read else connection.execute(_night_list_statements(of_a_player)[0], values).scalar()
     rows = _rows_read(read)
@@ -160,7 +162,7 @@ def night_for(user: User, night_id: int) -> NightRows:
     if found is None or found.user_id != user.id or found.night_id != night_id:
         raise NotFound(gettext("There is no such night."))
     # The first match is read with the others, with their cached results.
-    rows = _rows_read(connection.execute(statements["with results"], {"user_id": user.id, "nights": [night_id]}))
+    rows = _rows_read(connection.execute(statements["with results"], {"user_id": user.id, "nights": [night_id]}).all())
     if not rows:  # deleted by another phone meanwhile
         raise NotFound(gettext("There is no such night."))
     return rows[0]
@@ -228,7 +230,7 @@ def _rows_read(read: Iterable[Any]) -> list[NightRows]:
     ends = {row.id: row.ends for row in counted if row.ends is not None}
     connection = db.session.connection()
     statement = _seats_statement(connection.dialect.name)
-    seats = [Seated(*row) for row in connection.execute(statement, {"ids": list(deals)})]
+    seats = [Seated(*row) for row in connection.execute(statement, {"ids": list(deals)}).all()]
     # A match deleted by another phone after the first read has no results left: it is left out.
     seated = {seat.match_id for seat in seats}
     # Sorted here, not in SQL: an ORDER BY on the start would have the database walk the account's
