@@ -25,6 +25,7 @@ from flask import Flask, Response
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.pool import ConnectionPoolEntry
 
 logger = logging.getLogger(__name__)
 
@@ -63,27 +64,6 @@ class _Due:
 _dues: WeakKeyDictionary[Engine, _Due] = WeakKeyDictionary()
 
 
-def configure(engine: Engine) -> None:
-    """Count the rows each commit changes on the engine's connections, and move SQLite's own checkpoint
-    to its backstop."""
-    due = _dues.setdefault(engine, _Due())
-
-    @event.listens_for(engine, "connect")
-    def _backstop(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
-        cursor.close()
-
-    @event.listens_for(engine, "commit")
-    def _count(connection: Connection) -> None:
-        pooled = connection.connection
-        changes: int = pooled.dbapi_connection.total_changes  # type: ignore[union-attr]
-        before: int = pooled.info.get(_CHANGES_AT_COMMIT, changes)
-        pooled.info[_CHANGES_AT_COMMIT] = changes
-        if changes > before:
-            due.add(changes - before)
-
-
 def checkpoint_if_due(engine: Engine) -> bool:
     """Copy the write-ahead log into the database file if this process has changed enough rows since
     it last did; tell whether it did."""
@@ -101,11 +81,27 @@ def checkpoint_if_due(engine: Engine) -> bool:
 
 
 def register(app: Flask, engine: Engine) -> None:
-    """Have every request whose answer follows enough changes checkpoint once its answer is sent."""
+    """Count the rows each commit changes on the engine's connections, move SQLite's own checkpoint to
+    its backstop, and have the request that ends once enough have changed checkpoint after its answer."""
     if engine.dialect.name != "sqlite":
         return
-    configure(engine)
-    due = _dues[engine]
+    due = _dues.setdefault(engine, _Due())
+
+    @event.listens_for(engine, "connect")
+    def _backstop(dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
+        cursor.close()
+        record.info[_CHANGES_AT_COMMIT] = dbapi_connection.total_changes  # 0: counted from the first commit on
+
+    @event.listens_for(engine, "commit")
+    def _count(connection: Connection) -> None:
+        pooled = connection.connection
+        changes: int = pooled.dbapi_connection.total_changes  # type: ignore[union-attr]
+        before: int = pooled.info.get(_CHANGES_AT_COMMIT, changes)
+        pooled.info[_CHANGES_AT_COMMIT] = changes
+        if changes > before:
+            due.add(changes - before)
 
     @app.after_request
     def _after_the_answer(response: Response) -> Response:

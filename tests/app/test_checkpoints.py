@@ -13,6 +13,7 @@ from sqlalchemy import event
 
 from scorekeeper import checkpoints, services
 from scorekeeper.extensions import db
+from scorekeeper.models import User
 
 from ..conftest import Browser
 from .matchhelpers import start, tute_form
@@ -96,3 +97,14 @@ def test_sqlite_s_own_checkpoint_is_left_for_writes_outside_requests(sqlite_app:
         with db.engine.connect() as connection:
             assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == checkpoints.BACKSTOP_PAGES
             assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+
+def test_the_first_change_on_a_new_connection_is_counted(sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    with sqlite_app.app_context():
+        user_id = services.create_user("ana", "correct horse").id
+        monkeypatch.setattr(checkpoints, "ROWS_PER_CHECKPOINT", 1)
+        checkpoints.checkpoint_if_due(db.engine)  # whatever the account left due
+        db.session.remove()
+        db.engine.dispose()  # the next change runs on a connection opened for it
+        services.start_match(db.session.get(User, user_id), "tute2", ["Ana", "Luis"], {"target": 9}, 0)
+        assert checkpoints.checkpoint_if_due(db.engine)
