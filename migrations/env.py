@@ -1,7 +1,9 @@
 import logging
 from logging.config import fileConfig
 
+import sqlalchemy as sa
 from flask import current_app
+from sqlalchemy.pool import NullPool
 
 from alembic import context
 
@@ -91,16 +93,75 @@ def run_migrations_online():
         conf_args["process_revision_directives"] = process_revision_directives
 
     connectable = get_engine()
+    sqlite = connectable.dialect.name == "sqlite"
+    if sqlite:
+        connectable = sqlite_migration_engine(connectable)
 
-    with connectable.connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=get_metadata(),
-            **conf_args
-        )
+    try:
+        with connectable.connect() as connection:
+            context.configure(
+                connection=connection,
+                target_metadata=get_metadata(),
+                # Each migration commits with its own version number, or not at all: an upgrade
+                # killed halfway leaves the database at the last migration it finished, and the
+                # next start goes on from there. PostgreSQL's DDL is transactional as it is;
+                # SQLite's is too, once its driver lets SQLAlchemy begin every transaction
+                # (see sqlite_migration_engine).
+                transactional_ddl=True,
+                transaction_per_migration=True,
+                on_version_apply=check_foreign_keys if sqlite else (),
+                **conf_args
+            )
 
-        with context.begin_transaction():
-            context.run_migrations()
+            with context.begin_transaction():
+                context.run_migrations()
+    finally:
+        if sqlite:
+            connectable.dispose()
+
+
+def sqlite_migration_engine(app_engine):
+    """Return an engine of its own for migrating the app's SQLite database, whose every migration is
+    one transaction, DDL included, with foreign keys off.
+
+    Python's sqlite3 driver begins a transaction only before INSERT, UPDATE and DELETE, so the
+    CREATE, DROP and ALTER statements of a migration each committed at once: a start killed
+    inside a migration that rebuilds a table left half of it behind (a `_alembic_tmp_` table),
+    which no later start could get past. Here the driver begins nothing, and SQLAlchemy's own
+    BEGIN starts each migration's transaction, as SQLAlchemy's documentation of the pysqlite
+    driver shows ("Serializable isolation / Savepoints / Transactional DDL").
+
+    Foreign keys are off because a migration that rebuilds a table (Alembic's batch mode) drops
+    the old one, and with them on, SQLite deletes every row that refers to a dropped table's
+    rows (ON DELETE CASCADE) first; they can only be turned off outside a transaction, so this
+    engine's connections start with them off, and `check_foreign_keys` checks every migration
+    before it commits. The app's own engine keeps them on.
+    """
+    engine = sa.create_engine(app_engine.url, poolclass=NullPool)
+    busy_timeout = int(current_app.config.get("SQLITE_BUSY_TIMEOUT", 15)) * 1000
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=OFF")
+        cursor.execute(f"PRAGMA busy_timeout={busy_timeout}")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(connection):
+        # IMMEDIATE: the migration holds the write lock from its first statement on.
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def check_foreign_keys(ctx, step, heads, run_args):
+    """Refuse to commit a migration that leaves a row referring to a row that is not there (SQLite,
+    whose migrations run with foreign keys off)."""
+    broken = ctx.connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise RuntimeError(f"migration {step.up_revision_id} would leave rows that refer to nothing: {broken[:5]}")
 
 
 if context.is_offline_mode():
