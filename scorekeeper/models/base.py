@@ -1,0 +1,60 @@
+"""What every table shares: the declarative base, timestamps kept in UTC, and the limits of ids and texts."""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import DateTime
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
+
+from ..extensions import Base, db
+
+if TYPE_CHECKING:
+    # Flask-SQLAlchemy builds `db.Model` at run time from the declarative `Base` (adding its
+    # table-name and session wiring), so a type checker cannot see it as a class. Models are
+    # typed as subclasses of `Base`, which is what `db.Model` is built on; no model uses
+    # what Flask-SQLAlchemy adds (`Model.query`).
+    Model = Base
+else:
+    Model = db.Model
+
+PLAYING = "playing"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+STATUSES = (PLAYING, FINISHED, ABANDONED)
+#: The largest id an integer column holds on every database; a larger id names nothing.
+MAX_ID = 2**31 - 1
+#: Room for a name of 40 characters once case-folded (which can make it up to three times longer).
+NAME_KEY_LENGTH = 160
+#: The longest note a match carries.
+MAX_NOTE_LENGTH = 200
+
+
+def utcnow() -> datetime:
+    """Return the current time in UTC."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp kept as naive UTC in every database and handed out aware, in UTC."""
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("timestamps must carry a time zone")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+def name_key(name: str) -> str:
+    """Return the form of a name that tells names apart: trimmed, spaces folded, case and composition ignored."""
+    return unicodedata.normalize("NFC", " ".join(name.split()).casefold())

@@ -1,0 +1,138 @@
+"""Derived tables: each player's result per match, ratings, summaries per game and pair records.
+
+None of them is a fact: the services write them in the same transaction as the deals they
+follow from, and `flask --app scorekeeper recompute` rebuilds them from the deals.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .base import Model, UTCDateTime
+
+
+class DealCounts:
+    """What is counted deal by deal: Tute's cantes, tutes and last tricks, Pocha's bids against tricks
+    (for one match in a player's result, summed over finished matches in their summary)."""
+
+    cantes_20: Mapped[int] = mapped_column(default=0)
+    cantes_40: Mapped[int] = mapped_column(default=0)
+    tutes: Mapped[int] = mapped_column(default=0)
+    last_tricks: Mapped[int] = mapped_column(default=0)
+    exact_bids: Mapped[int] = mapped_column(default=0)
+    over_bids: Mapped[int] = mapped_column(default=0)
+    under_bids: Mapped[int] = mapped_column(default=0)
+
+
+class PlayerResult(DealCounts, Model):
+    """Derived: what one player did in one match, for the statistics pages.
+
+    Written with the match's facts in the same transaction, and rebuilt from them by
+    `flask --app scorekeeper recompute`; never edited on its own.
+    """
+
+    __tablename__ = "player_results"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),
+                      Index("ix_player_results_user_id_game", "user_id", "game"),
+                      Index("ix_player_results_player_id_game", "player_id", "game"),
+                      # A player's matches newest first, for head-to-head's pages.
+                      Index("ix_player_results_player_id_played_at", "player_id", "played_at", "match_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(10))
+    seat: Mapped[int] = mapped_column()
+    side: Mapped[int] = mapped_column()
+    status: Mapped[str] = mapped_column(String(10))
+    #: Finished, and this player's side among the winners (ties for first each count).
+    won: Mapped[bool] = mapped_column(default=False)
+    played_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    deals: Mapped[int] = mapped_column(default=0)
+    total: Mapped[int] = mapped_column(default=0)
+    juegos: Mapped[int | None] = mapped_column()
+
+
+class PlayerRating(Model):
+    """Derived: a player's skill rating in a game after one finished match (openskill, Plackett–Luce)."""
+
+    __tablename__ = "player_ratings"
+    __table_args__ = (UniqueConstraint("match_id", "player_id"),
+                      # A player's ratings in a game in order, read from the index alone (the latest: one step).
+                      Index("ix_player_ratings_player_id_game_rated_at_ordinal", "player_id", "game", "rated_at", "match_id", "ordinal"),
+                      # An account's ratings in a game from a match on, to be redone.
+                      Index("ix_player_ratings_user_id_game_rated_at", "user_id", "game", "rated_at", "match_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(10))
+    rated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    mu: Mapped[float] = mapped_column()
+    sigma: Mapped[float] = mapped_column()
+    #: The conservative estimate shown to players (mu - 3 sigma).
+    ordinal: Mapped[float] = mapped_column()
+
+
+class PlayerSummary(DealCounts, Model):
+    """Derived: one player's figures in one game over every match they sat in, for the player page
+    and the all-time leaderboard (which then read one row, not the whole history).
+
+    Moved by one match whenever a match of theirs starts, is abandoned or finishes as their
+    latest; aggregated again from `player_results` when one finishes before a later one of theirs,
+    is reopened, corrected after it finished, or deleted; never edited on its own.
+    """
+
+    __tablename__ = "player_summaries"
+    __table_args__ = (UniqueConstraint("player_id", "game"), Index("ix_player_summaries_user_id_game", "user_id", "game"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(10))
+    played: Mapped[int] = mapped_column(default=0)
+    won: Mapped[int] = mapped_column(default=0)
+    abandoned: Mapped[int] = mapped_column(default=0)
+    unfinished: Mapped[int] = mapped_column(default=0)
+    finished: Mapped[int] = mapped_column(default=0)
+    #: The sums below count finished matches only.
+    deals: Mapped[int] = mapped_column(default=0)
+    points: Mapped[int] = mapped_column(default=0)
+    juegos: Mapped[int] = mapped_column(default=0)
+    best_total: Mapped[int | None] = mapped_column()
+    best_match_id: Mapped[int | None] = mapped_column()
+    worst_total: Mapped[int | None] = mapped_column()
+    worst_match_id: Mapped[int | None] = mapped_column()
+    current_streak: Mapped[int] = mapped_column(default=0)
+    longest_streak: Mapped[int] = mapped_column(default=0)
+    #: The last finished matches, newest first: W for a win, L otherwise.
+    recent: Mapped[str] = mapped_column(String(10), default="")
+
+
+class PlayerPair(Model):
+    """Derived: what two players' shared matches add up to, for head-to-head (each pair once, lower id first).
+
+    Kept together with the players' summaries (its figures are plain sums, so a match that was
+    not over moves it by itself); never edited on its own.
+    """
+
+    __tablename__ = "player_pairs"
+    __table_args__ = (UniqueConstraint("first_id", "second_id"), Index("ix_player_pairs_user_id", "user_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    first_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    second_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    #: Matches both sat in, whatever their status.
+    shared: Mapped[int] = mapped_column(default=0)
+    #: Finished matches on opposite sides that each one won.
+    first_wins: Mapped[int] = mapped_column(default=0)
+    second_wins: Mapped[int] = mapped_column(default=0)
+    #: Finished matches as partners (Tute for four), and how many of them they won.
+    together: Mapped[int] = mapped_column(default=0)
+    together_won: Mapped[int] = mapped_column(default=0)
