@@ -29,8 +29,11 @@ STATUSES = (PLAYING, FINISHED, ABANDONED)
 MAX_ID = 2**31 - 1
 #: Room for a name of 40 characters once case-folded (which can make it up to three times longer).
 NAME_KEY_LENGTH = 160
-#: The longest note a match carries.
+#: The longest note that can be typed, in characters once its Unicode is composed (NFC).
 MAX_NOTE_LENGTH = 200
+#: The room a stored note has: versions before 0.2 counted a note's length before composing it,
+#: which can make a text up to three times longer, and an export of theirs must import.
+NOTE_ROOM = 3 * MAX_NOTE_LENGTH
 
 
 def utcnow() -> datetime:

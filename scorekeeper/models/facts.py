@@ -14,13 +14,18 @@ from flask_login import UserMixin
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .base import MAX_NOTE_LENGTH, NAME_KEY_LENGTH, PLAYING, Model, UTCDateTime, utcnow
+from .base import NAME_KEY_LENGTH, NOTE_ROOM, PLAYING, Model, UTCDateTime, utcnow
 
+#: The tables whose ids a session, a link, a token or an address holds: SQLite must never hand one
+#: out again once its row is deleted (without AUTOINCREMENT it reuses the highest id), or a phone
+#: that held a deleted match's id would reach the next match made. PostgreSQL's sequences never do.
+NEVER_REUSED = {"sqlite_autoincrement": True}
 
 class User(UserMixin, Model):
     """An account: one group of friends, or one person, with its own players and matches."""
 
     __tablename__ = "users"
+    __table_args__ = NEVER_REUSED
     # `sign_in_key` below is not a column: it says which browser's sign-in this request came with.
     __allow_unmapped__ = True
 
@@ -58,6 +63,7 @@ class SignIn(Model):
     """
 
     __tablename__ = "sign_ins"
+    __table_args__ = NEVER_REUSED
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
@@ -71,6 +77,7 @@ class ApiToken(Model):
     """A bearer token for the JSON API; only a hash of it is kept."""
 
     __tablename__ = "api_tokens"
+    __table_args__ = NEVER_REUSED
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
@@ -86,7 +93,7 @@ class Player(Model):
     """Someone who plays at the account's table; names are unique within the account."""
 
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("user_id", "name_key"),)
+    __table_args__ = (UniqueConstraint("user_id", "name_key"), NEVER_REUSED)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
@@ -109,7 +116,8 @@ class Match(Model):
                       # newest first, counted and paged on this index alone however long each night.
                       Index("ix_matches_user_id_night_id", "user_id", "night_id"),
                       Index("ix_matches_user_id_nights", "user_id", "created_at", "id", "night_id",
-                            sqlite_where=text("night_id = id"), postgresql_where=text("night_id = id")))
+                            sqlite_where=text("night_id = id"), postgresql_where=text("night_id = id")),
+                      NEVER_REUSED)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     uid: Mapped[str] = mapped_column(String(32), unique=True)
@@ -126,12 +134,15 @@ class Match(Model):
     version: Mapped[int] = mapped_column(default=0)
     #: The rules engine's result for the deals: a cache of derived figures, never a fact.
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    #: The secret of the read-only live view shared with the other phones, while it is shared.
-    share_token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    #: While the match is shared: a hash of its live view's secret (the link itself is never kept),
+    #: and the random salt from which the owner's phones draw it again (`keys.link_secret`); no salt
+    #: for a link made before links were drawn again, which still opens but cannot be shown.
+    share_key_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    share_salt: Mapped[str | None] = mapped_column(String(32))
     #: A short note of the owner's (where, the stake, who brought dinner), or None.
-    note: Mapped[str | None] = mapped_column(String(MAX_NOTE_LENGTH))
+    note: Mapped[str | None] = mapped_column(String(NOTE_ROOM))
     #: The note case-folded, for the history's search (written with the note, as a player's name_key).
-    note_key: Mapped[str | None] = mapped_column(String(4 * MAX_NOTE_LENGTH))
+    note_key: Mapped[str | None] = mapped_column(String(3 * NOTE_ROOM))
     #: Derived: the id of the first match of this match's game night (see `figures.nights`);
     #: kept by the services and rebuilt by `recompute`, never a fact.
     night_id: Mapped[int | None] = mapped_column()
@@ -192,15 +203,20 @@ class EntryLink(Model):
     """A secret link that lets the phones at the table enter a match's deals; only a hash of it is kept.
 
     A phone that opens it may, for that one match, see the scoreboard and enter, correct and undo
-    deals while the match is played, and nothing else. Stopping it (or making a new one) sets
+    deals while the match is played, and read the final scoreboard once it is over, and nothing
+    else. Stopping it (or making a new one, or reopening the finished match by an undo) sets
     `stopped_at`; the row stays, so that the deals entered through it still say so.
     """
 
     __tablename__ = "entry_links"
+    __table_args__ = NEVER_REUSED
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
     key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: The random salt from which the owner's phones draw the link again (`keys.link_secret`);
+    #: None for a link made before links were drawn again.
+    salt: Mapped[str | None] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     stopped_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 

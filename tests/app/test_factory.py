@@ -78,3 +78,17 @@ def test_the_database_is_at_the_single_head_migration(app: Flask) -> None:
         with db.engine.connect() as connection:
             assert MigrationContext.configure(connection).get_current_heads() == tuple(heads)
         assert len(heads) == 1
+
+
+def test_no_id_a_phone_or_an_address_holds_is_ever_handed_out_twice(app: Flask) -> None:
+    """Every table whose ids leave the server keeps SQLite's AUTOINCREMENT after the last migration (a
+    migration that rebuilds such a table without it would let a deleted match's id come back)."""
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            return  # PostgreSQL's sequences never hand out an id twice
+        never_reused = {table.name for table in db.metadata.sorted_tables
+                        if table.dialect_kwargs.get("sqlite_autoincrement")}
+        assert never_reused == {"users", "sign_ins", "api_tokens", "players", "matches", "entry_links"}
+        with db.engine.connect() as connection:
+            made = dict(connection.execute(sa.text("SELECT name, sql FROM sqlite_master WHERE type = 'table'")).all())
+        assert {name for name in never_reused if "AUTOINCREMENT" not in made[name]} == set()
