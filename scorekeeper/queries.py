@@ -260,31 +260,44 @@ def _seat_outcomes_query() -> Select[int, int, bool, int, str]:
             .order_by(PlayerResult.match_id, PlayerResult.seat))
 
 
-def match_for_share(token: str) -> Match:
-    """Return the match shared under this live-view token, or raise NotFound."""
-    match = db.session.scalar(select(Match).where(Match.share_token == token)) if looks_like_key(token) else None
+def match_for_share(secret: str) -> Match:
+    """Return the match shared under this live-view secret, or raise NotFound."""
+    match = (db.session.scalar(select(Match).where(Match.share_key_hash == hash_token(secret)))
+             if looks_like_key(secret) else None)
     if match is None or _deleted_while_read(match):
         raise NotFound(gettext("This live view is not shared (any more)."))
     return match
 
 
-def entry_link_by_secret(secret: str) -> EntryLink | None:
-    """Return the entry link with this secret while it lasts (not stopped), or None."""
+def entry_link_by_secret(secret: str) -> tuple[EntryLink, int] | None:
+    """Return the lasting (not stopped) entry link with this secret, with the account whose match it
+    opens; or None."""
     if not looks_like_key(secret):
         return None
-    return db.session.scalar(_LASTING_LINKS["by secret"], {"key_hash": hash_token(secret)})
+    found = db.session.execute(_LASTING_LINKS["by secret"], {"key_hash": hash_token(secret)}).first()
+    return (found[0], found[1]) if found is not None else None
 
 
-def entry_link(link_id: int, match_id: int) -> EntryLink | None:
-    """Return entry link `link_id` of match `match_id` while it lasts (not stopped), or None."""
-    return db.session.scalar(_LASTING_LINKS["by id"], {"link_id": link_id, "match_id": match_id})
+def joined_link(link_id: int, match_id: int, key_hash: str, account_id: int) -> EntryLink | None:
+    """Return the lasting entry link a phone joined match `match_id` through, or None.
+
+    The phone's session names the link by its id, its hash and the match's account, and all of
+    them must still be what they were: ids alone could name another link and match one day.
+    """
+    link: EntryLink | None = db.session.scalar(_LASTING_LINKS["joined"], {
+        "link_id": link_id, "match_id": match_id, "key_hash": key_hash, "account_id": account_id})
+    return link
 
 
 #: The lasting entry links, found two ways, built once: a phone at the table asks on every request.
-_lasting = select(EntryLink).where(EntryLink.stopped_at.is_(None))
-_LASTING_LINKS = {
-    "by secret": _lasting.where(EntryLink.key_hash == bindparam("key_hash")),
-    "by id": _lasting.where(EntryLink.id == bindparam("link_id"), EntryLink.match_id == bindparam("match_id")),
+_lasting = EntryLink.stopped_at.is_(None)
+_of_match = Match.id == EntryLink.match_id
+_LASTING_LINKS: dict[str, Any] = {
+    "by secret": select(EntryLink, Match.user_id).join(Match, _of_match)
+    .where(_lasting, EntryLink.key_hash == bindparam("key_hash")),
+    "joined": select(EntryLink).join(Match, _of_match)
+    .where(_lasting, EntryLink.id == bindparam("link_id"), EntryLink.match_id == bindparam("match_id"),
+           EntryLink.key_hash == bindparam("key_hash"), Match.user_id == bindparam("account_id")),
 }
 
 

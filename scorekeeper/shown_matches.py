@@ -44,7 +44,8 @@ class ShownMatch:
     version: int
     #: The rules engine's result cached beside the deals (a `Match.result`).
     result: dict[str, Any] | None
-    share_token: str | None
+    share_key_hash: str | None
+    share_salt: str | None
     note: str | None
     night_id: int | None
     created_at: datetime
@@ -55,14 +56,14 @@ class ShownMatch:
 _matches, _seats, _players, _deals, _links = (model.__table__ for model in (Match, Seat, Player, Deal, EntryLink))
 #: The match's columns that a `ShownMatch` holds, by the same names.
 _COLUMNS = ("id", "user_id", "game", "options", "first_dealer", "status", "pending", "version", "result",
-            "share_token", "note", "night_id", "created_at")
+            "share_key_hash", "share_salt", "note", "night_id", "created_at")
 _MATCH = select(*(_matches.c[name] for name in _COLUMNS)).where(_matches.c.id == bindparam("match_id"))
 _PLAYER_NAMES = (select(_players.c.name).select_from(_seats.join(_players, _players.c.id == _seats.c.player_id))
                  .where(_seats.c.match_id == bindparam("match_id")).order_by(_seats.c.seat))
 _DEALS = (select(_deals.c.number, _deals.c.data).where(_deals.c.match_id == bindparam("match_id"))
           .order_by(_deals.c.number))
-_LASTING_LINK_KEY = select(_links.c.key_hash).where(_links.c.match_id == bindparam("match_id"),
-                                                     _links.c.stopped_at.is_(None))
+_LASTING_LINK = select(_links.c.key_hash, _links.c.salt).where(_links.c.match_id == bindparam("match_id"),
+                                                                _links.c.stopped_at.is_(None))
 
 
 def match_to_show(match_id: int) -> ShownMatch:
@@ -87,7 +88,7 @@ def match_to_show_for(user: User, match_id: int) -> ShownMatch:
     return match
 
 
-def lasting_link_key(match_id: int) -> str | None:
-    """Return the hash of the secret of the match's entry link that lasts (at most one does), or None."""
-    key: str | None = db.session.connection().execute(_LASTING_LINK_KEY, {"match_id": match_id}).scalar()
-    return key
+def lasting_link(match_id: int) -> tuple[str, str | None] | None:
+    """Return the hash and the salt of the match's entry link that lasts (at most one does), or None."""
+    found = db.session.connection().execute(_LASTING_LINK, {"match_id": match_id}).first()
+    return (found[0], found[1]) if found is not None else None

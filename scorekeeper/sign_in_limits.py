@@ -1,4 +1,5 @@
-"""Limits on guessing passwords: failed sign-ins counted per address, per address and account, and per account.
+"""Limits on guessing: failed sign-ins counted per address, per address and account, and per account;
+wrong entry links counted per address.
 
 A stranger guessing from one address is stopped by the first two limits long before the
 third, so the account's owner, signing in from anywhere else, still gets in; the higher
@@ -108,3 +109,20 @@ def forgive(attempt: Attempt) -> None:
 def _seconds_left(strategy: FixedWindowRateLimiter, item: RateLimitItem, scope: str, key: str) -> int:
     reset, _remaining = strategy.get_window_stats(item, scope, key)
     return max(1, int(reset - time.time()) + 1)
+
+
+def wrong_entry_link() -> Attempt:
+    """Count a wrong entry link opened from this request's address; not allowed once the address used up
+    its limit (ENTRY_LINK_LIMIT_PER_ADDRESS).
+
+    Only wrong links are counted, and only after the link was looked up: a right one always gets
+    in, so that a guesser on the table's Wi-Fi cannot lock the table's own phones out.
+    """
+    strategy = _strategy()
+    item = parse(current_app.config["ENTRY_LINK_LIMIT_PER_ADDRESS"])
+    scope, key = f"{current_app.config.get('RATELIMIT_KEY_PREFIX', '')}entry-link", f"address:{request.remote_addr}"
+    attempt = Attempt(counted=[(item, key)])
+    if not strategy.hit(item, scope, key):
+        attempt.allowed = False
+        attempt.retry_after = _seconds_left(strategy, item, scope, key)
+    return attempt

@@ -285,16 +285,23 @@ function setupDealForm() {
 /* ---------------------------------------------------------------- the live view */
 
 function setupLiveView() {
+  /* The live view's secret is after the "#", which the browser never sends: each request for the
+     scoreboard carries it in its body, so it is in no request line, log or Referer. */
   const board = $("#live-board");
   if (!board) return;
+  const secret = location.hash.slice(1);
+  const say = (text) => {
+    board.replaceChildren(Object.assign(document.createElement("p"), { className: "banner muted", textContent: text }));
+    $$(".live-dot").forEach((dot) => dot.remove());
+  };
+  if (!secret) { say(board.dataset.missing); return; }
   const poll = async () => {
     try {
-      const response = await fetch(`${board.dataset.liveUrl}?version=${board.dataset.version}`, { cache: "no-store" });
-      if (response.status === 404) {
-        board.replaceChildren(Object.assign(document.createElement("p"), { className: "banner muted", textContent: board.dataset.gone }));
-        $$(".live-dot").forEach((dot) => dot.remove());
-        return;  /* no longer shared: stop asking */
-      }
+      const response = await fetch(board.dataset.liveUrl, {
+        method: "POST", cache: "no-store",
+        body: new URLSearchParams({ secret, version: board.dataset.version }),
+      });
+      if (response.status === 404) { say(board.dataset.gone); return; }  /* no longer shared: stop asking */
       if (response.status === 200) {
         const state = await response.json();
         const fresh = document.createElement("div");
@@ -307,11 +314,14 @@ function setupLiveView() {
         }
         board.replaceChildren(...fresh.childNodes);
         board.dataset.version = state.version;
+        $("[data-live-title]").textContent = state.title;
+        $("[data-live-players]").textContent = state.players;
+        document.title = document.title.replace(/^[^·]*·/, `${state.title} ·`);
       }
     } catch (e) { /* no connection now: ask again later */ }
     setTimeout(poll, 3000);
   };
-  setTimeout(poll, 3000);
+  poll();
 }
 
 /* ---------------------------------------------------------------- the whole table at one match */

@@ -2,36 +2,35 @@
 
 from __future__ import annotations
 
-import secrets
-
 from flask_babel import gettext as _
 from sqlalchemy import update
 
 from ..errors import Conflict
 from ..extensions import db
-from ..keys import hash_token
+from ..keys import ENTRY_LINK, new_link_key
 from ..models import PLAYING, EntryLink, Match, utcnow
 from .base import atomic
 
 
-def _stop_all(match: Match) -> None:
-    db.session.execute(update(EntryLink).where(EntryLink.match_id == match.id, EntryLink.stopped_at.is_(None))
+def stop_links(match_id: int) -> None:
+    """Stop the match's lasting entry link, if any (inside a transaction)."""
+    db.session.execute(update(EntryLink).where(EntryLink.match_id == match_id, EntryLink.stopped_at.is_(None))
                        .values(stopped_at=utcnow()))
 
 
 @atomic
 def open_entry_link(match: Match) -> str:
-    """Give the match a new entry link (any older one stops at once); return its secret, which is kept only hashed."""
+    """Give the match a new entry link (any older one stops at once); return its secret, of which
+    only a hash and the salt it was drawn from are kept (see `keys.link_secret`)."""
     if match.status != PLAYING:
         raise Conflict(_("This match is over: nobody can enter its deals any more."))
-    _stop_all(match)
-    # 32 random bytes: 256 bits, far beyond guessing even without the rate limit.
-    secret = secrets.token_urlsafe(32)
-    db.session.add(EntryLink(match_id=match.id, key_hash=hash_token(secret)))
-    return secret
+    stop_links(match.id)
+    key = new_link_key(ENTRY_LINK)
+    db.session.add(EntryLink(match_id=match.id, key_hash=key.key_hash, salt=key.salt))
+    return key.secret
 
 
 @atomic
 def stop_entry_link(match: Match) -> None:
     """Stop the match's entry link: every phone that entered through it is shut out at once."""
-    _stop_all(match)
+    stop_links(match.id)

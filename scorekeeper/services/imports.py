@@ -129,8 +129,8 @@ def _store(user: User, players: _Players, items: Sequence[Mapping[str, Any]]) ->
         matches.append({
             "uid": item["uid"], "user_id": user.id, "game": document["game"], "first_dealer": first_dealer,
             "options": get_game(document["game"]).changed_options(options), "status": status,
-            "pending": item["pending"], "version": 1, "result": result.to_dict(), "share_token": None,
-            "note": note, "note_key": None if note is None else note.casefold(), "night_id": None,
+            "pending": item["pending"], "version": 1, "result": result.to_dict(), "share_key_hash": None,
+            "share_salt": None, "note": note, "note_key": None if note is None else note.casefold(), "night_id": None,
             "created_at": item["created_at"], "updated_at": item["updated_at"], "ended_at": ended})
         facts.append((players.seated(list(document["players"])), deals, list(item["deal_dates"]), result))
     ids = _insert_returning_ids(matches)

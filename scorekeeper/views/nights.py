@@ -12,6 +12,7 @@ from ..figures import nights as night_reads
 from ..forms import NightGapForm, NoteForm, add_form_error, whole_number
 from ..pages import boards, nights as night_pages
 from ..pages.offline import offline_plan
+from .share import share_section
 from .table import entry_section
 
 bp = Blueprint("nights", __name__)
@@ -56,7 +57,7 @@ def save_note(match_id: int) -> Page:
     if back == "matches.detail":
         return render_template("matches/detail.html", board=board, note_form=form), 422
     return render_template("matches/scoreboard.html", board=board, note_form=form, guest=False,
-                           entry=entry_section(board.match) if board.open else None,
+                           entry=entry_section(board.match), share=share_section(board.match),
                            plan=offline_plan(board) if board.open else None), 422
 
 

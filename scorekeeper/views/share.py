@@ -1,53 +1,85 @@
 """The live view: a secret, read-only, revocable link to a match's scoreboard for the other phones.
 
-The page asks every few seconds whether the match changed (its version in the database, so
-any number of app processes can answer) and swaps in the new scoreboard when it did.
+The link's secret is in its address's fragment (`/live#…`), which a browser never sends to a
+server: the page's script sends it in the body of each of its requests for the scoreboard, so it
+appears in no request line, access log or Referer, and the database keeps only its hash. The page
+asks every few seconds whether the match changed (its version in the database, so any number of
+app processes can answer) and swaps in the new scoreboard when it did.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_login import current_user
 from werkzeug import wrappers
 
 from .. import queries, services
-from ..pages import boards
-from ..etags import version_tag
+from ..extensions import csrf
 from ..forms import whole_number
+from ..i18n import game_title
+from ..keys import SHARE_LINK, looks_like_key, shown_link
+from ..models import Match
+from ..pages import boards
+from ..pages.addresses import public_url
+from ..shown_matches import ShownMatch
 
 bp = Blueprint("share", __name__)
+
+
+def live_address(secret: str) -> str:
+    """Return the live view's address: its page, with the secret in the fragment the browser keeps to itself."""
+    return f"{public_url('share.live')}#{secret}"
+
+
+def share_section(match: Match | ShownMatch) -> dict[str, object]:
+    """Return what the owner's scoreboard says of the match's live view: whether it is shared, and its
+    address when it can be drawn again (see `keys.link_secret`)."""
+    secret = shown_link(SHARE_LINK, match.share_key_hash, match.share_salt)
+    return {"open": match.share_key_hash is not None, "address": live_address(secret) if secret else None}
 
 
 @bp.post("/matches/<int:match_id>/share")
 def create(match_id: int) -> wrappers.Response:
     """Make (or renew) the match's live-view link."""
     services.share_match(queries.match_for(current_user, match_id))
-    return redirect(url_for("matches.scoreboard", match_id=match_id))
+    return redirect(url_for("matches.scoreboard", match_id=match_id, _anchor="live-view"))
 
 
 @bp.post("/matches/<int:match_id>/share/revoke")
 def revoke(match_id: int) -> wrappers.Response:
     """Stop sharing the match: the link answers 404 from now on."""
     services.stop_sharing(queries.match_for(current_user, match_id))
-    return redirect(url_for("matches.scoreboard", match_id=match_id))
+    return redirect(url_for("matches.scoreboard", match_id=match_id, _anchor="live-view"))
+
+
+@bp.get("/live")
+def live() -> str:
+    """Show the live view's page; its script reads the secret from the address's fragment and asks for
+    the scoreboard (`state`)."""
+    return render_template("share/live.html")
 
 
 @bp.get("/live/<token>")
-def live(token: str) -> str:
-    """Show the shared scoreboard, read-only, to anyone with the link."""
-    match = queries.match_for_share(token)
-    return render_template("share/live.html", board=boards.scoreboard(match), token=token)
+def old_link(token: str) -> wrappers.Response:
+    """Open a live view's link made before 0.2, which carried its secret in the path: on to the page that
+    keeps it in the fragment (where it is checked, as any link's secret is)."""
+    if not looks_like_key(token):
+        raise services.NotFound(gettext("This live view is not shared (any more)."))
+    return redirect(f"{url_for('share.live')}#{token}", 303)
 
 
-@bp.get("/live/<token>/state")
-def state(token: str) -> wrappers.Response:
-    """Answer 204 while the match is as the page shows it (`?version=`), else its new scoreboard;
-    an If-None-Match naming the scoreboard as it is answers 304."""
-    match = queries.match_for_share(token)
-    if whole_number(request.args.get("version")) == match.version:
+@bp.post("/live/state")
+@csrf.exempt  # it changes nothing, and the live view's phones have no session to hold a token
+def state() -> Response:
+    """Answer 204 while the match is at the version the page shows (`version`), else the scoreboard as
+    it is now; 404 once the link (`secret`, from the form body) no longer shares the match."""
+    match = queries.match_for_share(request.form.get("secret") or "")
+    if whole_number(request.form.get("version")) == match.version:
         return Response(status=204)
-    html = render_template("share/_live_board.html", board=boards.scoreboard(match))
-    response = jsonify({"version": match.version, "html": html})
-    response.headers["Cache-Control"] = "private, no-cache"  # kept by this browser only, asked about every time
-    response.set_etag(version_tag(match.version, response.get_data()))
-    return response.make_conditional(request)
+    board = boards.scoreboard(match)
+    response = jsonify({"version": match.version, "title": str(game_title(board.game.name)),
+                        "players": ", ".join(board.seat_names),
+                        "html": render_template("share/_live_board.html", board=board)})
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -3,24 +3,25 @@
 The owner makes a link on the scoreboard. Its secret travels only in the address's fragment
 (`/join#…`), which a browser never sends to a server: so it is never in a request line, a
 log, a Referer or an error page. The join page hands it over in a POST body; from then on the
-phone carries only the link's id, in its signed session, and every request checks that the
-link still lasts. The phone signs in to nothing: for that match it reaches the endpoints in
-`TABLE_ENDPOINTS`, and every other page answers it as it answers a stranger.
+phone carries, in its signed session, what names the link for good (its id, its hash and the
+match's account: ids alone could come back one day), never the secret, and every request checks
+that the link still lasts. The phone signs in to nothing: for that match it reaches the
+endpoints in `TABLE_ENDPOINTS`, and every other page answers it as it answers a stranger.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, g, redirect, render_template, session, url_for
+from flask import Blueprint, g, make_response, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from .. import queries, services, shown_matches
+from .. import queries, services, shown_matches, sign_in_limits
 from ..errors import Conflict, NotFound
-from ..extensions import limiter
 from ..forms import JoinTableForm
-from ..keys import hash_token
+from ..keys import ENTRY_LINK, shown_link
 from ..models import PLAYING, EntryLink, Match
+from ..pages.addresses import public_url
 from ..shown_matches import ShownMatch
 
 bp = Blueprint("table", __name__)
@@ -30,25 +31,17 @@ TABLE_ENDPOINTS = frozenset({
     "matches.scoreboard", "matches.state", "matches.enter_deal", "matches.save_deal", "matches.save_bids",
     "matches.edit_deal", "matches.undo",
 })
-#: In the session: the matches this phone joined, each with the id of the entry link it came through.
+#: In the session: the matches this phone joined, each with what names the entry link it came
+#: through (`_joined_entry`).
 JOINED = "joined"
-#: In the owner's session: the secrets of the entry links made on this phone, so that its scoreboard
-#: can show their QR code again (the database keeps only their hashes).
-MADE = "entry_links_made"
-#: How many joined matches and made links a session remembers (the latest ones).
+#: How many joined matches a session remembers (the latest ones).
 REMEMBERED = 8
 
 
-def _remember(key: str, match_id: int, value: object) -> None:
-    kept = {k: v for k, v in dict(session.get(key) or {}).items() if k != str(match_id)}
-    kept[str(match_id)] = value
-    session[key] = dict(list(kept.items())[-REMEMBERED:])
-
-
-def _forget(key: str, match_id: int) -> None:
-    kept = dict(session.get(key) or {})
-    if kept.pop(str(match_id), None) is not None:
-        session[key] = kept
+def _remember(match_id: int, link: EntryLink, account_id: int) -> None:
+    kept = {k: v for k, v in dict(session.get(JOINED) or {}).items() if k != str(match_id)}
+    kept[str(match_id)] = {"link": link.id, "key": link.key_hash, "account": account_id}
+    session[JOINED] = dict(list(kept.items())[-REMEMBERED:])
 
 
 def joined(match_id: int) -> bool:
@@ -56,14 +49,31 @@ def joined(match_id: int) -> bool:
     return isinstance(session.get(JOINED), dict) and str(match_id) in session[JOINED]
 
 
+def _joined_entry(match_id: int) -> tuple[int, str, int] | None:
+    """Return the link id, link hash and account this phone joined match `match_id` with, as its session
+    says; None for a phone that did not join it, or joined before links were named this way."""
+    entry = session[JOINED].get(str(match_id)) if joined(match_id) else None
+    if not isinstance(entry, dict):
+        return None
+    link_id, key_hash, account_id = entry.get("link"), entry.get("key"), entry.get("account")
+    if isinstance(link_id, int) and isinstance(key_hash, str) and isinstance(account_id, int):
+        return link_id, key_hash, account_id
+    return None
+
+
 def guest_link(match_id: int) -> EntryLink | None:
     """Return the entry link through which this phone joined match `match_id`, while it lasts."""
     # The sign-in gate asks first, then the view: one query a request.
     found: dict[int, EntryLink | None] = g.setdefault("guest_links", {})
     if match_id not in found:
-        link_id = session[JOINED].get(str(match_id)) if joined(match_id) else None
-        found[match_id] = queries.entry_link(link_id, match_id) if isinstance(link_id, int) else None
+        entry = _joined_entry(match_id)
+        found[match_id] = queries.joined_link(entry[0], match_id, entry[1], entry[2]) if entry else None
     return found[match_id]
+
+
+def sent_key() -> str | None:
+    """Return the idempotency key a change was sent with (a phone sending again what it kept offline)."""
+    return request.headers.get("Idempotency-Key") or request.form.get("idempotency_key") or None
 
 
 def match_at_table(match_id: int, *, changing: bool = False, deals: bool = True) -> tuple[Match, EntryLink | None]:
@@ -97,18 +107,23 @@ def _link_to(match: Match | ShownMatch, changing: bool) -> EntryLink | None:
     link = guest_link(match.id)
     if link is None:
         raise NotFound(gettext("This match's entry link was stopped. Ask for a new one."))
-    if changing and match.status != PLAYING:
+    # An entry this phone sent before (its connection dropped before the answer came) is let through
+    # to be answered as stored, as it is for the owner, even when it was the one that ended the match.
+    if changing and match.status != PLAYING and not services.sent_before(match.user_id, match.id, sent_key()):
         raise Conflict(gettext("This match is over: its scoreboard can only be read now."))
     return link
 
 
-def entry_section(match: Match | ShownMatch) -> dict[str, object]:
+def entry_section(match: Match | ShownMatch) -> dict[str, object] | None:
     """Return what the owner's scoreboard says of the match's entry link: whether one lasts, and its
-    address when it was made on this phone (the only place its secret is kept, besides the phones)."""
-    lasting = shown_matches.lasting_link_key(match.id)
-    secret = (session.get(MADE) or {}).get(str(match.id))
-    mine = lasting is not None and isinstance(secret, str) and hash_token(secret) == lasting
-    return {"open": lasting is not None, "address": join_address(secret) if mine and secret else None}
+    address when it can be drawn again (see `keys.link_secret`); None when there is nothing to say
+    (no link lasts and the match is over)."""
+    lasting = shown_matches.lasting_link(match.id)
+    if lasting is None and match.status != PLAYING:
+        return None
+    secret = shown_link(ENTRY_LINK, *lasting) if lasting is not None else None
+    return {"open": lasting is not None, "address": join_address(secret) if secret else None,
+            "playing": match.status == PLAYING}
 
 
 def version_at_table(match_id: int) -> int:
@@ -125,11 +140,7 @@ def version_at_table(match_id: int) -> int:
 
 def join_address(secret: str) -> str:
     """Return the entry link's address: the join page, with the secret in the fragment the browser keeps to itself."""
-    return f"{url_for('table.join', _external=True)}#{secret}"
-
-
-def _wrong_link() -> str:
-    return gettext("Too many wrong links from this address. Wait a while and try again.")
+    return f"{public_url('table.join')}#{secret}"
 
 
 @bp.get("/join")
@@ -139,17 +150,23 @@ def join() -> str:
 
 
 @bp.post("/join")
-@limiter.limit(lambda: current_app.config["ENTRY_LINK_LIMIT_PER_ADDRESS"], error_message=_wrong_link,
-               deduct_when=lambda response: response.status_code == 404)
 def enter() -> Response | tuple[str, int]:
     """Let this phone enter the deals of the match whose entry link it opened; only wrong links count
-    against the address's limit."""
+    against the address's limit, so a right one always gets in."""
     form = JoinTableForm()
-    link = queries.entry_link_by_secret(form.secret.data or "") if form.validate_on_submit() else None
-    if link is None:
+    found = queries.entry_link_by_secret(form.secret.data or "") if form.validate_on_submit() else None
+    if found is None:
+        attempt = sign_in_limits.wrong_entry_link()
+        if not attempt.allowed:
+            response = make_response(render_template(
+                "message.html", heading=gettext("Not done"), refused=True,
+                message=gettext("Too many wrong links from this address. Wait a while and try again.")), 429)
+            response.headers["Retry-After"] = str(attempt.retry_after)
+            return response
         return render_template("message.html", heading=gettext("Not found"),
                                message=gettext("This link does not open a match (any more). Ask for a new one.")), 404
-    _remember(JOINED, link.match_id, link.id)
+    link, account_id = found
+    _remember(link.match_id, link, account_id)
     # The phone stays at the table when the browser is closed and opened again, while the link lasts.
     session.permanent = True
     return redirect(url_for("matches.scoreboard", match_id=link.match_id))
@@ -157,9 +174,8 @@ def enter() -> Response | tuple[str, int]:
 
 @bp.post("/matches/<int:match_id>/entry-link")
 def create(match_id: int) -> Response:
-    """Make a new entry link for the match (the older one stops) and show its QR code on this phone."""
-    match = queries.match_for(current_user, match_id)
-    _remember(MADE, match.id, services.open_entry_link(match))
+    """Make a new entry link for the match (the older one stops); the scoreboard shows its QR code."""
+    services.open_entry_link(queries.match_for(current_user, match_id))
     return redirect(url_for("matches.scoreboard", match_id=match_id, _anchor="entry-link"))
 
 
@@ -167,5 +183,4 @@ def create(match_id: int) -> Response:
 def stop(match_id: int) -> Response:
     """Stop the match's entry link: the phones that came through it are shut out at once."""
     services.stop_entry_link(queries.match_for(current_user, match_id))
-    _forget(MADE, match_id)
     return redirect(url_for("matches.scoreboard", match_id=match_id, _anchor="entry-link"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from .test_api import TUTE, Api, token_for
 from .test_cli import fresh_app, play_an_evening, run
 from .test_hostile import snapshot
 from .test_matches import text
+from .test_share_and_offline import live_state, share_link
 
 
 def test_odd_numbers_in_forms_and_urls_are_answered_without_a_server_error(ana: Browser) -> None:
@@ -48,17 +50,15 @@ def test_a_match_read_without_its_seats_answers_404_not_a_server_error(ana: Brow
     seats looks like a match without players: the pages must answer as for a deleted match."""
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(70, 0))
-    ana.post("/matches/1/share", data={"csrf_token": csrf_token(ana)})
+    secret = share_link(ana)
     with app.app_context():
-        token = db.session.get(Match, 1).share_token  # type: ignore[union-attr]
         db.session.execute(delete(Seat).where(Seat.match_id == 1))  # what that read sees
         db.session.commit()
     api = Api(app.test_client(), token_for(app, "ana"))
     for path in ("/matches/1", "/matches/1/deals/1/edit", "/history/1"):
         assert ana.get(path).status_code == 404, path
     assert api.get("/api/v1/matches/1").status_code == 404
-    assert app.test_client().get(f"/live/{token}").status_code == 404
-    assert app.test_client().get(f"/live/{token}/state").status_code == 404
+    assert live_state(app.test_client(), secret).status_code == 404
 
 
 def test_a_long_token_name_gets_a_message(ana: Browser) -> None:
@@ -115,7 +115,12 @@ def test_tricks_for_bids_changed_on_another_phone_are_refused(ana: Browser, app:
     start(ana, "pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="2")
     ana.post("/matches/1/bids", data=bids_form([0, 0, 0], number=1, dealer=0, cards=2))
     other_phone = signed_in(app, "ana")
-    other_phone.post("/matches/1/bids", data=bids_form([0, 1, 0], number=1, dealer=0, cards=2))
+    # A correction of the bids that names the version it replaces (the other phone saw them).
+    version = re.search(r'data-watch-version="(\d+)"', other_phone.get("/matches/1").get_data(as_text=True))
+    assert version
+    corrected = other_phone.post("/matches/1/bids", data={**bids_form([0, 1, 0], number=1, dealer=0, cards=2),
+                                                          "version": version[1]})
+    assert corrected.status_code == 302
     response = ana.post("/matches/1/deal", data=tricks_form([0, 0, 0], [1, 1, 0], number=1, dealer=0, cards=2))
     assert response.status_code == 409 and "were changed on another phone" in text(response)
     with app.app_context():
@@ -185,6 +190,7 @@ def test_nul_bytes_are_refused_before_they_reach_the_database(ana: Browser, app:
     response = client.post("/login", data={"username": "an\x00a", "password": "x", "csrf_token": csrf_token(client)})
     assert response.status_code == 422
     assert app.test_client().get("/live/ab%00cd").status_code == 404
+    assert live_state(app.test_client(), "ab\x00cd").status_code == 404
     start(ana, "tute2", ["Ana", "Luis"])
     assert ana.post("/matches/1/deal", data={**tute_form(70, 0), "idempotency_key": "k\x00"}).status_code == 302
     api = Api(app.test_client(), token_for(app, "ana"))

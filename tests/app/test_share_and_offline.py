@@ -2,44 +2,95 @@
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 import segno
+import sqlalchemy as sa
 from flask import Flask
+from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.models import Deal
+from scorekeeper.models import Deal, Match
 
-from ..conftest import Browser
+from ..conftest import Browser, signed_in
 from .matchhelpers import bids_form, start, tute_form
 from .test_api import TUTE, Api, token_for
 
 
 def share_link(browser: Browser, match_id: int = 1) -> str:
+    """Make the match's share link on the owner's phone; return its secret, read off the scoreboard."""
     browser.post(f"/matches/{match_id}/share")
     page = browser.get(f"/matches/{match_id}").get_data(as_text=True)
-    found = re.search(r'class="share-link" href="http://localhost(/live/[^"]+)"', page)
+    found = re.search(r'class="share-link" href="http://localhost/live#([A-Za-z0-9_-]+)"', page)
     assert found, "no share link on the scoreboard"
     return found.group(1)
+
+
+def live_state(client: FlaskClient, secret: str, version: int | str = "") -> Any:
+    """Ask for the live view's scoreboard as its page's script does: the secret in the body, never the address."""
+    return client.post("/live/state", data={"secret": secret, "version": str(version)})
 
 
 def test_a_share_link_shows_the_scoreboard_to_anyone_read_only(ana: Browser, app: Flask) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(70, 0))
-    link = share_link(ana)
-    assert len(link.split("/")[-1]) >= 40  # unguessable
+    secret = share_link(ana)
+    assert len(secret) >= 43  # 256 bits: unguessable
     stranger = app.test_client()
-    page = stranger.get(link).get_data(as_text=True)
-    assert "80" in page and "Deal by deal" in page
-    assert "/edit" not in page and 'action="/matches' not in page
+    page = stranger.get("/live").get_data(as_text=True)
+    assert 'data-live-url="/live/state"' in page and secret not in page
+    answer = live_state(stranger, secret)
+    assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+    state = answer.get_json()
+    assert state["title"] == "Tute (two players)" and state["players"] == "Ana, Luis"
+    assert "80" in state["html"] and "Deal by deal" in state["html"]
+    assert "/edit" not in state["html"] and 'action="/matches' not in state["html"]
+
+
+def test_the_share_link_is_kept_only_as_a_hash_and_travels_in_no_address(ana: Browser, app: Flask,
+                                                                         caplog: pytest.LogCaptureFixture) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    caplog.set_level(logging.DEBUG)
+    secret = share_link(ana)
+    with app.app_context():
+        match = db.session.get(Match, 1)
+        assert match is not None and match.share_key_hash == hashlib.sha256(secret.encode()).hexdigest()
+        row = db.session.execute(sa.text("SELECT * FROM matches")).mappings().one()
+        assert all(secret not in str(value) for value in row.values())
+    stranger = app.test_client()
+    assert live_state(stranger, secret).status_code == 200
+    # The page's addresses never hold it: only the fragment, which the browser keeps to itself.
+    assert "/live/" + secret not in ana.get("/matches/1").get_data(as_text=True)
+    assert all(secret not in record.getMessage() for record in caplog.records)
+
+
+def test_a_link_made_before_links_were_hashed_still_opens_and_is_sent_on_to_the_fragment(
+        ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    old_secret = "o" * 43  # as an earlier version kept it: in clear, now hashed by the upgrade
+    with app.app_context():
+        db.session.execute(sa.update(Match).where(Match.id == 1).values(
+            share_key_hash=hashlib.sha256(old_secret.encode()).hexdigest(), share_salt=None))
+        db.session.commit()
+    stranger = app.test_client()
+    moved = stranger.get(f"/live/{old_secret}")
+    assert moved.status_code == 303 and moved.location == f"/live#{old_secret}"
+    assert live_state(stranger, old_secret).status_code == 200
+    # The owner's scoreboard cannot draw such a link again: it says so and offers a new one.
+    page = ana.get("/matches/1").get_data(as_text=True)
+    assert "cannot be shown again" in page and "Stop sharing" in page and old_secret not in page
 
 
 def test_the_share_link_comes_with_a_qr_code_of_itself_and_a_button_to_send_it(ana: Browser) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     assert '<svg role="img"' not in ana.get("/matches/1").get_data(as_text=True)  # nothing shared yet
-    link = "http://localhost" + share_link(ana)
+    link = "http://localhost/live#" + share_link(ana)
     page = ana.get("/matches/1").get_data(as_text=True)
     found = re.search(r'<figure class="qr-box"><svg role="img" viewBox="0 0 (\d+) \1" class="qr">'
                       r"<title>QR code of the live view's link[^<]*</title>.*?</svg></figure>", page)
@@ -52,14 +103,21 @@ def test_the_share_link_comes_with_a_qr_code_of_itself_and_a_button_to_send_it(a
     assert f'data-share-url="{link}"' in page and "Send the link" in page
 
 
+def test_every_phone_of_the_owner_shows_the_share_link_again(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    secret = share_link(ana)
+    other_phone = signed_in(app, "ana")
+    assert f"/live#{secret}" in other_phone.get("/matches/1").get_data(as_text=True)
+
+
 def test_the_live_state_answers_204_until_the_match_changes(ana: Browser, app: Flask) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
-    link = share_link(ana)
+    secret = share_link(ana)
     stranger = app.test_client()
-    version = re.search(r'data-version="(\d+)"', stranger.get(link).get_data(as_text=True)).group(1)
-    assert stranger.get(f"{link}/state?version={version}").status_code == 204
+    version = live_state(stranger, secret).get_json()["version"]
+    assert live_state(stranger, secret, version).status_code == 204
     ana.post("/matches/1/deal", data=tute_form(70, 0))
-    changed = stranger.get(f"{link}/state?version={version}")
+    changed = live_state(stranger, secret, version)
     assert changed.status_code == 200
     assert changed.get_json()["version"] > int(version) and "80" in changed.get_json()["html"]
 
@@ -69,13 +127,13 @@ def test_the_live_view_works_across_app_processes_sharing_one_database(ana: Brow
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return  # the PostgreSQL run shares its server the same way; this checks a second app on the file
     start(ana, "tute2", ["Ana", "Luis"])
-    link = share_link(ana)
+    secret = share_link(ana)
     other_process = create_app({"SECRET_KEY": "other", "INSTANCE_PATH": str(tmp_path / "other"),
                                 "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
     reader = other_process.test_client()
-    version = re.search(r'data-version="(\d+)"', reader.get(link).get_data(as_text=True)).group(1)
+    version = live_state(reader, secret).get_json()["version"]
     ana.post("/matches/1/deal", data=tute_form(70, 0))
-    assert reader.get(f"{link}/state?version={version}").status_code == 200
+    assert live_state(reader, secret, version).status_code == 200
     with other_process.app_context():
         db.engine.dispose()
 
@@ -85,18 +143,18 @@ def test_a_revoked_link_answers_404_and_a_new_one_replaces_it(ana: Browser, app:
     first = share_link(ana)
     second = share_link(ana)
     stranger = app.test_client()
-    assert first != second and stranger.get(first).status_code == 404
+    assert first != second and live_state(stranger, first).status_code == 404
     ana.post("/matches/1/share/revoke")
-    assert stranger.get(second).status_code == 404
-    assert stranger.get(f"{second}/state").status_code == 404
+    assert live_state(stranger, second).status_code == 404
+    assert live_state(stranger, "").status_code == 404
 
 
 def test_only_the_owner_can_share_or_revoke(ana: Browser, bea: Browser) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     assert bea.post("/matches/1/share").status_code == 404
-    link = share_link(ana)
+    secret = share_link(ana)
     assert bea.post("/matches/1/share/revoke").status_code == 404
-    assert bea.get(link).status_code == 200  # the link itself is for anyone who has it
+    assert live_state(bea.client, secret).status_code == 200  # the link itself is for anyone who has it
 
 
 def test_the_manifest_service_worker_and_offline_page_are_served_to_anyone(app: Flask) -> None:
@@ -207,28 +265,13 @@ def test_a_form_deal_with_a_key_used_for_another_match_is_refused_and_says_so(an
 
 def test_the_bids_waiting_for_tricks_show_on_the_scoreboard_and_the_live_view(ana: Browser, app: Flask) -> None:
     start(ana, "pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="5")
-    link = share_link(ana)
+    secret = share_link(ana)
     ana.post("/matches/1/bids", data=bids_form([2, 1, 1], number=1, dealer=0, cards=5))  # Luis, Carmen, then Ana
     pending = re.compile(r"Luis\s*1\s*Carmen\s*1\s*Ana\s*2.*The bids add up to 4 of 5: 1 trick too few for everyone\.",
                          re.S)
-    for page in (ana.get("/matches/1"), app.test_client().get(link),
-                 app.test_client().get(link + "/state?version=0")):
-        shown = re.sub(r"<[^>]+>", " ", page.get_data(as_text=True).replace("\\n", " "))
-        assert pending.search(shown), shown[:2000]
+    for shown in (ana.get("/matches/1").get_data(as_text=True), live_state(app.test_client(), secret).get_json()["html"]):
+        assert pending.search(re.sub(r"<[^>]+>", " ", shown)), shown[:2000]
     ana.post("/matches/1/undo")
     ana.post("/matches/1/bids", data=bids_form([3, 2, 2], number=1, dealer=0, cards=5))
     shown = re.sub(r"<[^>]+>", " ", ana.get("/matches/1").get_data(as_text=True))
     assert "The bids add up to 7 of 5: 2 tricks too many for everyone." in shown
-
-
-def test_the_live_state_answers_304_to_a_phone_that_has_it_already(ana: Browser, app: Flask) -> None:
-    start(ana, "tute2", ["Ana", "Luis"])
-    link = share_link(ana)
-    stranger = app.test_client()
-    first = stranger.get(f"{link}/state?version=0")
-    assert first.status_code == 200 and first.headers["ETag"]
-    again = stranger.get(f"{link}/state?version=0", headers={"If-None-Match": first.headers["ETag"]})
-    assert again.status_code == 304 and again.get_data() == b""
-    ana.post("/matches/1/deal", data=tute_form(70, 0))
-    changed = stranger.get(f"{link}/state?version=0", headers={"If-None-Match": first.headers["ETag"]})
-    assert changed.status_code == 200 and changed.get_json()["version"] > first.get_json()["version"]

@@ -25,9 +25,14 @@ def test_the_live_view_on_another_phone_follows_new_and_edited_deals(phone: Phon
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap("text=Make a share link")
     link = phone.page.locator("a.share-link").get_attribute("href")
+    assert link is not None and "/live#" in link
+    secret = link.split("#", 1)[1]
     other = Phone(browser, server)  # not signed in
+    asked: list[str] = []
+    other.page.on("request", lambda request: asked.append(request.url))
     other.page.goto(link)
     expect(other.page.locator("#live-board")).to_contain_text("Deal 1: Ana deals.")
+    expect(other.page.locator("h1")).to_contain_text("Tute (two players)")
     enter_tute_deal(phone, "copas", 70, 0)
     expect(other.page.locator("#totals")).to_contain_text("80", timeout=5000)
     phone.tap("a[aria-label='Edit deal 1']")
@@ -37,7 +42,12 @@ def test_the_live_view_on_another_phone_follows_new_and_edited_deals(phone: Phon
     expect(other.page.locator("#totals")).to_contain_text("100", timeout=5000)
     phone.tap("text=Stop sharing")
     phone.page.wait_for_selector("text=Make a share link")
-    assert other.page.goto(link).status == 404
+    gone = "This live view is not shared (any more)."
+    expect(other.page.locator("#live-board")).to_contain_text(gone, timeout=5000)  # the open page, at its next look
+    other.page.goto(link)
+    expect(other.page.locator("#live-board")).to_contain_text(gone)
+    # The link's secret went in no request's address, only in the bodies of the page's own requests.
+    assert asked and all(secret not in url.split("#", 1)[0] for url in asked)
     assert other.errors == []
     other.close()
 
