@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Flask
 
-from .config import Defaults, load_or_create_secret_key, sqlite_url
+from .config import Defaults, check_public_url, load_or_create_secret_key, sqlite_url
 from .paths import app_folder, checkout_root
 
 
@@ -91,3 +91,4 @@ def _finish_config(app: Flask) -> None:
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
+    app.config["PUBLIC_URL"] = check_public_url(app.config.get("PUBLIC_URL"))

@@ -7,6 +7,7 @@ import secrets
 import time
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 #: Where a generated secret key is kept, inside the instance folder.
 SECRET_KEY_FILE = "secret_key"
@@ -53,6 +54,9 @@ class Defaults:
     REMEMBER_COOKIE_DURATION = timedelta(days=365)
     #: Behind a reverse proxy, how many proxies' X-Forwarded-For/-Proto to trust (0: none).
     PROXY_FIX = 0
+    #: The site's address as the players' phones reach it (e.g. https://scores.example.org), under
+    #: which the links handed to other phones are written; empty: the address each request came to.
+    PUBLIC_URL = ""
     #: The languages the pages speak, by their codes; English is the default.
     LANGUAGES = {"en": "English", "es": "Español", "it": "Italiano", "nb": "Norsk bokmål"}
     BABEL_DEFAULT_LOCALE = "en"
@@ -93,3 +97,16 @@ def load_or_create_secret_key(instance_path: str) -> str:
     with os.fdopen(descriptor, "w") as handle:
         handle.write(key)
     return key
+
+
+def check_public_url(url: object) -> str:
+    """Return PUBLIC_URL without a trailing slash if it is an http(s) address of a site (a path is allowed,
+    a query or fragment is not); raise ValueError, naming the setting, for anything else."""
+    text = str(url or "").strip()
+    if not text:
+        return ""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"SCOREKEEPER_PUBLIC_URL must be the site's address, such as https://scores.example.org; "
+                         f"it is {text!r}")
+    return text.rstrip("/")

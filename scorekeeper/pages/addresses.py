@@ -1,4 +1,6 @@
-"""Addresses of many rows of one kind (each match of a list, each player of a board), built once.
+"""Addresses: those handed to other phones and apps (links, QR codes, `Link` headers), written under the
+site's public address; and those of many rows of one kind (each match of a list, each player of a
+board), built once.
 
 Flask's url_for costs some 10 µs a call, as much as the rest of a list's row; a page of rows
 asks the router once for the endpoint's address and puts each row's id in it.
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import url_for
+from flask import current_app, request, url_for
 
 from ..models import MAX_ID
 
@@ -25,3 +27,17 @@ def address_of(endpoint: str, key: str, **values: Any) -> Callable[[int], str]:
     if not found:  # the id is not in the path as digits (never so for an int rule): ask the router
         return lambda number: url_for(endpoint, **{**values, key: number})
     return lambda number: f"{head}{number}{tail}"
+
+
+def public_url(endpoint: str, **values: Any) -> str:
+    """Return the whole address of `endpoint` as the players' phones reach the site, for a link that
+    leaves the page (a share or entry link, its QR code, an API's `Link` header).
+
+    Under PUBLIC_URL when the host set it (a deployment), so that no such link is made of what a
+    request says its Host is; else under the address this request came to (`flask run`).
+    """
+    base = current_app.config.get("PUBLIC_URL")
+    if not base:
+        return url_for(endpoint, _external=True, **values)
+    path = url_for(endpoint, **values)[len(request.script_root):]
+    return f"{str(base).rstrip('/')}{path}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import (
-    Flask, abort, current_app, has_request_context, jsonify, redirect, render_template, request, session, url_for,
+    Flask, abort, current_app, g, has_request_context, jsonify, redirect, render_template, request, session, url_for,
 )
 from flask_babel import gettext
 from flask_login import current_user
@@ -25,8 +25,8 @@ from ..errors import Conflict, NotFound, ServiceError
 #: static files, what makes the app installable, shared live views, the language switch, and
 #: the page an entry link opens (what it lets the phone reach then is `table.TABLE_ENDPOINTS`).
 OPEN_ENDPOINTS = frozenset({
-    "static", "auth.language", "share.live", "share.state", "pwa.manifest", "pwa.service_worker", "pwa.offline",
-    "table.join", "table.enter",
+    "static", "auth.language", "share.live", "share.state", "share.old_link", "pwa.manifest", "pwa.service_worker",
+    "pwa.offline", "table.join", "table.enter",
 })
 #: Endpoints reachable without signing in once an account exists. Everything else needs an
 #: account (the API's own endpoints need an API token instead, checked by the API blueprint).
@@ -45,6 +45,8 @@ def register(app: Flask) -> None:
     login_manager.user_loader(_load_user)
     app.before_request(_form_bodies_only)
     app.before_request(_require_sign_in)
+    app.before_request(_forget_link_secrets)
+    app.after_request(_keep_out_of_shared_caches)
     app.register_error_handler(NotFound, _not_found)
     app.register_error_handler(ServiceError, _refused)
     app.register_error_handler(404, _not_found)
@@ -133,6 +135,28 @@ def _require_sign_in() -> Response | None:
     return redirect(url_for("auth.login", next=request.full_path if request.args else request.path))
 
 
+#: Where versions before 0.2 kept, in the owner's session cookie (signed, not encrypted), the secrets of
+#: the entry links made on that phone.
+_OLD_LINK_SECRETS = "entry_links_made"
+
+
+def _forget_link_secrets() -> None:
+    """Take out of a session cookie the entry links' secrets that versions before 0.2 kept there."""
+    if _OLD_LINK_SECRETS in session:
+        session.pop(_OLD_LINK_SECRETS)
+
+
+def _keep_out_of_shared_caches(response: Response) -> Response:
+    """Have no cache keep an answer given to a signed-in browser, a phone at a table or an API token
+    (`Cache-Control: no-store`), unless the answer says otherwise: it shows an account's matches,
+    and the account page shows a new API token once."""
+    if "Cache-Control" in response.headers or request.endpoint in (None, "static"):
+        return response
+    if g.get("api_user") is not None or g.get("guest_links") or current_user.is_authenticated:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def _not_found(error: Exception) -> tuple[str, int] | tuple[Response, int]:
     message = error.message if isinstance(error, NotFound) else gettext("There is nothing at this address.")
     if request.path.startswith("/api/"):
@@ -166,8 +190,6 @@ def _too_many(error: HTTPException) -> tuple[str, int] | tuple[Response, int]:
     message = str(error.description)
     if request.path.startswith("/api/"):
         return jsonify({"message": message}), 429
-    if request.endpoint == "table.enter":
-        return render_template("message.html", heading=gettext("Not done"), message=message, refused=True), 429
     from ..forms import LoginForm
 
     form = LoginForm()

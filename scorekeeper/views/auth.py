@@ -107,10 +107,20 @@ def login() -> Response | tuple[str, int] | str:
 @bp.post("/logout")
 @login_required
 def logout() -> Response:
-    """Sign this browser out: its session and remember-me cookie open nothing any more, wherever copied."""
+    """Sign this browser out: its session and remember-me cookie open nothing any more, wherever copied,
+    and the session keeps nothing it carried (the tables this phone joined included) but the language."""
     services.end_sign_in(current_user.sign_in_key)
-    logout_user()
+    _empty_session()
+    logout_user()  # after: it marks the remember-me cookie to be cleared, in the session
     return redirect(url_for("auth.login"))
+
+
+def _empty_session() -> None:
+    """Empty the session cookie, keeping only the language chosen on this browser."""
+    language = session.get("language")
+    session.clear()
+    if language is not None:
+        session["language"] = language
 
 
 @bp.route("/language", methods=["GET", "POST"])
@@ -194,7 +204,8 @@ def time_zone() -> Response:
 def sign_out_everywhere() -> Response:
     """Sign out every browser signed in to the account, this one included."""
     services.end_every_sign_in(current_user)
-    logout_user()
+    _empty_session()
+    logout_user()  # after: it marks the remember-me cookie to be cleared, in the session
     flash(gettext("Every browser signed in to this account was signed out."))
     return redirect(url_for("auth.login"))
 

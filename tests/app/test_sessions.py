@@ -150,3 +150,42 @@ def test_pages_asked_for_at_once_right_after_signing_in_share_one_csrf_token(app
     token = re.search(r'name="csrf-token" content="([^"]+)"', form)
     assert token is not None
     assert client.post("/players/", data={"name": "Luis", "csrf_token": token.group(1)}).status_code == 302
+
+
+def test_signing_out_empties_the_session_of_everything_it_carried(ana: Browser, app: Flask, bea: Browser) -> None:
+    from .matchhelpers import start
+    from .test_table import join, make_link
+
+    start(bea, "tute2", ["Bea", "Juan"])
+    join(app, make_link(bea), ana.client)  # Ana's phone also joined Bea's table
+    ana.post("/language", data={"language": "es"})
+    with ana.client.session_transaction() as session:
+        assert "joined" in session and "_user_id" in session
+    ana.post("/logout")
+    with ana.client.session_transaction() as session:
+        assert set(session) <= {"language", "_remember"}, dict(session)
+        assert session.get("language") == "es"  # the page language chosen on this phone stays
+    assert ana.client.get_cookie(REMEMBER) is None
+    assert ana.get("/matches/1").status_code == 302  # neither Ana's account nor Bea's table
+
+
+def test_signing_out_everywhere_empties_this_browsers_session_too(ana: Browser, app: Flask) -> None:
+    ana.get("/account")
+    ana.post("/account/sign-out-everywhere")
+    with ana.client.session_transaction() as session:
+        assert set(session) <= {"_remember", "_flashes"}, dict(session)
+
+
+def test_pages_of_a_signed_in_browser_are_kept_by_no_cache(ana: Browser, app: Flask) -> None:
+    from .matchhelpers import start
+
+    start(ana, "tute2", ["Ana", "Luis"])
+    made = ana.post("/account", data={"name": "script"})  # the page that shows a new API token, once
+    assert made.status_code == 200 and "sk_" in made.get_data(as_text=True)
+    assert made.headers["Cache-Control"] == "no-store"
+    for page in ("/", "/matches/1", "/matches/1/deal", "/history", "/account", "/players/", "/nights"):
+        assert ana.get(page).headers.get("Cache-Control") == "no-store", page
+    assert ana.get("/matches/1/state?version=0").headers["Cache-Control"] == "no-store"
+    with ana.get("/static/app.css") as stylesheet:  # the app's own files stay in the browser's cache
+        assert "no-store" not in stylesheet.headers.get("Cache-Control", "")
+    assert "Cache-Control" not in app.test_client().get("/login").headers  # nothing of an account on it
