@@ -28,3 +28,14 @@ def api_view(match: Match) -> dict[str, Any]:
     result = match.result if match.result is not None else check_match(match_document(match)).to_dict()
     return {"id": match.id, "status": match.status, "note": match.note, "match": match_document(match),
             "result": result}
+
+
+def replayed_view(first_answer: Mapping[str, Any], match: Match) -> dict[str, Any]:
+    """Return the API's first answer to a request sent again, in the shape the API answers in today.
+
+    The answer was kept when the request was first made, perhaps by an earlier version that
+    answered with fewer fields (before 0.2, no `note`): those come from the match as it is now,
+    the rest as it was first answered.
+    """
+    today = api_view(match)
+    return {name: first_answer.get(name, value) for name, value in today.items()}

@@ -46,7 +46,8 @@ def _parameter(name: str) -> Schema:
 
 
 _ETAG = {"ETag": {"description": "The version of the match read and a digest of the answer: send it back as "
-                                 "`If-Match` with a `PUT`, or as `If-None-Match` with a `GET`.",
+                                 "`If-Match` with any change (`PATCH`, `POST`, `PUT`, `DELETE`), or as "
+                                 "`If-None-Match` with a `GET`.",
                   "required": True, "schema": {"type": "string", "pattern": '^"v[0-9]+-[0-9a-f]{16}"$'}}}
 
 
@@ -137,6 +138,9 @@ def _paths() -> dict[str, Any]:
     """Return every operation of the API, by path."""
     match_id, number = _parameter("match_id"), _parameter("number")
     concurrent = "Someone else changed the match at the same moment: read it again and retry."
+    stale = _conflict("The match changed since the version named by `If-Match` (or `If-Match` names no version "
+                      "of it): nothing was changed.")
+    if_match = _parameter("If-Match")
     return {
         "/openapi.json": {"get": {
             "operationId": "getOpenApiDocument", "summary": "This document", "tags": ["meta"], "security": [],
@@ -176,13 +180,15 @@ def _paths() -> dict[str, Any]:
                 parameters=[match_id, _parameter("If-None-Match")]),
             "patch": _operation(
                 "changeMatch", "Change a match's note",
-                "Writes, changes or clears (`null` or empty) the owner's note on the match, whatever its status.",
+                "Writes, changes or clears (`null` or empty) the owner's note on the match, whatever its status. "
+                "With `If-Match`, only if the match is still at the version read.",
                 {**_match("200", "The match with its note; its `ETag` names its new version.", "ReadMatch",
                           with_etag=True),
                  "404": _response("NotFound"),
                  "409": _conflict(concurrent),
+                 "412": stale,
                  "422": _response("RuleViolation")},
-                parameters=[match_id], body=ref("MatchChange"), body_description="The note.",
+                parameters=[match_id, if_match], body=ref("MatchChange"), body_description="The note.",
                 examples={"note": {"summary": "Where the match was played",
                                    "value": {"note": "At Carmen's; the loser pays the coffee"}}}),
         },
@@ -200,7 +206,9 @@ def _paths() -> dict[str, Any]:
             "addDeal", "Add the next deal",
             "The whole match is checked again with the deal added. With `number`, the deal is stored only if it "
             "is the match's next one, so that two phones entering the same deal store it once. With an "
-            "`Idempotency-Key`, a retry of the same request gets the first answer again.",
+            "`Idempotency-Key`, a retry of the same request gets the first answer again (in today's shape, even "
+            "when an earlier version kept it), whatever has happened to the match since. With `If-Match`, the "
+            "deal is added only if the match is still at the version read.",
             {**_match("201", "The match with the deal added (or, for a retried Idempotency-Key, the first answer).",
                       "ReadMatch", "CorrectFirstDeal", "DeleteThisDeal"),
              "400": _answer("The body is not JSON, or the Idempotency-Key is not 1 to "
@@ -208,8 +216,9 @@ def _paths() -> dict[str, Any]:
              "404": _response("NotFound"),
              "409": _conflict("`number` is not the match's next deal number, the Idempotency-Key was used for "
                               f"another match, or the match changed at the same moment. {concurrent}"),
+             "412": stale,
              "422": _response("RuleViolation")},
-            parameters=[match_id, _parameter("Idempotency-Key")], body=ref("Deal"),
+            parameters=[match_id, _parameter("Idempotency-Key"), if_match], body=ref("Deal"),
             body_description="One deal of the match's game, optionally with `number`.", examples=_DEALS)},
         "/matches/{match_id}/deals/{number}": {
             "put": _operation(
@@ -220,49 +229,56 @@ def _paths() -> dict[str, Any]:
                           with_etag=True),
                  "404": _response("NotFound"),
                  "409": _conflict(concurrent),
-                 "412": _conflict("The match changed since the version named by `If-Match` (or `If-Match` names "
-                                  "no version of it)."),
+                 "412": stale,
                  "422": _response("RuleViolation")},
-                parameters=[match_id, number, _parameter("If-Match")], body=ref("Deal"),
+                parameters=[match_id, number, if_match], body=ref("Deal"),
                 body_description="The deal as it should have been; a `number` in it is not read (the path names "
                                  "the deal).", examples=_DEALS),
             "delete": _operation(
                 "deleteDeal", "Delete the last deal",
-                "Only the last deal can be deleted; a finished match is open again.",
-                {**_match("200", "The match without the deal.", "ReadMatch", "AddDeal"),
+                "Only the last deal can be deleted; a finished match is open again (and its entry link stops). "
+                "With `If-Match`, only if the match is still at the version read.",
+                {**_match("200", "The match without the deal; its `ETag` names its new version.", "ReadMatch",
+                          "AddDeal", with_etag=True),
                  "404": _response("NotFound"),
                  "409": _conflict(f"This is not the last deal. {concurrent}"),
+                 "412": stale,
                  "422": _answer("The match was abandoned: it takes no more changes (`match_finished`).",
                                 ref("RuleErrors"))},
-                parameters=[match_id, number]),
+                parameters=[match_id, number, if_match]),
         },
         "/matches/{match_id}/share": {
             "post": _operation(
                 "shareMatch", "Make the live link",
                 "A secret address that shows the match's scoreboard, read-only, to anyone who has it, without "
-                "signing in. A new link replaces the match's older one, which stops working.",
+                "signing in. Only a hash of it is kept. A new link replaces the match's older one, which stops "
+                "working.",
                 {"201": _answer("The live link.", {
                     "type": "object", "required": ["url"], "additionalProperties": False,
                     "properties": {"url": {"type": "string", "format": "uri",
-                                           "description": "The live view's address."}}}),
+                                           "description": "The live view's address; its secret is in the "
+                                                          "fragment, which browsers never send to a server."}}}),
                  "404": _response("NotFound"),
-                 "409": _conflict(concurrent)},
-                parameters=[match_id]),
+                 "409": _conflict(concurrent),
+                 "412": stale},
+                parameters=[match_id, if_match]),
             "delete": _operation(
                 "stopSharing", "Stop the live link",
                 "The match's live link answers 404 from now on (it is not an error if there was none).",
                 {"204": {"description": "The link is stopped."},
                  "404": _response("NotFound"),
-                 "409": _conflict(concurrent)},
-                parameters=[match_id]),
+                 "409": _conflict(concurrent),
+                 "412": stale},
+                parameters=[match_id, if_match]),
         },
         "/matches/{match_id}/entry-link": {
             "post": _operation(
                 "openEntryLink", "Make the entry link",
                 "A secret address through which the other phones at the table enter, correct and undo this "
                 "match's deals, without signing in and without reaching anything else of the account, until the "
-                "match ends or the link is stopped. Only a hash of it is kept: this answer is the one time it is "
-                "given. A new link replaces the match's older one, which stops at once.",
+                "match ends (then they read its final scoreboard) or the link is stopped. Only a hash of it is "
+                "kept; the owner's scoreboard shows it again. A new link replaces the match's older one, which "
+                "stops at once.",
                 {"201": _answer("The entry link and its QR code.", {
                     "type": "object", "required": ["url", "qr_svg"], "additionalProperties": False,
                     "properties": {
@@ -272,16 +288,18 @@ def _paths() -> dict[str, Any]:
                         "qr_svg": {"type": "string", "description": "The link as a QR code, an SVG document."}}}),
                  "404": _response("NotFound"),
                  "409": _conflict("The match is over (finished or abandoned): nobody enters its deals any more. "
-                                  f"Or: {concurrent}")},
-                parameters=[match_id]),
+                                  f"Or: {concurrent}"),
+                 "412": stale},
+                parameters=[match_id, if_match]),
             "delete": _operation(
                 "stopEntryLink", "Stop the entry link",
                 "The phones that joined through the match's entry link are shut out at once, and the link "
                 "answers 404 (it is not an error if there was none).",
                 {"204": {"description": "The link is stopped."},
                  "404": _response("NotFound"),
-                 "409": _conflict(concurrent)},
-                parameters=[match_id]),
+                 "409": _conflict(concurrent),
+                 "412": stale},
+                parameters=[match_id, if_match]),
         },
     }
 

@@ -28,7 +28,7 @@ from .accounts import (
 from .bulk import recompute_all
 from .entry_links import open_entry_link, stop_entry_link
 from .imports import import_accounts
-from .idempotency import MAX_IDEMPOTENCY_KEY, Sent, once, usable_key
+from .idempotency import MAX_IDEMPOTENCY_KEY, Sent, once, sent_before, usable_key
 from .matches import (
     abandon_match, add_deal, complete_deal, create_match_from_document, delete_last_deal, delete_match, rematch,
     replace_deal, save_bids, set_note, share_match, start_match, stop_sharing, undo,
@@ -42,7 +42,7 @@ __all__ = [
     "set_time_zone", "start_sign_in",
     "note_token_use", "user_named",
     "import_accounts", "recompute_all", "open_entry_link", "stop_entry_link",
-    "MAX_IDEMPOTENCY_KEY", "Sent", "once", "usable_key",
+    "MAX_IDEMPOTENCY_KEY", "Sent", "once", "sent_before", "usable_key",
     "abandon_match", "add_deal", "complete_deal", "create_match_from_document", "delete_last_deal", "delete_match",
     "rematch", "replace_deal", "save_bids", "set_note", "share_match", "start_match", "stop_sharing", "undo",
     "add_player", "rename_player", "set_player_archived", "own_match_to_change",

@@ -43,6 +43,17 @@ def _earlier(user_id: int, match_id: int, key: str | None) -> Row[Any, Any] | No
     return earlier
 
 
+def sent_before(user_id: int, match_id: int, key: str | None) -> bool:
+    """Tell whether a change of the account's match `match_id` was made already with this idempotency key
+    (a phone sending again what it sent before its connection dropped), so that it is answered as made
+    whatever the match's state."""
+    key = usable_key(key)
+    try:
+        return _earlier(user_id, match_id, key) is not None
+    except Conflict:  # the key made a change of another match
+        return False
+
+
 #: How long a phone may take to send a deal again: its key is kept that long, then forgotten.
 IDEMPOTENCY_KEY_LIFETIME = timedelta(days=7)
 

@@ -12,7 +12,6 @@ hold a row the other waits for.
 
 from __future__ import annotations
 
-import secrets
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -23,6 +22,7 @@ from ..documents import match_document
 from ..errors import Conflict, NotFound, PreconditionFailed
 from ..extensions import db
 from ..figures.locks import facts_under_lock, lock_figures, lock_match
+from ..keys import SHARE_LINK, new_link_key
 from ..figures.upkeep import (
     cache_result, night_moved, pair_up, rate_again, refresh_figures, regroup_nights, store_result, sum_up,
 )
@@ -31,6 +31,7 @@ from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, che
 from ..rules import next_seat
 from ..text import clean_name, clean_note
 from .base import atomic
+from .entry_links import stop_links
 from .idempotency import forget_old_keys, key_row, remember
 from .players import players_for
 
@@ -106,10 +107,24 @@ def create_match_from_document(user: User, document: Any, first_dealer: int | No
 
 
 @atomic
-def set_note(match: Match, note: object) -> Match:
-    """Keep the owner's note on a match, whatever its status; an empty note removes it."""
+def set_note(match: Match, note: object, expected_version: int | None = None) -> Match:
+    """Keep the owner's note on a match, whatever its status; an empty note removes it. With
+    `expected_version`, refuse (PreconditionFailed) if the match is no longer at that version."""
+    _check_version(match, expected_version)
     write_note(match, clean_note(note, "note", MAX_NOTE_LENGTH))
     return match
+
+
+def _check_version(match: Match, expected_version: int | None, *, deal: bool = False) -> None:
+    """Refuse a change meant for another version of the match than the one read (an If-Match, a form's version).
+
+    Read in the change's own transaction; a change made by another phone at the same moment is
+    still caught when the match's row is written (its version is checked there too: Conflict).
+    """
+    if expected_version is not None and expected_version != match.version:
+        raise PreconditionFailed(
+            _("This match changed since the page was opened. Reload it and check the deal again.") if deal
+            else _("This match changed since it was read. Read it again before changing it."))
 
 
 def _check_not_abandoned(match: Match, number: int) -> None:
@@ -149,13 +164,15 @@ def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | N
 @atomic
 def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None = None,
              idempotency_key: str | None = None, keep_answer: bool = False, *,
-             entry_link_id: int | None = None) -> Match:
+             entry_link_id: int | None = None, expected_version: int | None = None) -> Match:
     """Add the next deal: the whole match is re-checked and scored first.
 
     The idempotency key is kept with the deal (see `once`); `keep_answer` keeps the API's
     answer with it, to be given again to a retry. `entry_link_id` names the entry link of the
-    phone that entered it (None: the owner).
+    phone that entered it (None: the owner). With `expected_version` (an If-Match), refuse
+    (PreconditionFailed) if the match is no longer at that version.
     """
+    _check_version(match, expected_version)
     if keep_answer:  # the answer is the match as the deal leaves it: kept once the deal is stored
         lock_match(match)  # its deals as objects, which the answer shows with the new one
         _append_deal(match, deal, expected_number, entry_link_id)
@@ -167,10 +184,21 @@ def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None 
 
 @atomic
 def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None = None,
-              idempotency_key: str | None = None) -> Match:
-    """Keep the next Pocha deal's bids, entered before play, until its tricks come in."""
+              idempotency_key: str | None = None, replaces_version: int | None = None) -> Match:
+    """Keep the next Pocha deal's bids, entered before play, until its tricks come in.
+
+    Bids already waiting for their tricks are replaced only by a correction that names the
+    version of the match it replaces (`replaces_version`, the version the correcting form was
+    opened at): bids entered on another phone meanwhile are never overwritten unseen (Conflict,
+    with the bids that are in).
+    """
     number = _expect_next(len(match.deals), expected_number)
     _check_not_abandoned(match, number)
+    if match.pending is not None and replaces_version != match.version:
+        stored = ", ".join(_("%(name)s %(bid)s", name=name, bid=bid)
+                           for name, bid in zip(match.player_names, match.pending.get("bids") or [], strict=False))
+        raise Conflict(_("The bids of deal %(number)s are in already, perhaps from another phone: %(bids)s. "
+                         "To enter others, undo them on the scoreboard first.", number=number, bids=stored), "bids")
     check_bids(match_document(match), dict(bids))
     match.pending = dict(bids)
     match.updated_at = utcnow()
@@ -210,28 +238,41 @@ def replace_deal(match: Match, number: int, deal: Mapping[str, Any], expected_ve
     lock_figures(match.user_id)
     row = _deal_of(match, number)
     _check_not_abandoned(match, number)
-    if expected_version is not None and expected_version != match.version:
-        raise PreconditionFailed(
-            _("This match changed since the page was opened. Reload it and check the deal again."))
+    _check_version(match, expected_version, deal=True)
     deals = [dict(deal) if d.number == number else d.data for d in match.deals]
     result = check_match(match_document(match, deals))
     row.data = dict(deal)
     row.updated_at = utcnow()
-    store_result(match, result)
+    _store_and_close_table(match, result)
     return match
 
 
+def _store_and_close_table(match: Match, result: MatchResult) -> None:
+    """Store the match's new result; if it reopens a finished match, stop its entry link.
+
+    The link let the table enter the match until it ended, and its phones read the final
+    scoreboard since: a correction or an undo of the owner's that reopens the match does not
+    let them back in (the owner makes a new link for that).
+    """
+    was_finished = match.status == FINISHED
+    store_result(match, result)
+    if was_finished and match.status == PLAYING:
+        stop_links(match.id)
+
+
 @atomic
-def delete_last_deal(match: Match, number: int) -> Match:
-    """Delete deal `number`, which must be the last one; a finished match is open again."""
+def delete_last_deal(match: Match, number: int, expected_version: int | None = None) -> Match:
+    """Delete deal `number`, which must be the last one; a finished match is open again. With
+    `expected_version`, refuse (PreconditionFailed) if the match is no longer at that version."""
     lock_figures(match.user_id)
+    _check_version(match, expected_version)
     if not match.deals or number != match.deals[-1].number:
         _deal_of(match, number)  # NotFound for a deal that does not exist
         raise Conflict(_("Only the last deal (%(number)s) can be deleted.", number=len(match.deals)))
     _check_not_abandoned(match, number)
     match.deals.pop()
     match.pending = None
-    store_result(match, check_match(match_document(match)))
+    _store_and_close_table(match, check_match(match_document(match)))
     night_moved(match)
     return match
 
@@ -247,7 +288,7 @@ def undo(match: Match) -> str | None:
         return "bids"
     if match.deals:
         match.deals.pop()
-        store_result(match, check_match(match_document(match)))
+        _store_and_close_table(match, check_match(match_document(match)))
         night_moved(match)
         return "deal"
     return None
@@ -307,13 +348,17 @@ def rematch(user: User, match: Match, first_dealer: int | None = None) -> Match:
 
 
 @atomic
-def share_match(match: Match) -> str:
-    """Give the match a new secret live-view link (any older link stops working); return its token."""
-    match.share_token = secrets.token_urlsafe(32)
-    return match.share_token
+def share_match(match: Match, expected_version: int | None = None) -> str:
+    """Give the match a new secret live-view link (any older link stops working); return its secret,
+    of which only a hash and the salt it was drawn from are kept (see `keys.link_secret`)."""
+    _check_version(match, expected_version)
+    key = new_link_key(SHARE_LINK)
+    match.share_key_hash, match.share_salt = key.key_hash, key.salt
+    return key.secret
 
 
 @atomic
-def stop_sharing(match: Match) -> None:
+def stop_sharing(match: Match, expected_version: int | None = None) -> None:
     """Revoke the match's live-view link."""
-    match.share_token = None
+    _check_version(match, expected_version)
+    match.share_key_hash = match.share_salt = None

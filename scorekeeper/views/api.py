@@ -14,18 +14,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, g, jsonify, request, url_for
+from flask import Blueprint, Response, g, jsonify, request
 from werkzeug import wrappers
 from werkzeug.exceptions import HTTPException
 
 from .. import queries, services
-from ..documents import api_view
+from ..documents import api_view, replayed_view
 from ..etags import tag_version, version_tag
 from ..figures import nights as night_reads
 from ..pages import nights as night_pages
 from ..extensions import csrf
 from ..models import MAX_ID, User
 from ..openapi import openapi_document
+from ..pages.addresses import public_url
 from ..pages.qr import qr_svg
 from ..rules import RuleViolation
 
@@ -167,14 +168,7 @@ def list_matches() -> Reply:
     size = min(_counted_from_one("per_page", queries.PAGE_SIZE), queries.MAX_PAGE_SIZE)
     found = queries.match_page(_user(), _counted_from_one("page", 1), per_page=size, with_deals=True)
     response = jsonify([api_view(m) for m in found.items])
-    pages = [(found.next_num, "next"), (found.prev_num, "prev")]
-    links = ", ".join(
-        f'<{url_for("api.list_matches", page=number, per_page=found.per_page, _external=True)}>; rel="{rel}"'
-        for number, rel in pages if number is not None)
-    if links:  # a single page links to no other
-        response.headers["Link"] = links
-    response.headers["X-Total-Count"] = str(found.total)
-    return response, 200
+    return _paged(response, found, "api.list_matches"), 200
 
 
 @bp.post("/matches")
@@ -193,11 +187,12 @@ def create_match() -> Reply:
 def change_match(match_id: int) -> Reply:
     """Change what the owner may change of a match at any time: its note (`{"note": "..."}`; null clears it)."""
     match = _one(match_id)
+    expected = _expected_version()
     body = _json_body()
     if not isinstance(body, Mapping) or set(body) != {"note"}:
         raise ApiError(422, "Send {\"note\": text or null}: the note is all a match changes this way.",
                        code="malformed", field="note")
-    return _answer(services.set_note(match, body["note"]), 200)
+    return _answer(services.set_note(match, body["note"], expected), 200)
 
 
 @bp.get("/nights")
@@ -212,7 +207,7 @@ def list_nights() -> Reply:
 def _paged(response: Response, found: Any, endpoint: str) -> Response:
     """Give a page of a list its total (`X-Total-Count`) and links to its neighbours (`Link`, rel next and prev)."""
     pages = [(found.next_num, "next"), (found.prev_num, "prev")]
-    links = ", ".join(f'<{url_for(endpoint, page=number, per_page=found.per_page, _external=True)}>; rel="{rel}"'
+    links = ", ".join(f'<{public_url(endpoint, page=number, per_page=found.per_page)}>; rel="{rel}"'
                       for number, rel in pages if number is not None)
     if links:  # a single page links to no other
         response.headers["Link"] = links
@@ -241,10 +236,13 @@ def add_deal(match_id: int) -> Reply:
     key = request.headers.get("Idempotency-Key")
     if key is not None and services.usable_key(key) is None:
         raise ApiError(400, f"An Idempotency-Key has 1 to {services.MAX_IDEMPOTENCY_KEY} printable characters.")
+    expected = _expected_version()
     sent = services.once(match, key, lambda kept_key: services.add_deal(match, *_deal_body(), kept_key,
-                                                                        keep_answer=True))
+                                                                        keep_answer=True,
+                                                                        expected_version=expected))
     # A key first sent with the deal form keeps no answer: the match as it is now answers instead.
-    return jsonify(sent.first_answer if sent.first_answer is not None else api_view(sent.match)), 201
+    first = sent.first_answer
+    return jsonify(replayed_view(first, sent.match) if first is not None else api_view(sent.match)), 201
 
 
 @bp.put("/matches/<int:match_id>/deals/<int:number>")
@@ -256,6 +254,14 @@ def replace_deal(match_id: int, number: int) -> Reply:
     match = _one(match_id)
     deal, _ = _deal_body()
     return _answer(services.replace_deal(match, number, deal, _expected_version()), 200)
+
+
+def _check_precondition(match: Any) -> None:
+    """Refuse (412) a change whose If-Match names another version of the match than the one it is at
+    (for the changes that leave the match's own version as it is: its entry link)."""
+    expected = _expected_version()
+    if expected is not None and expected != match.version:
+        raise services.PreconditionFailed("This match changed since it was read. Read it again before changing it.")
 
 
 def _expected_version() -> int | None:
@@ -274,20 +280,22 @@ def _expected_version() -> int | None:
 def delete_deal(match_id: int, number: int) -> Reply:
     """Delete the last deal (only the last one can be deleted)."""
     match = _one(match_id)
-    return jsonify(api_view(services.delete_last_deal(match, number))), 200
+    return _answer(services.delete_last_deal(match, number, _expected_version()), 200)
 
 
 @bp.post("/matches/<int:match_id>/share")
 def share_match(match_id: int) -> Reply:
     """Make the match's read-only live link; a new one replaces any older one, which stops working."""
-    token = services.share_match(_one(match_id))
-    return jsonify({"url": url_for("share.live", token=token, _external=True)}), 201
+    from .share import live_address
+
+    secret = services.share_match(_one(match_id), _expected_version())
+    return jsonify({"url": live_address(secret)}), 201
 
 
 @bp.delete("/matches/<int:match_id>/share")
 def stop_sharing(match_id: int) -> Reply:
     """Stop the match's live link: it answers 404 from now on."""
-    services.stop_sharing(_one(match_id))
+    services.stop_sharing(_one(match_id), _expected_version())
     return Response(status=204), 204
 
 
@@ -296,12 +304,16 @@ def open_entry_link(match_id: int) -> Reply:
     """Make the match's entry link, with its QR code; a new one replaces any older one, which stops at once."""
     from .table import join_address
 
-    address = join_address(services.open_entry_link(_one(match_id)))
+    match = _one(match_id)
+    _check_precondition(match)
+    address = join_address(services.open_entry_link(match))
     return jsonify({"url": address, "qr_svg": str(qr_svg(address, "QR code of the entry link"))}), 201
 
 
 @bp.delete("/matches/<int:match_id>/entry-link")
 def stop_entry_link(match_id: int) -> Reply:
     """Stop the match's entry link: the phones that joined through it are shut out at once."""
-    services.stop_entry_link(_one(match_id))
+    match = _one(match_id)
+    _check_precondition(match)
+    services.stop_entry_link(match)
     return Response(status=204), 204

@@ -20,7 +20,8 @@ from ..pages import boards, lists
 from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
-from .table import entry_section, match_at_table, match_to_show, version_at_table
+from .share import share_section
+from .table import entry_section, match_at_table, match_to_show, sent_key, version_at_table
 
 bp = Blueprint("matches", __name__)
 bp.add_app_template_filter(qr_svg, "qr_svg")
@@ -82,9 +83,10 @@ def scoreboard(match_id: int) -> str:
     """Show the scoreboard that stays open on the table (to the owner, and to the phones that joined it)."""
     match, link = match_to_show(match_id)
     board = boards.scoreboard(match)
-    entry = entry_section(match) if link is None and board.open else None
+    owner = link is None
     return render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None,
-                           guest=link is not None, entry=entry)
+                           guest=not owner, entry=entry_section(match) if owner else None,
+                           share=share_section(match) if owner else None)
 
 
 @bp.get("/matches/<int:match_id>/state")
@@ -185,6 +187,8 @@ def enter_deal(match_id: int) -> Page:
         return redirect(url_for("matches.scoreboard", match_id=match_id))
     form = _deal_form(board)
     form.number.data = str(board.next_number)  # as the page sends it back
+    # The bids replace bids stored meanwhile only as a correction of the state they were entered on.
+    form.version.data = str(board.match.version)
     form.dealer.data = board.next_dealer
     step = "deal"
     if isinstance(form, PochaDealForm):
@@ -207,7 +211,7 @@ def _after(step: str, match_id: int) -> Response:
 def _store_deal(match: Match, step: str, link: EntryLink | None) -> Page:
     match_id = match.id
     # A phone that lost its connection sends a saved entry again with the key it chose at first.
-    key = request.headers.get("Idempotency-Key") or request.form.get("idempotency_key") or None
+    key = sent_key()
     form = _posted_form(match)
     status = 422
     try:
@@ -243,7 +247,7 @@ def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, k
     if isinstance(form, TuteDealForm):
         return services.add_deal(match, form.to_deal(), number, key, entry_link_id=via)
     if step == "bids":
-        return services.save_bids(match, form.to_bids(cards), number, key)
+        return services.save_bids(match, form.to_bids(cards), number, key, whole_number(form.version.data))
     return services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key,
                                   entry_link_id=via)
 

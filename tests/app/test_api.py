@@ -12,7 +12,7 @@ from sqlalchemy import event, select
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.models import ApiToken
+from scorekeeper.models import ApiToken, IdempotencyKey
 
 TUTE = {"game": "tute2", "players": ["Ana", "Luis"]}
 DEAL = {"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0,
@@ -255,15 +255,59 @@ def test_the_live_link_is_made_and_stopped_through_the_api(api: Api, other: Api,
     made = api.post(f"/api/v1/matches/{match_id}/share", None)
     assert made.status_code == 201 and list(made.get_json()) == ["url"]
     url = made.get_json()["url"]
-    assert url.startswith("http://localhost/live/") and len(url.rsplit("/", 1)[1]) >= 40
-    stranger = app.test_client()
-    path = url.removeprefix("http://localhost")
-    assert stranger.get(path).status_code == 200
+    assert url.startswith("http://localhost/live#") and len(url.rsplit("#", 1)[1]) >= 43
+
+    def shown(link: str) -> int:
+        return app.test_client().post("/live/state", data={"secret": link.rsplit("#", 1)[1]}).status_code
+
+    assert shown(url) == 200
     renewed = api.post(f"/api/v1/matches/{match_id}/share", None).get_json()["url"]
-    assert renewed != url and stranger.get(path).status_code == 404  # the older link stopped
+    assert renewed != url and shown(url) == 404  # the older link stopped
     assert other.post(f"/api/v1/matches/{match_id}/share", None).status_code == 404
     assert other.delete(f"/api/v1/matches/{match_id}/share").status_code == 404
     stopped = api.delete(f"/api/v1/matches/{match_id}/share")
     assert stopped.status_code == 204 and stopped.get_data() == b""
-    assert stranger.get(renewed.removeprefix("http://localhost")).status_code == 404
+    assert shown(renewed) == 404
     assert api.delete(f"/api/v1/matches/{match_id}/share").status_code == 204  # nothing left to stop
+
+
+def test_a_stale_if_match_is_refused_412_by_every_change_and_changes_nothing(api: Api, app: Flask) -> None:
+    match_id = api.post("/api/v1/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
+    stale = api.get(f"/api/v1/matches/{match_id}").headers["ETag"]
+    api.client.patch(f"/api/v1/matches/{match_id}", json={"note": "First"}, headers=api.headers)
+    before = api.get(f"/api/v1/matches/{match_id}")
+    changes = [("PATCH", f"/api/v1/matches/{match_id}", {"note": "Second"}),
+               ("POST", f"/api/v1/matches/{match_id}/deals", DEAL),
+               ("PUT", f"/api/v1/matches/{match_id}/deals/1", {**DEAL, "points": [60, 60]}),
+               ("DELETE", f"/api/v1/matches/{match_id}/deals/1", None),
+               ("POST", f"/api/v1/matches/{match_id}/share", None),
+               ("DELETE", f"/api/v1/matches/{match_id}/share", None),
+               ("POST", f"/api/v1/matches/{match_id}/entry-link", None),
+               ("DELETE", f"/api/v1/matches/{match_id}/entry-link", None)]
+    for method, path, body in changes:
+        answer = api.client.open(path, method=method, json=body, headers={**api.headers, "If-Match": stale})
+        assert answer.status_code == 412, (method, path)
+        assert "changed since" in answer.get_json()["message"]
+    after = api.get(f"/api/v1/matches/{match_id}")
+    assert after.headers["ETag"] == before.headers["ETag"] and after.get_json() == before.get_json()
+    # The ETag as it is now lets each change through (the deal added is then the last one).
+    for method, path, body in changes:
+        path = path.replace("/deals/1", "/deals/2") if method == "DELETE" else path
+        current = api.get(f"/api/v1/matches/{match_id}").headers["ETag"]
+        answer = api.client.open(path, method=method, json=body, headers={**api.headers, "If-Match": current})
+        assert answer.status_code in (200, 201, 204), (method, path, answer.get_json())
+
+
+def test_a_deal_sent_again_is_answered_in_todays_shape_even_if_an_older_version_kept_the_answer(
+        api: Api, app: Flask) -> None:
+    match_id = api.post("/api/v1/matches", {**TUTE, "note": "At Carmen's"}).get_json()["id"]
+    sent = {"Idempotency-Key": "kept-by-0.1"}
+    first = api.client.post(f"/api/v1/matches/{match_id}/deals", json=DEAL, headers={**api.headers, **sent})
+    assert first.status_code == 201
+    with app.app_context():  # the answer as a version before notes kept it
+        key = db.session.scalars(select(IdempotencyKey)).one()
+        key.body = {name: value for name, value in first.get_json().items() if name != "note"}
+        db.session.commit()
+    again = api.client.post(f"/api/v1/matches/{match_id}/deals", json=DEAL, headers={**api.headers, **sent})
+    assert again.status_code == 201 and again.get_json() == first.get_json()
+    assert list(again.get_json()) == ["id", "status", "note", "match", "result"]
