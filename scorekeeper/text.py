@@ -11,6 +11,8 @@ from flask_babel import gettext as _
 from .errors import InvalidInput
 
 MAX_NAME_LENGTH = 40
+#: Longer than any text a form takes is refused before its Unicode is composed (which takes time).
+MAX_TYPED_TEXT = 4000
 USERNAME_PATTERN = re.compile(r"^[\w.@+-]{3,40}$")
 
 
@@ -36,14 +38,34 @@ def plain_text(value: object, longest: int) -> str | None:
 
 def clean_note(note: object, field: str = "note", longest: int = 200) -> str | None:
     """Return a match's note with its spaces tidied and its Unicode composed, or None when it is empty;
-    refuse one that is not text, is longer than `longest` or holds invisible control characters."""
+    refuse one that is not text, is longer than `longest` once composed, or holds invisible control
+    characters."""
     if note is None:
         return None
     if not isinstance(note, str):
         raise InvalidInput(_("A note is text."), field)
-    if len(note) > longest:
+    if len(note) > MAX_TYPED_TEXT:  # composing it first would be work for nothing
         raise InvalidInput(_("A note has at most %(count)s characters.", count=longest), field)
+    # Counted once composed, as it is stored: composing can make a text up to three times longer.
     tidy = unicodedata.normalize("NFC", " ".join(note.split()))
+    if len(tidy) > longest:
+        raise InvalidInput(_("A note has at most %(count)s characters.", count=longest), field)
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs") for ch in tidy):
         raise InvalidInput(_("A note cannot hold invisible or control characters."), field)
     return tidy or None
+
+
+def clean_username(username: object) -> str:
+    """Return a new account's username with its Unicode composed, as it is stored; refuse one that is not
+    3 to 40 letters, digits or . _ - @ + once composed."""
+    tidy = unicodedata.normalize("NFC", str(username).strip()) if len(str(username)) <= MAX_TYPED_TEXT else ""
+    if not USERNAME_PATTERN.match(tidy):
+        raise InvalidInput(_("A username has 3 to 40 letters, digits or . _ - @ +, without spaces."), "username")
+    return tidy
+
+
+def username_keys(typed: str) -> list[str]:
+    """Return the keys (case-folded forms) an account typed so may be stored under: composed first, as
+    usernames are made now, and as typed, as versions before 0.2 made them."""
+    typed = typed.strip()
+    return list(dict.fromkeys((unicodedata.normalize("NFC", typed).casefold(), typed.casefold())))

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
-from .models import MAX_NOTE_LENGTH, STATUSES, Match, Player, User
+from .models import NOTE_ROOM, STATUSES, Match, Player, User
 from .rules import RuleViolation, check_bids, check_match
 from .documents import match_document
 from .errors import InvalidInput
@@ -191,7 +191,8 @@ def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[s
                                    check.date(pair[1], f"{where}, deal {d + 1}")))
     note: Any = match.get("note")  # absent from files written before notes were kept
     try:
-        note = clean_note(note, "note", MAX_NOTE_LENGTH)
+        # Whatever a version stored: before 0.2 a note's length was counted before composing it.
+        note = clean_note(note, "note", NOTE_ROOM)
     except InvalidInput as error:
         check.problems.append(f"{where}: {error.message}")
     return {

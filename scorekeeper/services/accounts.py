@@ -18,8 +18,8 @@ from ..figures.locks import lock_figures
 from ..figures.upkeep import regroup_nights
 from ..i18n import is_time_zone
 from ..keys import hash_token, sign_in_lifetime
-from ..models import MAX_ID, ApiToken, SignIn, User, utcnow
-from ..text import USERNAME_PATTERN, clean_name, plain_text
+from ..models import MAX_ID, NAME_KEY_LENGTH, ApiToken, SignIn, User, utcnow
+from ..text import MAX_TYPED_TEXT, clean_name, clean_username, plain_text, username_keys
 from .base import atomic
 
 MIN_PASSWORD_LENGTH = 8
@@ -29,12 +29,10 @@ TOKEN_PREFIX = "sk_"
 @atomic
 def create_user(username: str, password: str) -> User:
     """Create an account with a hashed password."""
-    username = str(username).strip()
-    if not USERNAME_PATTERN.match(username):
-        raise InvalidInput(_("A username has 3 to 40 letters, digits or . _ - @ +, without spaces."), "username")
+    username = clean_username(username)
     if len(password) < MIN_PASSWORD_LENGTH:
         raise InvalidInput(_("A password has at least %(count)s characters.", count=MIN_PASSWORD_LENGTH), "password")
-    if db.session.scalar(select(User.id).where(User.username_key == username.casefold())) is not None:
+    if db.session.scalar(select(User.id).where(User.username_key.in_(username_keys(username)))) is not None:
         raise InvalidInput(_("That username is taken."), "username")
     user = User(username=username, username_key=username.casefold(), password_hash=_password_hash(password))
     db.session.add(user)
@@ -54,8 +52,8 @@ def _dummy_hash(method: str) -> str:
 
 def authenticate(username: str, password: str) -> User | None:
     """Return the account with this username and password, or None (taking as long either way)."""
-    name = plain_text(str(username).strip().casefold(), 160)
-    user = db.session.scalar(select(User).where(User.username_key == name)) if name else None
+    keys = [key for key in username_keys(str(username)[:MAX_TYPED_TEXT]) if plain_text(key, NAME_KEY_LENGTH)]
+    user = db.session.scalar(select(User).where(User.username_key.in_(keys))) if keys else None
     if user is None:
         check_password_hash(_dummy_hash(current_app.config["PASSWORD_HASH_METHOD"]), password)
         return None
@@ -64,7 +62,7 @@ def authenticate(username: str, password: str) -> User | None:
 
 def user_named(username: str) -> User | None:
     """Return the account with this username, whatever its case, or None."""
-    return db.session.scalar(select(User).where(User.username_key == username.strip().casefold()))
+    return db.session.scalar(select(User).where(User.username_key.in_(username_keys(username))))
 
 
 def _new_sign_in(user: User) -> str:

@@ -4,6 +4,7 @@ history and on its night, found by the history's search, exported and imported, 
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import pytest
 import sqlalchemy as sa
@@ -134,11 +135,13 @@ def test_notes_travel_in_the_export_and_back_in(ana: Browser, app: Flask) -> Non
         services.import_accounts(transfer.read_export(file))
         copies = db.session.scalars(db.select(Match).where(Match.uid.startswith("copy")).order_by(Match.id))
         assert [(m.note, m.note_key) for m in copies] == [("Bar Pepe", "bar pepe"), (None, None)]
-        file["accounts"][0]["matches"][0]["note"] = "x" * 201
+        # A note is read back whatever its length was when it was kept (up to 600 characters: see
+        # the next test), but no longer.
+        file["accounts"][0]["matches"][0]["note"] = "x" * 601
         try:
             transfer.read_export(file)
         except transfer.DamagedFile as damaged:
-            assert damaged.problems == ["account 1, match 1: A note has at most 200 characters."]
+            assert damaged.problems == ["account 1, match 1: A note has at most 600 characters."]
         else:
             raise AssertionError("an overlong note was read")
         del file["accounts"][0]["matches"][0]["note"]  # a file from before notes were kept
@@ -167,8 +170,8 @@ def _deleted_by_another_phone_after(monkeypatch: pytest.MonkeyPatch) -> None:
     """Have another phone delete match 1 once `set_note` has committed, before the answer reads it again."""
     kept = services.set_note
 
-    def then_deleted(match: Match, note: object) -> Match:
-        noted = kept(match, note)
+    def then_deleted(match: Match, note: object, expected_version: int | None = None) -> Match:
+        noted = kept(match, note, expected_version)
         with db.engine.begin() as connection:
             connection.execute(sa.delete(Match.__table__).where(Match.__table__.c.id == 1))
         return noted
@@ -193,3 +196,52 @@ def test_a_note_patched_as_another_phone_deletes_the_match_answers_404_in_json(
     answer = api.client.patch("/api/v1/matches/1", json={"note": "Casa de Luis"}, headers=api.headers)
     assert answer.status_code == 404
     assert answer.get_json() == {"message": "There is nothing at this address."}
+
+
+#: A character that composing (NFC) turns into three: 200 of them are 600 characters once stored.
+EXPANDING = "\ufb2c"
+
+
+def test_a_note_is_counted_once_composed_on_every_way_in(ana: Browser, api: Api, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    overlong = EXPANDING * 200
+    page = ana.post("/matches/1/note", data={"note": overlong})
+    assert page.status_code == 422 and "A note has at most 200 characters." in text(page)
+    assert overlong in page.get_data(as_text=True)  # what was typed comes back
+    patched = api.client.patch("/api/v1/matches/1", json={"note": overlong}, headers=api.headers)
+    assert patched.status_code == 422 and patched.get_json()["errors"][0]["field"] == "note"
+    created = api.post("/api/v1/matches", {**TUTE, "note": overlong})
+    assert created.status_code == 422 and created.get_json()["errors"][0]["field"] == "note"
+    assert note_of(app, 1) is None
+    # 66 of them compose to 198 characters: a note that fits is kept, composed.
+    assert ana.post("/matches/1/note", data={"note": EXPANDING * 66}).status_code == 302
+    assert note_of(app, 1) == unicodedata.normalize("NFC", EXPANDING * 66)
+
+
+def test_an_export_imports_whatever_note_an_earlier_version_kept(ana: Browser, app: Flask) -> None:
+    """Before 0.2 the length was counted before composing: SQLite kept notes of up to 600 characters.
+    Their export imports (on PostgreSQL too), and the note comes back whole."""
+    start(ana, "tute2", ["Ana", "Luis"])
+    kept = unicodedata.normalize("NFC", EXPANDING * 200)
+    assert len(kept) == 600
+    with app.app_context():
+        db.session.execute(sa.update(Match).values(note=kept, note_key=kept.casefold()))
+        db.session.commit()
+        file = json.loads(json.dumps(transfer.export_data("ana")))
+        file["accounts"][0]["username"] = "carla"
+        file["accounts"][0]["matches"][0]["uid"] = "copy"
+        services.import_accounts(transfer.read_export(file))
+        copy = db.session.scalars(db.select(Match).where(Match.uid == "copy")).one()
+        assert copy.note == kept
+
+
+def test_usernames_and_names_are_counted_once_composed(app: Flask, api: Api) -> None:
+    with app.app_context():
+        with pytest.raises(services.InvalidInput):
+            services.create_user(EXPANDING * 20, "a long password")
+        composed = services.create_user("jose\u0301", "a long password")  # typed decomposed
+        assert composed.username == "jos\u00e9"
+        assert services.authenticate("JOSE\u0301", "a long password") is not None
+        assert services.authenticate("jos\u00e9", "a long password") is not None
+    answer = api.post("/api/v1/matches", {"game": "tute2", "players": [EXPANDING * 14, "Luis"]})
+    assert answer.status_code == 422 and "at most 40 characters" in answer.get_json()["errors"][0]["message"]
