@@ -35,6 +35,8 @@ def field_value(name: str, rng: random.Random) -> str:
         return rng.choice(SCHEDULES)
     if name == "idempotency_key":
         return rng.choice(corpus.IDEMPOTENCY_KEYS)
+    if name == "note":
+        return corpus.note(rng) or ""
     if NUMERIC_FIELD.fullmatch(name):
         return corpus.number(rng) if rng.random() < 0.85 else corpus.text(rng)
     return corpus.text(rng) if rng.random() < 0.85 else corpus.number(rng)
@@ -204,8 +206,13 @@ def api_body(endpoint: str, method: str, match: MatchFacts | None, rng: random.R
     if endpoint == "api.add_deal" and rng.random() < 0.3:
         headers.append(("Idempotency-Key", f"key-{rng.randrange(10**9)}" if rng.random() < 0.6
                         else rng.choice(corpus.IDEMPOTENCY_KEYS)))
-    if endpoint == "api.replace_deal" and rng.random() < 0.5:
-        headers.append(("If-Match", f'"v{rng.randint(1, 6)}"' if rng.random() < 0.5 else rng.choice(corpus.IF_MATCHES)))
+    # Every change of a match may name the version it was read at: the prepared one's (current until
+    # a request changes it), an older one, or anything at all.
+    if method in ("POST", "PUT", "PATCH", "DELETE") and endpoint not in ("api.create_match",) and rng.random() < 0.5:
+        roll = rng.random()
+        condition = (match.etag if match and roll < 0.35 else f'"v{rng.randint(0, 6)}"' if roll < 0.7
+                     else rng.choice(corpus.IF_MATCHES))
+        headers.append(("If-Match", condition))
     if method in ("GET", "HEAD", "DELETE", "OPTIONS") and rng.random() > 0.1:
         return headers, None
     headers.append(("Content-Type", JSON_TYPE if rng.random() < 0.85 else rng.choice(corpus.CONTENT_TYPES)))
@@ -214,7 +221,9 @@ def api_body(endpoint: str, method: str, match: MatchFacts | None, rng: random.R
         return headers, rng.choice(corpus.JSON_BODIES) if rng.random() < 0.8 else corpus.raw_bytes(rng)
     if roll < 0.4:
         return headers, corpus.json_bytes(corpus.json_value(rng), rng.random() < 0.7)
-    if endpoint in ("api.add_deal", "api.replace_deal"):
+    if endpoint == "api.change_match":
+        document: Any = {"note": corpus.note(rng)}
+    elif endpoint in ("api.add_deal", "api.replace_deal"):
         game = match.game if match else rng.choice(["tute2", "tute4", "pocha"])
         seats = match.seats if match else 2
         document = (pocha_deal(seats, (match.next_cards if match else None) or 1, rng) if game == "pocha"
@@ -223,6 +232,8 @@ def api_body(endpoint: str, method: str, match: MatchFacts | None, rng: random.R
             document["number"] = (match.deals + 1 if match else 1) + rng.choice([0, 0, 0, 1, -1])
     else:
         document = match_document(rng)
+        if rng.random() < 0.3:
+            document["note"] = corpus.note(rng)
     for _ in range(0 if roll < 0.55 else rng.randint(1, 3)):
         document = json_mutate(document, rng)
     return headers, corpus.json_bytes(document, rng.random() < 0.7)

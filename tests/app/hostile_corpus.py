@@ -21,7 +21,14 @@ TEXT = [
     "\U0001f0a1" * 50, "0x10", "None", "null", "true", "[]", "{}", "\x00", "ana\x00", "\x7f\x1b[31m", "Ana", "ANA",
     "ａｎａ", "ß" * 40, "İ" * 40, "ﬃ" * 40, "a" * 40, "a" * 41, "\ufeff", "\u200b", "\ud800", "x\udcff", "\r\n",
     "{{ 7*7 }}", "{% raw %}", "${jndi:ldap://x}", "../../etc/passwd", " Luis", "Luis ", "e\u0301" * 30,
-    "\u0301" * 100, "0", "-0", "1.0",
+    "\u0301" * 100, "0", "-0", "1.0", "\ufb2c" * 14, "\ufb2c" * 200,
+]
+#: Notes: at the limit of 200 characters once composed (NFC), and past it only once composed, or
+#: longer still once case-folded for the search (as in the names above, composing makes U+FB2C
+#: three characters; case-folding makes ΐ three).
+NOTES = [
+    "x" * 200, "x" * 201, "\ufb2c" * 200, "\ufb2c" * 66, "\ufb2c" * 67, "\ufb2c" * 66 + "xy", "ΐ" * 200, "ﬃ" * 200,
+    "e\u0301" * 150, "e\u0301" * 100, "\u0301" * 200, "ß" * 200, "At Carmen's", "", " ", None,
 ]
 #: Text for fields that take a whole number: past 32 and 64 bits, past any float, infinities,
 #: exponents (all of them numbers a loop or a list might be sized by)...
@@ -185,3 +192,8 @@ def raw_bytes(rng: random.Random) -> bytes:
     if rng.random() < 0.5:
         return rng.choice(RAW_BODIES)
     return bytes(rng.randrange(256) for _ in range(rng.choice([1, 16, 300])))
+
+
+def note(rng: random.Random) -> str | None:
+    """Return a note: one of those that composing or case-folding makes longer, or any hostile text."""
+    return rng.choice(NOTES) if rng.random() < 0.7 else text(rng)

@@ -38,7 +38,7 @@ QUERY_KEYS = {
     "auth.login": ["next"], "auth.language": ["next"], "matches.history": ["game", "status", "player", "page"],
     "matches.enter_deal": ["trump"], "statistics.leaderboard": ["period", "from", "to", "min", "sort", "dir"],
     "statistics.leaderboard_csv": ["period", "from", "to", "min", "sort", "dir"], "statistics.head_to_head": ["a", "b", "page"],
-    "api.list_matches": ["page", "per_page"], "share.state": ["version"], "share.live": ["version"],
+    "api.list_matches": ["page", "per_page"],
 }
 GENERIC_KEYS = ["next", "page", "per_page", "to", "from", "cards", "version", "lang", "x", "game", "player"]
 OTHER_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "PROPFIND"]
@@ -305,6 +305,12 @@ class Generator:
             return [("leader", str(rng.randrange(4)))]
         if endpoint in ("matches.save_deal", "matches.save_bids", "matches.edit_deal"):
             return _deal_fields(endpoint, match, values, rng)
+        if endpoint == "nights.save_note":
+            return [("note", corpus.note(rng) or "")]
+        if endpoint == "share.state":  # the live view's script: a share link's secret, and the version it shows
+            shares = self.prepared.shares(OWN)
+            return [("secret", rng.choice(shares) if shares and rng.random() < 0.7 else corpus.text(rng)),
+                    ("version", str(rng.randint(0, 9)) if rng.random() < 0.6 else corpus.number(rng))]
         if endpoint in ("auth.logout", "auth.revoke_token", "players.archive", "matches.undo", "matches.abandon",
                         "matches.delete", "share.create", "share.revoke"):
             return []
@@ -355,6 +361,11 @@ def _deal_fields(endpoint: str, match: MatchFacts | None, values: dict[str, str]
     cards = (match.next_cards if match else None) or rng.randint(1, 5)
     fields += [("cards", str(cards)), ("trump", rng.choice(["none", *SUITS]))]
     fields += [(f"bids-{seat}", str(rng.randint(0, cards))) for seat in range(seats)]
+    if endpoint == "matches.save_bids" and rng.random() < 0.5:
+        # Bids from the several phones (the client threads) of one table: some name the version they
+        # correct, most replace nothing (bids already in are then refused, with what is in).
+        fields.append(("version", match.etag.strip('"').split("-")[0].lstrip("v") if match and rng.random() < 0.5
+                       else str(rng.randint(0, 9))))
     if endpoint != "matches.save_bids":
         fields += [(f"tricks-{seat}", str(rng.randint(0, cards))) for seat in range(seats)]
     return fields

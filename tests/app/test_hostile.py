@@ -124,9 +124,26 @@ def test_any_api_body_is_answered_with_a_message_and_never_a_server_error(
 def test_any_share_token_is_answered_without_a_server_error(app: Flask, token: str, version: str) -> None:
     from urllib.parse import quote
     client = app.test_client()
-    for path in (f"/live/{quote(token, safe='')}", f"/live/{quote(token, safe='')}/state"):
-        response = client.get(path, query_string={"version": version})
-        assert response.status_code in (200, 204, 404, 308), (path, response.status_code)
+    response = client.get(f"/live/{quote(token, safe='')}", query_string={"version": version})
+    assert response.status_code in (303, 404, 308), response.status_code
+    response = client.post("/live/state", data={"secret": token, "version": version})
+    assert response.status_code in (200, 204, 404), response.status_code
+
+
+@SETTINGS
+@given(note=st.one_of(HOSTILE_TEXT, st.sampled_from(["\ufb2c" * 200, "\ufb2c" * 67, "ΐ" * 200, "ﬃ" * 200]),
+                      st.text(alphabet="\ufb2cΐﬃße\u0301x ", max_size=260)))
+def test_any_note_is_kept_within_its_room_or_refused_at_its_field(ana: Browser, app: Flask, note: str) -> None:
+    if snapshot(app)[0][3] == 0:
+        prepared(ana)
+    api = Api(app.test_client(), token_for(app, "ana"))
+    answers = [ana.post("/matches/1/note", data={"note": note}),
+               api.client.patch("/api/v1/matches/1", json={"note": note}, headers=api.headers),
+               api.post("/api/v1/matches", {"game": "tute2", "players": ["Ana", "Luis"], "note": note})]
+    assert all(answer.status_code in (200, 201, 302, 422) for answer in answers), [a.status_code for a in answers]
+    with app.app_context():
+        for match in db.session.scalars(db.select(Match)):
+            assert match.note is None or len(match.note) <= 200
 
 
 def test_an_oversized_body_is_refused_without_a_server_error(app: Flask, ana: Browser) -> None:
