@@ -23,6 +23,11 @@ begins at. A migration after the last release (0007, what hosts upgrade from) is
 upgrade from that release, and in one from the revision just before it, which holds every kind of
 row a database can hold by then; a migration up to the release, in an upgrade from the revision
 before it (the first, in the quick start's first run, on no database).
+
+On PostgreSQL, whose DDL is transactional of itself, a few migrations suffice: there every
+migration is one transaction of the server's whatever it does, so that the point inside it makes
+no difference; what the test shows there is that the app commits each migration on its own and
+nothing it does at start leaves that transaction early.
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, EntryLink, utcnow
 from scorekeeper.paths import app_folder
 
-from ..conftest import CHEAP_PASSWORD_HASH, PASSWORD, _postgres_url
+from ..conftest import CHEAP_PASSWORD_HASH, PASSWORD, POSTGRES_URL, _postgres_url
 
 #: The top of the checkout under test: the starts import its code, whatever is installed.
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -471,3 +476,105 @@ def test_a_first_start_killed_while_it_derives_the_figures_starts_again_and_lose
     for point in kill_points(upgraded.segments[segment]):
         url = histories.copy(RELEASE, f"figures-killed-at-{point}.sqlite")
         kill_and_start_again(starter, url, upgraded, segment, point, HEAD, tmp_path / f"figures-{point}")
+
+
+on_postgresql = pytest.mark.skipif(not POSTGRES_URL, reason="SCOREKEEPER_TEST_POSTGRES_URL is not set")
+
+
+class Schemas:
+    """PostgreSQL schemas of the test server, each a database of its own (as tests/conftest.py makes them)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.admin = sa.create_engine(_postgres_url(POSTGRES_URL), poolclass=NullPool)
+        self.made: list[str] = []
+
+    def new(self) -> tuple[str, str]:
+        """Make an empty schema; return its name and the URL of a database on it."""
+        schema = f"test_{uuid.uuid4().hex[:12]}"
+        with self.admin.begin() as connection:
+            connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+        self.made.append(schema)
+        separator = "&" if "?" in POSTGRES_URL else "?"
+        return schema, f"{_postgres_url(POSTGRES_URL)}{separator}options=-csearch_path%3D{schema}"
+
+    def copy(self, template: str) -> str:
+        """Return the URL of a new schema at the release holding the rows of `template` (a schema at the release)."""
+        schema, url = self.new()
+        migrate_to(url, self.folder, RELEASE)
+        tables = sa.MetaData()
+        with self.admin.begin() as connection:
+            tables.reflect(connection, schema=template)
+            for table in tables.sorted_tables:
+                if table.name == "alembic_version":
+                    continue
+                columns = ", ".join(f'"{column.name}"' for column in table.columns)
+                connection.exec_driver_sql(f'INSERT INTO "{schema}"."{table.name}" ({columns}) '
+                                           f'SELECT {columns} FROM "{template}"."{table.name}"')
+                connection.exec_driver_sql(
+                    f"""SELECT setval(pg_get_serial_sequence('"{schema}"."{table.name}"', 'id'), """
+                    f'coalesce(max(id), 0) + 1, false) FROM "{schema}"."{table.name}"')
+        return url
+
+    def drop(self) -> None:
+        """Drop every schema made here."""
+        with self.admin.begin() as connection:
+            for schema in self.made:
+                connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+        self.admin.dispose()
+
+
+@dataclass(frozen=True)
+class PostgresRelease:
+    """A PostgreSQL schema holding the history at the release, and what a start that nobody kills makes of it."""
+
+    schemas: Schemas
+    template: str
+    upgraded: Upgraded
+
+
+@pytest.fixture(scope="session")
+def postgres_release(tmp_path_factory: pytest.TempPathFactory, starter: Starter) -> Iterator[PostgresRelease]:
+    """The history at the release on the test PostgreSQL server, made at the head and taken down to the release."""
+    folder = tmp_path_factory.mktemp("postgres")
+    schemas = Schemas(folder)
+    try:
+        template, url = schemas.new()
+        app = app_on(url, folder, migrate=True)
+        with app.app_context():
+            make_history()
+            db.session.remove()
+            db.engine.dispose()
+        migrate_to(url, folder, RELEASE, down=True)
+        copy = schemas.copy(template)
+        record = folder / "upgraded.json"
+        start = facts(copy)
+        outcome = starter.start(copy, record=record)
+        assert outcome.succeeded, outcome.log
+        assert_whole(copy)
+        upgraded = Upgraded(json.loads(record.read_text()), facts(copy))
+        assert_kept(start, upgraded.facts)
+        yield PostgresRelease(schemas, template, upgraded)
+    finally:
+        schemas.drop()
+
+
+@on_postgresql
+@pytest.mark.parametrize("revision", sorted({REVISIONS[REVISIONS.index(RELEASE) + 1], HEAD}))
+def test_on_postgresql_a_first_start_killed_inside_a_migration_starts_again_and_loses_nothing(
+        revision: str, starter: Starter, postgres_release: PostgresRelease, tmp_path: Path) -> None:
+    upgraded = postgres_release.upgraded
+    segment = upgraded.segment_of(revision)
+    for point in kill_points(upgraded.segments[segment]):
+        url = postgres_release.schemas.copy(postgres_release.template)
+        kill_and_start_again(starter, url, upgraded, segment, point, before(revision), tmp_path / str(point))
+
+
+@on_postgresql
+def test_on_postgresql_a_first_start_killed_while_it_derives_the_figures_starts_again_and_loses_nothing(
+        starter: Starter, postgres_release: PostgresRelease, tmp_path: Path) -> None:
+    upgraded = postgres_release.upgraded
+    segment = figures_segment(upgraded)
+    for point in kill_points(upgraded.segments[segment]):
+        url = postgres_release.schemas.copy(postgres_release.template)
+        kill_and_start_again(starter, url, upgraded, segment, point, HEAD, tmp_path / str(point))
