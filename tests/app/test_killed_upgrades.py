@@ -387,16 +387,16 @@ class Histories:
                 db.session.remove()
                 db.engine.dispose()  # its last connection closed: the write-ahead log is folded into the file
             self.databases[HEAD] = head
-        if revision not in self.databases:
-            # Taken down from the nearest revision after it that is made already.
-            source = min((r for r in self.databases if REVISIONS.index(r) > REVISIONS.index(revision)),
-                         key=REVISIONS.index)
-            path = self.folder / f"{revision}.sqlite"
-            shutil.copy2(self.databases[source], path)
-            migrate_to(sqlite_url(path), self.folder, revision, down=True)
+        # Taken down one migration at a time from the nearest revision after it that is made already.
+        for step in reversed(REVISIONS[REVISIONS.index(revision):-1]):
+            if step in self.databases:
+                continue
+            path = self.folder / f"{step}.sqlite"
+            shutil.copy2(self.databases[REVISIONS[REVISIONS.index(step) + 1]], path)
+            migrate_to(sqlite_url(path), self.folder, step, down=True)
             kept, held = counts(sqlite_url(path)), counts(sqlite_url(self.databases[HEAD]))
-            assert kept == {table: held[table] for table in kept}, f"the downgrade to {revision} lost rows"
-            self.databases[revision] = path
+            assert kept == {table: held[table] for table in kept}, f"the downgrade to {step} lost rows"
+            self.databases[step] = path
         path = self.databases[revision]
         assert not path.with_name(path.name + "-wal").exists()
         return path
