@@ -12,9 +12,10 @@ that nobody killed makes of it: the models' schema exactly, intact, no row refer
 no table of a rebuild left behind, and the same rows in every table. An upgrade nobody killed must
 keep every row it began with.
 
-Each start is a process of its own, forked from one that imported the app (tests/app/app_starts.py),
-which watches every engine's statements and commits: a first start that nobody kills writes down
-which statements each commit took, and the kills are placed by them.
+Each start is a process of its own, forked from one that imported the app and started it once on
+a database of its own (tests/app/app_starts.py); it watches every engine's statements and commits.
+A start that nobody kills writes down which statements each commit took, and the kills are placed
+by them.
 
 The databases hold a table's months of use (accounts, players, matches of every game finished,
 abandoned and in play, deals, notes, entry links, shared views, sign-ins, API tokens), made at the
