@@ -48,6 +48,7 @@ SLOWEST_FIRST = (
     "tests/e2e/",  # 3 to 8 s each
     "tests/app/test_table_concurrency.py::",  # 9 s
     "tests/app/test_hostile.py::",  # 4 to 9 s each
+    "tests/app/test_killed_upgrades.py::test_on_postgresql",  # 5 s each: a schema at the release made for every kill
 )
 
 
