@@ -259,8 +259,10 @@ def test_a_phone_that_joined_a_deleted_match_reaches_nothing_of_the_next_match_m
 def _use_ids_again(app: Flask, table: str) -> None:
     """Have the database hand out its lowest ids again, as one restored or rebuilt by hand may."""
     with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            db.session.execute(sa.text("UPDATE sqlite_sequence SET seq = 0 WHERE name = :table"), {"table": table})
+        if db.engine.dialect.name == "sqlite":  # (a table without AUTOINCREMENT does so by itself)
+            if db.session.execute(sa.text("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'")).first():
+                db.session.execute(sa.text("UPDATE sqlite_sequence SET seq = 0 WHERE name = :table"),
+                                   {"table": table})
         else:
             db.session.execute(sa.text(f"ALTER SEQUENCE {table}_id_seq RESTART WITH 1"))
         db.session.commit()
