@@ -9,7 +9,7 @@ from ..errors import Conflict
 from ..extensions import db
 from ..keys import ENTRY_LINK, new_link_key
 from ..models import PLAYING, EntryLink, Match, utcnow
-from .base import atomic
+from .base import atomic, check_version
 
 
 def stop_links(match_id: int) -> None:
@@ -19,9 +19,11 @@ def stop_links(match_id: int) -> None:
 
 
 @atomic
-def open_entry_link(match: Match) -> str:
+def open_entry_link(match: Match, expected_version: int | None = None) -> str:
     """Give the match a new entry link (any older one stops at once); return its secret, of which
-    only a hash and the salt it was drawn from are kept (see `keys.link_secret`)."""
+    only a hash and the salt it was drawn from are kept (see `keys.link_secret`). With
+    `expected_version`, refuse (PreconditionFailed) if the match is no longer at that version."""
+    check_version(match, expected_version)
     if match.status != PLAYING:
         raise Conflict(_("This match is over: nobody can enter its deals any more."))
     stop_links(match.id)
@@ -31,6 +33,7 @@ def open_entry_link(match: Match) -> str:
 
 
 @atomic
-def stop_entry_link(match: Match) -> None:
+def stop_entry_link(match: Match, expected_version: int | None = None) -> None:
     """Stop the match's entry link: every phone that entered through it is shut out at once."""
+    check_version(match, expected_version)
     stop_links(match.id)

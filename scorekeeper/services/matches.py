@@ -19,7 +19,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from ..documents import match_document
-from ..errors import Conflict, NotFound, PreconditionFailed
+from ..errors import Conflict, NotFound
 from ..extensions import db
 from ..figures.locks import facts_under_lock, lock_figures, lock_match
 from ..keys import SHARE_LINK, new_link_key
@@ -30,7 +30,7 @@ from ..models import ABANDONED, FINISHED, MAX_NOTE_LENGTH, PLAYING, Deal, Match,
 from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
 from ..rules import next_seat
 from ..text import clean_name, clean_note
-from .base import atomic
+from .base import atomic, check_version
 from .entry_links import stop_links
 from .idempotency import forget_old_keys, key_row, remember
 from .players import players_for
@@ -110,21 +110,9 @@ def create_match_from_document(user: User, document: Any, first_dealer: int | No
 def set_note(match: Match, note: object, expected_version: int | None = None) -> Match:
     """Keep the owner's note on a match, whatever its status; an empty note removes it. With
     `expected_version`, refuse (PreconditionFailed) if the match is no longer at that version."""
-    _check_version(match, expected_version)
+    check_version(match, expected_version)
     write_note(match, clean_note(note, "note", MAX_NOTE_LENGTH))
     return match
-
-
-def _check_version(match: Match, expected_version: int | None, *, deal: bool = False) -> None:
-    """Refuse a change meant for another version of the match than the one read (an If-Match, a form's version).
-
-    Read in the change's own transaction; a change made by another phone at the same moment is
-    still caught when the match's row is written (its version is checked there too: Conflict).
-    """
-    if expected_version is not None and expected_version != match.version:
-        raise PreconditionFailed(
-            _("This match changed since the page was opened. Reload it and check the deal again.") if deal
-            else _("This match changed since it was read. Read it again before changing it."))
 
 
 def _check_not_abandoned(match: Match, number: int) -> None:
@@ -172,7 +160,7 @@ def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None 
     phone that entered it (None: the owner). With `expected_version` (an If-Match), refuse
     (PreconditionFailed) if the match is no longer at that version.
     """
-    _check_version(match, expected_version)
+    check_version(match, expected_version)
     if keep_answer:  # the answer is the match as the deal leaves it: kept once the deal is stored
         lock_match(match)  # its deals as objects, which the answer shows with the new one
         _append_deal(match, deal, expected_number, entry_link_id)
@@ -238,7 +226,7 @@ def replace_deal(match: Match, number: int, deal: Mapping[str, Any], expected_ve
     lock_figures(match.user_id)
     row = _deal_of(match, number)
     _check_not_abandoned(match, number)
-    _check_version(match, expected_version, deal=True)
+    check_version(match, expected_version, deal=True)
     deals = [dict(deal) if d.number == number else d.data for d in match.deals]
     result = check_match(match_document(match, deals))
     row.data = dict(deal)
@@ -265,7 +253,7 @@ def delete_last_deal(match: Match, number: int, expected_version: int | None = N
     """Delete deal `number`, which must be the last one; a finished match is open again. With
     `expected_version`, refuse (PreconditionFailed) if the match is no longer at that version."""
     lock_figures(match.user_id)
-    _check_version(match, expected_version)
+    check_version(match, expected_version)
     if not match.deals or number != match.deals[-1].number:
         _deal_of(match, number)  # NotFound for a deal that does not exist
         raise Conflict(_("Only the last deal (%(number)s) can be deleted.", number=len(match.deals)))
@@ -351,7 +339,7 @@ def rematch(user: User, match: Match, first_dealer: int | None = None) -> Match:
 def share_match(match: Match, expected_version: int | None = None) -> str:
     """Give the match a new secret live-view link (any older link stops working); return its secret,
     of which only a hash and the salt it was drawn from are kept (see `keys.link_secret`)."""
-    _check_version(match, expected_version)
+    check_version(match, expected_version)
     key = new_link_key(SHARE_LINK)
     match.share_key_hash, match.share_salt = key.key_hash, key.salt
     return key.secret
@@ -360,5 +348,5 @@ def share_match(match: Match, expected_version: int | None = None) -> str:
 @atomic
 def stop_sharing(match: Match, expected_version: int | None = None) -> None:
     """Revoke the match's live-view link."""
-    _check_version(match, expected_version)
+    check_version(match, expected_version)
     match.share_key_hash = match.share_salt = None

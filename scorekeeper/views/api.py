@@ -256,14 +256,6 @@ def replace_deal(match_id: int, number: int) -> Reply:
     return _answer(services.replace_deal(match, number, deal, _expected_version()), 200)
 
 
-def _check_precondition(match: Any) -> None:
-    """Refuse (412) a change whose If-Match names another version of the match than the one it is at
-    (for the changes that leave the match's own version as it is: its entry link)."""
-    expected = _expected_version()
-    if expected is not None and expected != match.version:
-        raise services.PreconditionFailed("This match changed since it was read. Read it again before changing it.")
-
-
 def _expected_version() -> int | None:
     """Return the version of the match `If-Match` names (None without one, or with `*`); refuse any other (412)."""
     condition = request.if_match
@@ -304,16 +296,12 @@ def open_entry_link(match_id: int) -> Reply:
     """Make the match's entry link, with its QR code; a new one replaces any older one, which stops at once."""
     from .table import join_address
 
-    match = _one(match_id)
-    _check_precondition(match)
-    address = join_address(services.open_entry_link(match))
+    address = join_address(services.open_entry_link(_one(match_id), _expected_version()))
     return jsonify({"url": address, "qr_svg": str(qr_svg(address, "QR code of the entry link"))}), 201
 
 
 @bp.delete("/matches/<int:match_id>/entry-link")
 def stop_entry_link(match_id: int) -> Reply:
     """Stop the match's entry link: the phones that joined through it are shut out at once."""
-    match = _one(match_id)
-    _check_precondition(match)
-    services.stop_entry_link(match)
+    services.stop_entry_link(_one(match_id), _expected_version())
     return Response(status=204), 204
