@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import tomllib
 import zipfile
 from itertools import count
 from pathlib import Path
@@ -79,6 +81,13 @@ def test_the_wheel_carries_templates_static_files_catalogues_and_migrations(tmp_
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                     "--wheel-dir", str(tmp_path), str(ROOT)], check=True, capture_output=True)
     [wheel] = tmp_path.glob("scorekeeper-*.whl")
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        version = tomllib.load(handle)["project"]["version"]
+    assert wheel.name == f"scorekeeper-{version}-py3-none-any.whl"
+    # The README's commands and deploy/ install the wheel by its name: this release's.
+    named = {name for path in (ROOT / "README.md", *(ROOT / "deploy").iterdir())
+             for name in re.findall(r"scorekeeper-\d[\w.]*-py3-none-any\.whl", path.read_text())}
+    assert named == {wheel.name}, named
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     expected = {
