@@ -9,8 +9,12 @@ from typing import Any
 
 from flask import Flask
 
+from . import hosting
 from .config import Defaults, load_or_create_secret_key, sqlite_url
 from .paths import app_folder, checkout_root
+
+#: This release's version, as pyproject.toml names it (also in the start's log line and `flask ... version`).
+__version__ = hosting.package_version()
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -19,6 +23,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     The instance folder (database, secret key, config.py) is the folder named by
     SCOREKEEPER_INSTANCE_PATH (or INSTANCE_PATH in `test_config`); else instance/ at the top
     of a checkout, or Flask's own default for an installed package, <prefix>/var/scorekeeper-instance.
+    It refuses to start (`hosting.StartRefused`) on a database it should not open: see `hosting`.
     """
     app = Flask(
         __name__,
@@ -34,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.update(test_config)
     _finish_config(app)
+    database = hosting.Database.before_opening(app.config["SQLALCHEMY_DATABASE_URI"])
     if app.config["PROXY_FIX"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -60,14 +66,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     with app.app_context():
         extensions.configure_sqlite(extensions.db.engine, app.config["SQLITE_BUSY_TIMEOUT"])
         checkpoints.register(app, extensions.db.engine)
-        if app.config["AUTO_MIGRATE"]:
-            from .schema import apply_migrations, fill_missing_figures
+        try:
+            found = hosting.read_schema(database.shown)
+            if app.config["AUTO_MIGRATE"]:
+                from .schema import apply_migrations, fill_missing_figures
 
-            apply_migrations()
-            fill_missing_figures()
-        # Hand no open connection to processes forked from this one (gunicorn --preload).
-        extensions.db.session.remove()
-        extensions.db.engine.dispose()
+                apply_migrations()
+                fill_missing_figures()
+            hosting.announce(app, database, found, migrated=app.config["AUTO_MIGRATE"])
+        finally:
+            # Hand no open connection to processes forked from this one (gunicorn --preload), and
+            # leave none behind a start that failed.
+            extensions.db.session.remove()
+            extensions.db.engine.dispose()
     return app
 
 

@@ -11,7 +11,7 @@ import click
 from flask import Flask
 from flask.cli import AppGroup, with_appcontext
 
-from . import backup, services, transfer
+from . import backup, hosting, services, transfer
 from .extensions import db
 
 
@@ -23,6 +23,7 @@ def register(app: Flask) -> None:
     app.cli.add_command(import_command)
     app.cli.add_command(recompute)
     app.cli.add_command(backup_command)
+    app.cli.add_command(version_command)
 
 
 user = AppGroup("user", help="Manage accounts.")
@@ -119,3 +120,12 @@ def backup_command(path: Path) -> None:
 def recompute() -> None:
     """Rebuild every match's scores, status and cached figures from its deals."""
     click.echo(f"Recomputed {services.recompute_all()} matches.")
+
+
+@click.command("version")
+@with_appcontext
+def version_command() -> None:
+    """Print Scorekeeper's version and the schema revision it needs (the start's log line names the database's)."""
+    schema = hosting.read_schema(hosting.describe(db.engine.url))
+    click.echo(f"Scorekeeper {hosting.package_version()}, schema revision {schema.head} "
+               f"(the database's: {schema.revision or 'none'})")

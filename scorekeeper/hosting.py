@@ -1,0 +1,123 @@
+"""What the host sees of a start: the version, and the database it opened.
+
+Every start logs one line naming the database it opened, its schema revision and the instance
+folder, so that a host sees at once when the app opened another database than the one meant.
+It refuses to start (`StartRefused`) when it cannot open its database, naming it.
+"""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from flask import Flask, current_app
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+from .paths import checkout_root
+
+#: The first bytes of every SQLite database file.
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class StartRefused(RuntimeError):
+    """The app will not start as configured; the message says why and what the host can do."""
+
+
+def package_version() -> str:
+    """Return the version of the running code: its checkout's pyproject.toml, else the installed package's."""
+    root = checkout_root()
+    if root is not None:
+        # A checkout's code is the version its pyproject.toml names, even when the editable
+        # install that put it on the path was made at an older one.
+        with open(root / "pyproject.toml", "rb") as handle:
+            return str(tomllib.load(handle)["project"]["version"])
+    return metadata.version("scorekeeper")
+
+
+def _holds_data(path: Path) -> bool:
+    """Tell whether `path` is a SQLite database file with something in it (SQLite writes nothing until it must)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:  # none there, or not readable by this user: nothing to point the host at
+        return False
+
+
+@dataclass(frozen=True)
+class Database:
+    """The configured database as the start found it, before opening it."""
+
+    #: Its URL with the password hidden, or a SQLite file's absolute path.
+    shown: str
+    #: Whether it is a SQLite file that does not exist yet (or is still empty).
+    new_file: bool
+
+    @classmethod
+    def before_opening(cls, url: str) -> Database:
+        """Describe the database of `url`; call it before the app first connects (which creates a SQLite file)."""
+        path = _sqlite_file(url)
+        return cls(describe(url), new_file=path is not None and not _holds_data(path))
+
+
+def describe(url: str | URL) -> str:
+    """Name a database for the host: a SQLite file by its absolute path, another by its URL without the password."""
+    path = _sqlite_file(url)
+    return f"SQLite file {path}" if path is not None else make_url(url).render_as_string(hide_password=True)
+
+
+def _sqlite_file(url: str | URL) -> Path | None:
+    """Return the absolute path of the SQLite file of `url`, or None for another database (or one in memory)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database).resolve()
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The database's schema revision, and the one this version's migrations end at."""
+
+    revision: str | None
+    head: str
+    #: Whether this version's migrations know the revision (no: a newer version upgraded it).
+    known: bool
+
+
+def read_schema(shown: str) -> Schema:
+    """Read the schema revision of the app's database (inside an app context), or refuse to start if it cannot."""
+    from .extensions import db
+
+    script = ScriptDirectory.from_config(current_app.extensions["migrate"].migrate.get_config())
+    head = script.get_current_head()
+    assert head is not None, "the migrations have a single head (tests/app/test_factory.py)"
+    try:
+        with db.engine.connect() as connection:
+            revision = MigrationContext.configure(connection).get_current_revision()
+    except SQLAlchemyError as error:
+        raise StartRefused(f"Scorekeeper could not open its database, {shown}: {error}") from error
+    known = revision is None or revision in {step.revision for step in script.walk_revisions()}
+    return Schema(revision, head, known)
+
+
+def announce(app: Flask, database: Database, before: Schema, migrated: bool) -> None:
+    """Log the start's one line: version, database, schema revision, instance folder.
+
+    `before` is the schema as the start found it, `migrated` whether the start applied the migrations.
+    """
+    now = Schema(before.head, before.head, True) if migrated else before
+    if app.logger.level == logging.NOTSET:
+        # gunicorn leaves Python's logging at its default, WARNING; the start's line is for the
+        # host to read in gunicorn's output (journald), as is every line the app logs at INFO.
+        app.logger.setLevel(logging.INFO)
+    revision = now.revision or "none (no tables yet)"
+    if migrated and before.revision != now.revision:
+        revision += f" (upgraded just now from {before.revision})" if before.revision else " (tables created just now)"
+    app.logger.info(f"Scorekeeper {package_version()} (code in {Path(__file__).parent}); database: {database.shown}"
+                    f"{', created just now' if database.new_file else ''}; schema revision {revision}; "
+                    f"instance folder {app.instance_path}")

@@ -1,0 +1,75 @@
+"""Hosting: the version, and the start's log line naming the database. See scorekeeper/hosting.py."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+from alembic.script import ScriptDirectory
+from flask import Flask
+
+import scorekeeper
+from scorekeeper import create_app
+
+from ..conftest import CHEAP_PASSWORD_HASH
+from .servers import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAD = ScriptDirectory(str(ROOT / "migrations")).get_current_head()
+
+
+def settings(**named: str) -> dict[str, str]:
+    """Return this process's environment without SCOREKEEPER_* settings, plus `named` ones as SCOREKEEPER_NAME."""
+    kept = {name: value for name, value in os.environ.items() if not name.startswith("SCOREKEEPER_")}
+    return {**kept, "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+            **{f"SCOREKEEPER_{name}": value for name, value in named.items()}}
+
+
+def test_the_version_is_pyproject_s_and_the_version_command_prints_it(app: Flask) -> None:
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        version = tomllib.load(handle)["project"]["version"]
+    assert scorekeeper.__version__ == version
+    printed = app.test_cli_runner().invoke(args=["version"])
+    assert printed.exit_code == 0 and f"Scorekeeper {version}, schema revision {HEAD}" in printed.output
+
+
+def test_every_start_logs_its_database_revision_and_instance_folder(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="scorekeeper")
+    config = {"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path)}
+    for _ in range(2):
+        create_app(config)
+    first, second = [record for record in caplog.records if "schema revision" in record.getMessage()]
+    database = f"database: SQLite file {tmp_path / 'scorekeeper.sqlite'}"
+    assert first.levelno == second.levelno == logging.INFO
+    assert f"Scorekeeper {scorekeeper.__version__}" in first.getMessage()
+    assert f"{database}, created just now; schema revision {HEAD} (tables created just now)" in first.getMessage()
+    assert f"{database}; schema revision {HEAD}; instance folder {tmp_path}" in second.getMessage()
+
+
+def test_a_database_url_is_named_without_its_password() -> None:
+    from scorekeeper.hosting import describe
+
+    shown = describe("postgresql+psycopg://ana:secret@db.example/scores")
+    assert shown == "postgresql+psycopg://ana:***@db.example/scores"
+
+
+def test_gunicorn_shows_the_start_line_in_its_output_as_it_stands(tmp_path: Path) -> None:
+    env = settings(INSTANCE_PATH=str(tmp_path), SECRET_KEY="x")
+    with subprocess.Popen([sys.executable, "-m", "gunicorn", "--preload", "-w", "1", "-b", f"127.0.0.1:{free_port()}",
+                           "scorekeeper:create_app()"], env=env, stderr=subprocess.PIPE, text=True) as server:
+        assert server.stderr is not None
+        lines = [server.stderr.readline()]
+        deadline = time.monotonic() + 60
+        while lines[-1] and "Booting worker" not in lines[-1] and time.monotonic() < deadline:
+            lines.append(server.stderr.readline())
+        server.terminate()
+    started = [line for line in lines if "schema revision" in line]
+    assert started and f"SQLite file {tmp_path / 'scorekeeper.sqlite'}, created just now" in started[0], lines
