@@ -25,6 +25,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     of a checkout, or Flask's own default for an installed package, <prefix>/var/scorekeeper-instance.
     It refuses to start (`hosting.StartRefused`) on a database it should not open: see `hosting`.
     """
+    instance_named = bool((test_config or {}).get("INSTANCE_PATH") or os.environ.get("SCOREKEEPER_INSTANCE_PATH"))
     app = Flask(
         __name__,
         instance_path=_instance_path(test_config),
@@ -38,7 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_prefixed_env("SCOREKEEPER")
     else:
         app.config.update(test_config)
-    _finish_config(app)
+    _finish_config(app, instance_named)
     database = hosting.Database.before_opening(app.config["SQLALCHEMY_DATABASE_URI"])
     if app.config["PROXY_FIX"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
@@ -91,10 +92,12 @@ def _instance_path(test_config: Mapping[str, Any] | None) -> str | None:
     return str(root / "instance") if root is not None else None
 
 
-def _finish_config(app: Flask) -> None:
+def _finish_config(app: Flask, instance_named: bool) -> None:
     """Derive the settings that depend on others: database URL, secret key."""
     url = app.config.get("SQLALCHEMY_DATABASE_URI") or app.config["DATABASE_URL"]
     if not url:
+        if not instance_named:  # the default folder: before anything is written in it
+            hosting.refuse_a_new_database_beside_an_earlier_one(app)
         Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
         url = sqlite_url(app.instance_path)
     if url.startswith(("postgres://", "postgresql://")):

@@ -10,6 +10,8 @@ from pathlib import Path
 
 #: Where a generated secret key is kept, inside the instance folder.
 SECRET_KEY_FILE = "secret_key"
+#: The SQLite database in the instance folder, without DATABASE_URL.
+DATABASE_FILE = "scorekeeper.sqlite"
 
 
 class Defaults:
@@ -19,6 +21,9 @@ class Defaults:
     DATABASE_URL = ""
     #: Whether anyone who reaches the app may create an account (the first account can always be made).
     SIGNUP_OPEN = True
+    #: Start a new, empty SQLite database in the default instance folder even though an earlier
+    #: setup's database was found elsewhere (`hosting.refuse_a_new_database_beside_an_earlier_one`).
+    ALLOW_NEW_DATABASE = False
     #: Apply pending database migrations when the app starts.
     AUTO_MIGRATE = True
     #: Seconds a SQLite connection waits for a lock before giving up.
@@ -69,7 +74,7 @@ class Defaults:
 
 def sqlite_url(instance_path: str) -> str:
     """Return the URL of the default SQLite database in the instance folder."""
-    return "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite")
+    return "sqlite:///" + str(Path(instance_path) / DATABASE_FILE)
 
 
 def load_or_create_secret_key(instance_path: str) -> str:

@@ -1,13 +1,18 @@
-"""What the host sees of a start: the version, and the database it opened.
+"""What the host sees of a start: the version, the database opened, and the starts refused.
 
 Every start logs one line naming the database it opened, its schema revision and the instance
 folder, so that a host sees at once when the app opened another database than the one meant.
-It refuses to start (`StartRefused`) when it cannot open its database, naming it.
+The app refuses to start (`StartRefused`) when it cannot open its database, and rather than
+create a new, empty SQLite database in the instance folder it picks by default while a
+database of an earlier setup lies where that setup kept it: a server upgraded from a
+checkout, or whose settings lost SCOREKEEPER_INSTANCE_PATH, would otherwise come up empty,
+offering its first visitor the first account.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 import tomllib
 from dataclasses import dataclass
 from importlib import metadata
@@ -19,8 +24,11 @@ from flask import Flask, current_app
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
+from .config import DATABASE_FILE
 from .paths import checkout_root
 
+#: The instance folder of a server set up as deploy/ does (SCOREKEEPER_INSTANCE_PATH in scorekeeper.env).
+DEPLOYED_INSTANCE = Path("/var/lib/scorekeeper")
 #: The first bytes of every SQLite database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -38,6 +46,45 @@ def package_version() -> str:
         with open(root / "pyproject.toml", "rb") as handle:
             return str(tomllib.load(handle)["project"]["version"])
     return metadata.version("scorekeeper")
+
+
+def earlier_instance_folders() -> list[Path]:
+    """Return the folders where earlier setups kept their instance folder, to look in when none is named.
+
+    The current folder's instance/ (the checkout that gunicorn and the flask commands were run
+    from, as the README of the releases before 0.2.0 had it); the checkout a virtual environment
+    sits in (its .venv); an installed wheel's default, <prefix>/var/scorekeeper-instance, for
+    a checkout now run from that environment; and the folder of a server set up by deploy/.
+    """
+    folders = [Path.cwd() / "instance"]
+    if sys.prefix != sys.base_prefix:
+        folders.append(Path(sys.prefix).parent / "instance")
+    folders += [Path(sys.prefix) / "var" / "scorekeeper-instance", DEPLOYED_INSTANCE]
+    return folders
+
+
+def refuse_a_new_database_beside_an_earlier_one(app: Flask) -> None:
+    """Refuse to start a new SQLite database in the default instance folder when an earlier setup's is found.
+
+    Called only when the configuration named neither the database nor the instance folder,
+    before anything is written in that folder. ALLOW_NEW_DATABASE lets the start go on.
+    """
+    default = Path(app.instance_path) / DATABASE_FILE
+    if _holds_data(default) or app.config["ALLOW_NEW_DATABASE"]:
+        return
+    earlier: list[Path] = []
+    for folder in earlier_instance_folders():
+        path = folder / DATABASE_FILE
+        if _holds_data(path) and path.resolve() != default.resolve() and path.resolve() not in earlier:
+            earlier.append(path.resolve())
+    if earlier:
+        found = "".join(f"\n  {path}" for path in earlier)
+        raise StartRefused(
+            f"Scorekeeper found no database in its default instance folder and would start a new, empty one at "
+            f"{default}; but an earlier setup's database is at:{found}\n"
+            f"To keep using it, name its folder, in the settings of the server and of the flask commands alike: "
+            f"SCOREKEEPER_INSTANCE_PATH={earlier[0].parent}\n"
+            f"To start the new, empty database anyway, set SCOREKEEPER_ALLOW_NEW_DATABASE=true.")
 
 
 def _holds_data(path: Path) -> bool:

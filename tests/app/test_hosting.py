@@ -1,9 +1,11 @@
-"""Hosting: the version, and the start's log line naming the database. See scorekeeper/hosting.py."""
+"""Hosting: the version, the start's log line naming the database, and the start refused beside an earlier
+setup's database. See scorekeeper/hosting.py."""
 
 from __future__ import annotations
 
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -73,3 +75,63 @@ def test_gunicorn_shows_the_start_line_in_its_output_as_it_stands(tmp_path: Path
         server.terminate()
     started = [line for line in lines if "schema revision" in line]
     assert started and f"SQLite file {tmp_path / 'scorekeeper.sqlite'}, created just now" in started[0], lines
+
+
+@pytest.fixture
+def quick_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Make the app's default instance folder (no setting names one) tmp_path/checkout/instance; return tmp_path.
+
+    The app runs from a checkout there, the current folder is tmp_path/elsewhere, the virtual
+    environment is tmp_path/venv, and deploy/'s server folder is tmp_path/deployed.
+    """
+    for name in ("INSTANCE_PATH", "DATABASE_URL", "ALLOW_NEW_DATABASE", "SECRET_KEY"):
+        monkeypatch.delenv(f"SCOREKEEPER_{name}", raising=False)
+    monkeypatch.setenv("SCOREKEEPER_PASSWORD_HASH_METHOD", CHEAP_PASSWORD_HASH)
+    monkeypatch.setattr(scorekeeper, "checkout_root", lambda: tmp_path / "checkout")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "venv"))
+    monkeypatch.setattr("scorekeeper.hosting.DEPLOYED_INSTANCE", tmp_path / "deployed")
+    return tmp_path
+
+
+#: Where an earlier setup kept its instance folder, relative to the `quick_start` fixture's folder.
+EARLIER_FOLDERS = {
+    "the current folder's instance/ (a checkout run as the README before 0.2.0 said)": "elsewhere/instance",
+    "the instance/ of the checkout the virtual environment sits in": "instance",
+    "an installed wheel's default": "venv/var/scorekeeper-instance",
+    "deploy/'s server folder": "deployed",
+}
+
+
+@pytest.mark.parametrize("earlier", EARLIER_FOLDERS.values(), ids=EARLIER_FOLDERS.keys())
+def test_no_new_database_is_made_by_default_while_an_earlier_setup_s_lies_elsewhere(
+    quick_start: Path, migrated_sqlite: Path, earlier: str
+) -> None:
+    old = quick_start / earlier / "scorekeeper.sqlite"
+    old.parent.mkdir(parents=True)
+    shutil.copy2(migrated_sqlite, old)
+    default = quick_start / "checkout" / "instance"
+    with pytest.raises(RuntimeError) as refusal:
+        create_app()
+    message = str(refusal.value)
+    assert f"would start a new, empty one at {default / 'scorekeeper.sqlite'}" in message
+    assert f"SCOREKEEPER_INSTANCE_PATH={old.parent}\n" in message
+    assert "SCOREKEEPER_ALLOW_NEW_DATABASE=true" in message
+    assert not default.exists()  # neither a database nor a secret key was written there
+
+
+def test_the_host_points_the_app_at_the_earlier_database_or_asks_for_a_new_one(
+    quick_start: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = quick_start / "elsewhere" / "instance" / "scorekeeper.sqlite"
+    old.parent.mkdir()
+    shutil.copy2(migrated_sqlite, old)
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(old.parent))
+    assert create_app().config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{old}"
+    monkeypatch.delenv("SCOREKEEPER_INSTANCE_PATH")
+    monkeypatch.setenv("SCOREKEEPER_ALLOW_NEW_DATABASE", "true")
+    new = quick_start / "checkout" / "instance" / "scorekeeper.sqlite"
+    assert create_app().config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{new}"
+    monkeypatch.delenv("SCOREKEEPER_ALLOW_NEW_DATABASE")
+    create_app()  # the default database exists now: it is the one to open, whatever lies elsewhere
