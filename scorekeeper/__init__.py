@@ -93,10 +93,14 @@ def _instance_path(test_config: Mapping[str, Any] | None) -> str | None:
 
 
 def _finish_config(app: Flask, instance_named: bool) -> None:
-    """Derive the settings that depend on others: database URL, secret key."""
+    """Derive the settings that depend on others: database URL, secret key, whether /setup is open."""
     url = app.config.get("SQLALCHEMY_DATABASE_URI") or app.config["DATABASE_URL"]
+    named = bool(url) or instance_named
+    if app.config["SETUP_OPEN"] is None:
+        # The quick start's first visitor makes the first account; a server's host does, on the server.
+        app.config["SETUP_OPEN"] = not named
     if not url:
-        if not instance_named:  # the default folder: before anything is written in it
+        if not named:  # before anything is written in the folder
             hosting.refuse_a_new_database_beside_an_earlier_one(app)
         Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
         url = sqlite_url(app.instance_path)

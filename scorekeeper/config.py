@@ -19,8 +19,12 @@ class Defaults:
 
     #: SQLAlchemy URL of the database; empty means a SQLite file in the instance folder.
     DATABASE_URL = ""
-    #: Whether anyone who reaches the app may create an account (the first account can always be made).
+    #: Whether anyone who reaches the app may create an account, once the first one exists.
     SIGNUP_OPEN = True
+    #: Whether /setup lets the first visitor of a site without accounts make the first one. None
+    #: derives it: open for the quick start (neither DATABASE_URL nor the instance folder named),
+    #: closed on a server, whose host makes the first account with `flask --app scorekeeper user create`.
+    SETUP_OPEN: bool | None = None
     #: Start a new, empty SQLite database in the default instance folder even though an earlier
     #: setup's database was found elsewhere (`hosting.refuse_a_new_database_beside_an_earlier_one`).
     ALLOW_NEW_DATABASE = False

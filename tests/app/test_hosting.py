@@ -1,5 +1,5 @@
-"""Hosting: the version, the start's log line naming the database, and the start refused beside an earlier
-setup's database. See scorekeeper/hosting.py."""
+"""Hosting: the version, the start's log line naming the database, the start refused beside an earlier
+setup's database, and /setup on a server. See scorekeeper/hosting.py."""
 
 from __future__ import annotations
 
@@ -17,9 +17,10 @@ from alembic.script import ScriptDirectory
 from flask import Flask
 
 import scorekeeper
-from scorekeeper import create_app
+from scorekeeper import create_app, services
+from scorekeeper.extensions import db
 
-from ..conftest import CHEAP_PASSWORD_HASH
+from ..conftest import CHEAP_PASSWORD_HASH, PASSWORD, csrf_token
 from .servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +32,13 @@ def settings(**named: str) -> dict[str, str]:
     kept = {name: value for name, value in os.environ.items() if not name.startswith("SCOREKEEPER_")}
     return {**kept, "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
             **{f"SCOREKEEPER_{name}": value for name, value in named.items()}}
+
+
+def closed(app: Flask) -> None:
+    """Close the connections `app` keeps (as the `app` fixture does after each test)."""
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 def test_the_version_is_pyproject_s_and_the_version_command_prints_it(app: Flask) -> None:
@@ -135,3 +143,41 @@ def test_the_host_points_the_app_at_the_earlier_database_or_asks_for_a_new_one(
     assert create_app().config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{new}"
     monkeypatch.delenv("SCOREKEEPER_ALLOW_NEW_DATABASE")
     create_app()  # the default database exists now: it is the one to open, whatever lies elsewhere
+
+
+def test_the_quick_start_makes_its_database_and_lets_its_first_visitor_make_the_first_account(
+    quick_start: Path,
+) -> None:
+    app = create_app()
+    assert (quick_start / "checkout" / "instance" / "scorekeeper.sqlite").exists()
+    client = app.test_client()
+    assert client.get("/").location == "/setup"
+    page = client.post("/setup", data={"username": "ana", "password": PASSWORD, "confirm": PASSWORD,
+                                       "csrf_token": csrf_token(client)})
+    assert page.status_code == 302 and page.location == "/"
+    closed(app)
+
+
+@pytest.mark.parametrize("named", ["DATABASE_URL", "INSTANCE_PATH"])
+def test_a_server_whose_settings_name_its_database_leaves_the_first_account_to_its_host(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, named: str
+) -> None:
+    for name in ("INSTANCE_PATH", "DATABASE_URL", "SETUP_OPEN"):
+        monkeypatch.delenv(f"SCOREKEEPER_{name}", raising=False)
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "x")  # no secret key file in the checkout's instance/
+    monkeypatch.setenv(f"SCOREKEEPER_{named}", database_url if named == "DATABASE_URL" else str(tmp_path / "var"))
+    app = create_app()
+    client = app.test_client()
+    assert client.get("/").location == "/setup"
+    page = client.get("/setup").get_data(as_text=True)
+    assert "flask --app scorekeeper user create NAME" in page and 'name="password"' not in page
+    response = client.post("/setup", data={"username": "eve", "password": PASSWORD, "confirm": PASSWORD,
+                                           "csrf_token": csrf_token(client)})
+    assert response.status_code == 403
+    with app.app_context():
+        assert services.user_named("eve") is None
+    closed(app)
+    monkeypatch.setenv("SCOREKEEPER_SETUP_OPEN", "true")  # the host's choice to open it
+    opened = create_app()
+    assert 'name="password"' in opened.test_client().get("/setup").get_data(as_text=True)
+    closed(opened)
