@@ -2,11 +2,16 @@
 
 Every start logs one line naming the database it opened, its schema revision and the instance
 folder, so that a host sees at once when the app opened another database than the one meant.
-The app refuses to start (`StartRefused`) when it cannot open its database, and rather than
-create a new, empty SQLite database in the instance folder it picks by default while a
-database of an earlier setup lies where that setup kept it: a server upgraded from a
-checkout, or whose settings lost SCOREKEEPER_INSTANCE_PATH, would otherwise come up empty,
-offering its first visitor the first account.
+The app refuses to start (`StartRefused`) rather than:
+
+- create a new, empty SQLite database in the instance folder it picks by default while a
+  database of an earlier setup lies where that setup kept it: a server upgraded from a
+  checkout, or whose settings lost SCOREKEEPER_INSTANCE_PATH, would otherwise come up empty,
+  offering its first visitor the first account;
+- serve a database its schema is behind (or ahead of) when it is not to migrate it itself
+  (AUTO_MIGRATE false): its pages would answer with server errors. The `flask` commands other
+  than `run` still open such a database, since `db upgrade` and `backup` are how the host
+  brings it up to date and keeps a copy first.
 """
 
 from __future__ import annotations
@@ -18,9 +23,11 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+import click
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask, current_app
+from flask.cli import ScriptInfo
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -31,6 +38,7 @@ from .paths import checkout_root
 DEPLOYED_INSTANCE = Path("/var/lib/scorekeeper")
 #: The first bytes of every SQLite database file.
 SQLITE_HEADER = b"SQLite format 3\x00"
+UPGRADE_COMMAND = "flask --app scorekeeper db upgrade"
 
 
 class StartRefused(RuntimeError):
@@ -46,6 +54,12 @@ def package_version() -> str:
         with open(root / "pyproject.toml", "rb") as handle:
             return str(tomllib.load(handle)["project"]["version"])
     return metadata.version("scorekeeper")
+
+
+def made_for_a_command() -> bool:
+    """Tell whether the app is being made for a `flask` command other than `flask run` (which serves pages)."""
+    context = click.get_current_context(silent=True)
+    return context is not None and context.find_object(ScriptInfo) is not None and context.info_name != "run"
 
 
 def earlier_instance_folders() -> list[Path]:
@@ -152,12 +166,30 @@ def read_schema(shown: str) -> Schema:
     return Schema(revision, head, known)
 
 
+def schema_problem(shown: str, schema: Schema) -> str | None:
+    """Say why this version cannot use the database at `schema` until the host acts, or None if it can."""
+    if schema.revision == schema.head:
+        return None
+    version = package_version()
+    if not schema.known:
+        return (f"The database, {shown}, is at schema revision {schema.revision}, which Scorekeeper "
+                f"{version} (revision {schema.head}) does not know: a newer version has upgraded it. Install that "
+                f"version again, or restore a backup made before the upgrade.")
+    step = "Back it up, then run" if schema.revision else "Run"
+    return (f"The database, {shown}, is at schema revision {schema.revision or 'none (it has no tables yet)'}; "
+            f"Scorekeeper {version} needs revision {schema.head}. {step} `{UPGRADE_COMMAND}` with the same "
+            f"settings (or let the app apply the migrations as it starts: SCOREKEEPER_AUTO_MIGRATE=true).")
+
+
 def announce(app: Flask, database: Database, before: Schema, migrated: bool) -> None:
-    """Log the start's one line: version, database, schema revision, instance folder.
+    """Log the start's line (version, database, schema revision, instance folder); refuse to serve an outdated schema.
 
     `before` is the schema as the start found it, `migrated` whether the start applied the migrations.
     """
     now = Schema(before.head, before.head, True) if migrated else before
+    problem = schema_problem(database.shown, now)
+    if problem is not None and not made_for_a_command():
+        raise StartRefused(problem)
     if app.logger.level == logging.NOTSET:
         # gunicorn leaves Python's logging at its default, WARNING; the start's line is for the
         # host to read in gunicorn's output (journald), as is every line the app logs at INFO.
@@ -165,6 +197,10 @@ def announce(app: Flask, database: Database, before: Schema, migrated: bool) -> 
     revision = now.revision or "none (no tables yet)"
     if migrated and before.revision != now.revision:
         revision += f" (upgraded just now from {before.revision})" if before.revision else " (tables created just now)"
-    app.logger.info(f"Scorekeeper {package_version()} (code in {Path(__file__).parent}); database: {database.shown}"
-                    f"{', created just now' if database.new_file else ''}; schema revision {revision}; "
-                    f"instance folder {app.instance_path}")
+    line = (f"Scorekeeper {package_version()} (code in {Path(__file__).parent}); database: {database.shown}"
+            f"{', created just now' if database.new_file else ''}; schema revision {revision}; "
+            f"instance folder {app.instance_path}")
+    if problem is None:
+        app.logger.info(line)
+    else:
+        app.logger.warning(f"{line}. {problem}")

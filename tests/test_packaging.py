@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -38,9 +39,10 @@ def test_a_checkout_uses_the_folders_at_its_top() -> None:
 
 
 def test_the_app_from_a_checkout_serves_the_top_folders_and_keeps_instance_at_the_top(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_sqlite: Path
 ) -> None:
     monkeypatch.delenv("SCOREKEEPER_INSTANCE_PATH", raising=False)
+    shutil.copy2(migrated_sqlite, tmp_path / "db.sqlite")  # up to date: the app starts without migrating
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "AUTO_MIGRATE": False,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}"})
     assert app.template_folder == str(ROOT / "templates")

@@ -1,20 +1,26 @@
-"""Hosting: the version, the start's log line naming the database, the start refused beside an earlier
-setup's database, and /setup on a server. See scorekeeper/hosting.py."""
+"""Hosting: the version, the start's log line, and the starts refused (an earlier setup's database left
+behind, a schema behind the code without AUTO_MIGRATE), /setup on a server, and the commands on an
+outdated database. See scorekeeper/hosting.py."""
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
 import tomllib
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from alembic.script import ScriptDirectory
+from click.testing import CliRunner, Result
 from flask import Flask
+from flask.cli import cli as flask_cli
 
 import scorekeeper
 from scorekeeper import create_app, services
@@ -25,6 +31,9 @@ from .servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAD = ScriptDirectory(str(ROOT / "migrations")).get_current_head()
+#: The schema revision of the release before 0.2.0, which hosts upgrade from.
+PREVIOUS_RELEASE_REVISION = "0007"
+UPGRADE = "flask --app scorekeeper db upgrade"
 
 
 def settings(**named: str) -> dict[str, str]:
@@ -32,6 +41,46 @@ def settings(**named: str) -> dict[str, str]:
     kept = {name: value for name, value in os.environ.items() if not name.startswith("SCOREKEEPER_")}
     return {**kept, "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
             **{f"SCOREKEEPER_{name}": value for name, value in named.items()}}
+
+
+def host_command(env: dict[str, str], *arguments: str) -> subprocess.CompletedProcess[str]:
+    """Run `flask --app scorekeeper ARGUMENTS` as a host does, in a process of its own.
+
+    (`db` commands configure logging from alembic.ini, which would silence this process's loggers.)
+    """
+    return subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", *arguments], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def command(env: dict[str, str], *arguments: str, stdin: str | None = None) -> Result:
+    """Run `flask --app scorekeeper ARGUMENTS` in this process, through Flask's own command line.
+
+    The connections of the app it makes are closed afterwards, as the end of a process of its own would.
+    """
+    made: list[Flask] = []
+
+    def factory() -> Flask:
+        made.append(create_app())
+        return made[-1]
+
+    isolated = {name: None for name in os.environ if name.startswith("SCOREKEEPER_")}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scorekeeper, "create_app", factory)  # the factory Flask's command line finds
+        result = CliRunner().invoke(flask_cli, ["--app", "scorekeeper", *arguments], input=stdin,
+                                    env={**isolated, **env, "FLASK_RUN_FROM_CLI": None})
+    for app in made:
+        closed(app)
+    return result
+
+
+def at_revision(database_url: str, revision: str, instance: Path) -> str:
+    """Empty the test's database and bring it to `revision` with the host's command; return its URL."""
+    if database_url.startswith("sqlite"):
+        Path(database_url.removeprefix("sqlite:///")).unlink(missing_ok=True)
+    done = host_command(settings(DATABASE_URL=database_url, INSTANCE_PATH=str(instance), AUTO_MIGRATE="false"),
+                        "db", "upgrade", revision)
+    assert done.returncode == 0, done.stderr
+    return database_url
 
 
 def closed(app: Flask) -> None:
@@ -181,3 +230,58 @@ def test_a_server_whose_settings_name_its_database_leaves_the_first_account_to_i
     opened = create_app()
     assert 'name="password"' in opened.test_client().get("/setup").get_data(as_text=True)
     closed(opened)
+
+
+def test_without_auto_migrate_an_outdated_database_stops_the_start_naming_the_fix(
+    database_url: str, tmp_path: Path
+) -> None:
+    url = at_revision(database_url, PREVIOUS_RELEASE_REVISION, tmp_path / "instance")
+    with pytest.raises(RuntimeError) as refusal:
+        create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False,
+                    "INSTANCE_PATH": str(tmp_path / "instance")})
+    message = str(refusal.value)
+    shown = f"SQLite file {url.removeprefix('sqlite:///')}" if url.startswith("sqlite") else url.split("?")[0]
+    assert f"The database, {shown}" in message
+    assert f"schema revision {PREVIOUS_RELEASE_REVISION}; Scorekeeper {scorekeeper.__version__} needs " \
+           f"revision {HEAD}" in message
+    assert f"`{UPGRADE}`" in message
+
+
+def test_the_commands_still_open_an_outdated_database_to_back_it_up_and_upgrade_it(
+    database_url: str, tmp_path: Path
+) -> None:
+    url = at_revision(database_url, PREVIOUS_RELEASE_REVISION, tmp_path / "instance")
+    env = settings(DATABASE_URL=url, INSTANCE_PATH=str(tmp_path / "instance"), AUTO_MIGRATE="false")
+    if url.startswith("sqlite"):
+        copy = tmp_path / "before-the-upgrade.sqlite"
+        backed_up = command(env, "backup", str(copy))
+        assert backed_up.exit_code == 0, backed_up.output
+        with closing(sqlite3.connect(copy)) as backup:
+            revisions = backup.execute("SELECT version_num FROM alembic_version").fetchall()
+        assert revisions == [(PREVIOUS_RELEASE_REVISION,)]
+    for arguments in (["export"], ["user", "create", "ana", "--password-stdin"], ["recompute"]):
+        refused = command(env, *arguments, stdin=f"{PASSWORD}\n")
+        assert refused.exit_code == 1 and isinstance(refused.exception, SystemExit), refused.output  # said, not crashed
+        assert f"schema revision {PREVIOUS_RELEASE_REVISION};" in refused.output and UPGRADE in refused.output
+    upgraded = host_command(env, "db", "upgrade")
+    assert upgraded.returncode == 0, upgraded.stderr
+    made = command(env, "user", "create", "ana", "--password-stdin", stdin=f"{PASSWORD}\n")
+    assert made.exit_code == 0, made.output
+    assert command(env, "export").exit_code == 0
+
+
+def test_gunicorn_without_auto_migrate_refuses_an_outdated_database(tmp_path: Path) -> None:
+    url = at_revision(f"sqlite:///{tmp_path / 'old.sqlite'}", PREVIOUS_RELEASE_REVISION, tmp_path / "instance")
+    env = settings(DATABASE_URL=url, INSTANCE_PATH=str(tmp_path / "instance"), AUTO_MIGRATE="false", SECRET_KEY="x")
+    # The command line of the README before 0.2.0: every worker starts the app (no --preload).
+    with subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{free_port()}",
+                           "scorekeeper:create_app()"], env=env, stderr=subprocess.PIPE, text=True) as server:
+        try:
+            _, output = server.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.communicate()
+            pytest.fail("gunicorn served the outdated database for a minute")
+    assert server.returncode != 0
+    assert re.search(rf"StartRefused: The database, SQLite file {re.escape(str(tmp_path / 'old.sqlite'))}, is at "
+                     rf"schema revision {PREVIOUS_RELEASE_REVISION};", output), output[-3000:]
