@@ -9,8 +9,12 @@ from typing import Any
 
 from flask import Flask
 
+from . import hosting
 from .config import Defaults, check_public_url, load_or_create_secret_key, sqlite_url
 from .paths import app_folder, checkout_root
+
+#: This release's version, as pyproject.toml names it (also in the start's log line and `flask ... version`).
+__version__ = hosting.package_version()
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -19,7 +23,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     The instance folder (database, secret key, config.py) is the folder named by
     SCOREKEEPER_INSTANCE_PATH (or INSTANCE_PATH in `test_config`); else instance/ at the top
     of a checkout, or Flask's own default for an installed package, <prefix>/var/scorekeeper-instance.
+    It refuses to start (`hosting.StartRefused`) on a database it should not open: see `hosting`.
     """
+    instance_named = bool((test_config or {}).get("INSTANCE_PATH") or os.environ.get("SCOREKEEPER_INSTANCE_PATH"))
     app = Flask(
         __name__,
         instance_path=_instance_path(test_config),
@@ -33,7 +39,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_prefixed_env("SCOREKEEPER")
     else:
         app.config.update(test_config)
-    _finish_config(app)
+    _finish_config(app, instance_named)
+    database = hosting.Database.before_opening(app.config["SQLALCHEMY_DATABASE_URI"])
     if app.config["PROXY_FIX"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -60,14 +67,19 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     with app.app_context():
         extensions.configure_sqlite(extensions.db.engine, app.config["SQLITE_BUSY_TIMEOUT"])
         checkpoints.register(app, extensions.db.engine)
-        if app.config["AUTO_MIGRATE"]:
-            from .schema import apply_migrations, fill_missing_figures
+        try:
+            found = hosting.read_schema(database.shown)
+            if app.config["AUTO_MIGRATE"]:
+                from .schema import apply_migrations, fill_missing_figures
 
-            apply_migrations()
-            fill_missing_figures()
-        # Hand no open connection to processes forked from this one (gunicorn --preload).
-        extensions.db.session.remove()
-        extensions.db.engine.dispose()
+                apply_migrations()
+                fill_missing_figures()
+            hosting.announce(app, database, found, migrated=app.config["AUTO_MIGRATE"])
+        finally:
+            # Hand no open connection to processes forked from this one (gunicorn --preload), and
+            # leave none behind a start that failed.
+            extensions.db.session.remove()
+            extensions.db.engine.dispose()
     return app
 
 
@@ -80,10 +92,16 @@ def _instance_path(test_config: Mapping[str, Any] | None) -> str | None:
     return str(root / "instance") if root is not None else None
 
 
-def _finish_config(app: Flask) -> None:
-    """Derive the settings that depend on others: database URL, secret key."""
+def _finish_config(app: Flask, instance_named: bool) -> None:
+    """Derive the settings that depend on others: database URL, secret key, whether /setup is open."""
     url = app.config.get("SQLALCHEMY_DATABASE_URI") or app.config["DATABASE_URL"]
+    named = bool(url) or instance_named
+    if app.config["SETUP_OPEN"] is None:
+        # The quick start's first visitor makes the first account; a server's host does, on the server.
+        app.config["SETUP_OPEN"] = not named
     if not url:
+        if not named:  # before anything is written in the folder
+            hosting.refuse_a_new_database_beside_an_earlier_one(app)
         Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
         url = sqlite_url(app.instance_path)
     if url.startswith(("postgres://", "postgresql://")):

@@ -11,7 +11,7 @@ import click
 from flask import Flask
 from flask.cli import AppGroup, with_appcontext
 
-from . import backup, services, transfer
+from . import backup, hosting, services, transfer
 from .extensions import db
 
 
@@ -23,6 +23,19 @@ def register(app: Flask) -> None:
     app.cli.add_command(import_command)
     app.cli.add_command(recompute)
     app.cli.add_command(backup_command)
+    app.cli.add_command(version_command)
+
+
+def _require_current_schema() -> None:
+    """Stop a command that reads or writes the data through this version's tables on a database not yet upgraded.
+
+    The app is made for any command whatever its database's revision (`db upgrade` and `backup`
+    must reach an outdated one), so the others check it here rather than fail on a missing column.
+    """
+    shown = hosting.describe(db.engine.url)
+    problem = hosting.schema_problem(shown, hosting.read_schema(shown))
+    if problem is not None:
+        raise click.ClickException(problem)
 
 
 user = AppGroup("user", help="Manage accounts.")
@@ -33,6 +46,7 @@ user = AppGroup("user", help="Manage accounts.")
 @click.option("--password-stdin", is_flag=True, help="Read the password from standard input.")
 def user_create(name: str, password_stdin: bool) -> None:
     """Create the account NAME."""
+    _require_current_schema()
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
     else:
@@ -52,6 +66,7 @@ token = AppGroup("token", help="Manage API tokens.")
 @click.option("--label", default="command line", help="What the token is for.")
 def token_create(name: str, label: str) -> None:
     """Print a new API token for the account NAME (only its hash is kept: copy it now)."""
+    _require_current_schema()
     account = services.user_named(name)
     if account is None:
         raise click.ClickException(f"There is no account called {name}.")
@@ -68,6 +83,7 @@ def token_create(name: str, label: str) -> None:
 @click.option("--user", "username", help="Export only this account.")
 def export_command(username: str | None) -> None:
     """Write every account's players and matches to standard output as JSON."""
+    _require_current_schema()
     try:
         data = transfer.export_data(username)
     except transfer.DamagedFile as error:
@@ -81,6 +97,7 @@ def export_command(username: str | None) -> None:
 @click.option("--user", "username", help="Import every match into this existing account.")
 def import_command(path: TextIO, username: str | None) -> None:
     """Import an export file: all of it, or nothing if any part of it is damaged."""
+    _require_current_schema()
     try:
         data = json.load(path)
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -118,4 +135,14 @@ def backup_command(path: Path) -> None:
 @with_appcontext
 def recompute() -> None:
     """Rebuild every match's scores, status and cached figures from its deals."""
+    _require_current_schema()
     click.echo(f"Recomputed {services.recompute_all()} matches.")
+
+
+@click.command("version")
+@with_appcontext
+def version_command() -> None:
+    """Print Scorekeeper's version and the schema revision it needs (the start's log line names the database's)."""
+    schema = hosting.read_schema(hosting.describe(db.engine.url))
+    click.echo(f"Scorekeeper {hosting.package_version()}, schema revision {schema.head} "
+               f"(the database's: {schema.revision or 'none'})")

@@ -11,6 +11,8 @@ from urllib.parse import urlsplit
 
 #: Where a generated secret key is kept, inside the instance folder.
 SECRET_KEY_FILE = "secret_key"
+#: The SQLite database in the instance folder, without DATABASE_URL.
+DATABASE_FILE = "scorekeeper.sqlite"
 
 
 class Defaults:
@@ -18,8 +20,15 @@ class Defaults:
 
     #: SQLAlchemy URL of the database; empty means a SQLite file in the instance folder.
     DATABASE_URL = ""
-    #: Whether anyone who reaches the app may create an account (the first account can always be made).
+    #: Whether anyone who reaches the app may create an account, once the first one exists.
     SIGNUP_OPEN = True
+    #: Whether /setup lets the first visitor of a site without accounts make the first one. None
+    #: derives it: open for the quick start (neither DATABASE_URL nor the instance folder named),
+    #: closed on a server, whose host makes the first account with `flask --app scorekeeper user create`.
+    SETUP_OPEN: bool | None = None
+    #: Start a new, empty SQLite database in the default instance folder even though an earlier
+    #: setup's database was found elsewhere (`hosting.refuse_a_new_database_beside_an_earlier_one`).
+    ALLOW_NEW_DATABASE = False
     #: Apply pending database migrations when the app starts.
     AUTO_MIGRATE = True
     #: Seconds a SQLite connection waits for a lock before giving up.
@@ -73,7 +82,7 @@ class Defaults:
 
 def sqlite_url(instance_path: str) -> str:
     """Return the URL of the default SQLite database in the instance folder."""
-    return "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite")
+    return "sqlite:///" + str(Path(instance_path) / DATABASE_FILE)
 
 
 def load_or_create_secret_key(instance_path: str) -> str:

@@ -131,6 +131,9 @@ def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
         "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
         "SQLALCHEMY_DATABASE_URI": database_url,
         "INSTANCE_PATH": str(tmp_path / "instance"),
+        # The quick start's first visit: its visitor makes the first account at /setup (a server,
+        # whose settings name the database, leaves that to its host: tests/app/test_hosting.py).
+        "SETUP_OPEN": True,
     })
     with application.app_context():
         limiter.reset()  # counts are kept per process: start every test afresh

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from itertools import count
 from pathlib import Path
@@ -36,9 +39,10 @@ def test_a_checkout_uses_the_folders_at_its_top() -> None:
 
 
 def test_the_app_from_a_checkout_serves_the_top_folders_and_keeps_instance_at_the_top(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, migrated_sqlite: Path
 ) -> None:
     monkeypatch.delenv("SCOREKEEPER_INSTANCE_PATH", raising=False)
+    shutil.copy2(migrated_sqlite, tmp_path / "db.sqlite")  # up to date: the app starts without migrating
     app = create_app({"TESTING": True, "SECRET_KEY": "test", "AUTO_MIGRATE": False,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}"})
     assert app.template_folder == str(ROOT / "templates")
@@ -79,6 +83,13 @@ def test_the_wheel_carries_templates_static_files_catalogues_and_migrations(tmp_
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                     "--wheel-dir", str(tmp_path), str(ROOT)], check=True, capture_output=True)
     [wheel] = tmp_path.glob("scorekeeper-*.whl")
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        version = tomllib.load(handle)["project"]["version"]
+    assert wheel.name == f"scorekeeper-{version}-py3-none-any.whl"
+    # The README's commands and deploy/ install the wheel by its name: this release's.
+    named = {name for path in (ROOT / "README.md", *(ROOT / "deploy").iterdir())
+             for name in re.findall(r"scorekeeper-\d[\w.]*-py3-none-any\.whl", path.read_text())}
+    assert named == {wheel.name}, named
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     expected = {

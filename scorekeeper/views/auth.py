@@ -68,9 +68,11 @@ def _create_account(form: AccountForm, template: str) -> Response | tuple[str, i
 
 @bp.route("/setup", methods=["GET", "POST"])
 def setup() -> Response | tuple[str, int] | str:
-    """Create the first account of a fresh install."""
+    """Create the first account of a fresh install, where SETUP_OPEN lets its visitor; else say how the host makes it."""
     if queries.has_users():
         return redirect(url_for("auth.login"))
+    if not current_app.config["SETUP_OPEN"]:
+        return render_template("auth/setup.html", form=None), 403 if request.method == "POST" else 200
     return _create_account(AccountForm(), "auth/setup.html")
 
 

@@ -13,6 +13,7 @@ from flask import Flask
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.hosting import StartRefused
 
 
 def test_default_database_is_sqlite_in_the_instance_folder_with_foreign_keys_and_wal(
@@ -59,9 +60,11 @@ def test_database_url_setting_picks_the_database_and_postgres_urls_use_psycopg(
     monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path))
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", f"sqlite:///{tmp_path / 'other.sqlite'}")
     assert create_app().config["SQLALCHEMY_DATABASE_URI"].endswith("other.sqlite")
-    monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", "postgresql://u@127.0.0.1:1/none")
-    monkeypatch.setenv("SCOREKEEPER_AUTO_MIGRATE", "false")
-    assert create_app().config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://u@127.0.0.1:1/none"
+    # Nothing listens there: the start stops, naming the database as psycopg 3 was asked to open
+    # it (without its password).
+    monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", "postgresql://u:secret@127.0.0.1:1/none")
+    with pytest.raises(StartRefused, match=r"open its database, postgresql\+psycopg://u:\*\*\*@127\.0\.0\.1:1/none"):
+        create_app()
 
 
 def test_migrations_produce_exactly_the_models_schema(app: Flask) -> None:

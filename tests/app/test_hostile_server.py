@@ -170,7 +170,7 @@ def served(database_url: str, tmp_path: Path) -> Iterator[tuple[Server, Stock]]:
 def routes_and_fields() -> tuple[list[Route], list[str], list[str]]:
     """Return the app's routes, its forms' field names and its static files (from an app of its own)."""
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"TESTING": True, "SECRET_KEY": "routes", "AUTO_MIGRATE": False, "INSTANCE_PATH": folder,
+        app = create_app({"TESTING": True, "SECRET_KEY": "routes", "INSTANCE_PATH": folder,
                           "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/routes.sqlite"})
         return discover_routes(app), form_field_names(app), static_files(app)
 

@@ -56,7 +56,8 @@ class Server:
     """The app on a loopback port, in a thread of this process, on a fresh database."""
 
     def __init__(self, tmp_path: Path, database_url: str | None = None) -> None:
-        self.app = create_app({"SECRET_KEY": "e2e", "INSTANCE_PATH": str(tmp_path),
+        # SETUP_OPEN: the phone makes the first account at /setup, as on the quick start.
+        self.app = create_app({"SECRET_KEY": "e2e", "INSTANCE_PATH": str(tmp_path), "SETUP_OPEN": True,
                                "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
                                "SQLALCHEMY_DATABASE_URI": database_url or f"sqlite:///{tmp_path / 'e2e.sqlite'}"})
         self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
