@@ -48,6 +48,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import IO, Any
 
+import click
 import pytest
 import sqlalchemy as sa
 from alembic import command
@@ -55,6 +56,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask
+from flask.cli import ScriptInfo
 from sqlalchemy.pool import NullPool
 
 from scorekeeper import create_app, services
@@ -261,7 +263,10 @@ def migrate_to(url: str, folder: Path, revision: str, down: bool = False) -> Non
     tables, and a dropped parent table would otherwise take its children's rows with it. (The
     migrations' own engine has them off already; the app's has them on.)
     """
-    app = app_on(url, folder, migrate=False)
+    # As `flask db upgrade` (or `downgrade`) makes the app: on a database the code's schema is not
+    # at, which only the flask commands open (a server refuses to start on it: scorekeeper.hosting).
+    with click.Context(click.Command("db"), info_name="db", obj=ScriptInfo()):
+        app = app_on(url, folder, migrate=False)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             sa.event.listen(db.engine, "connect", lambda dbapi, _record: dbapi.execute("PRAGMA foreign_keys=OFF"))
