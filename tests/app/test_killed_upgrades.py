@@ -42,7 +42,7 @@ import signal
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -437,33 +437,61 @@ def histories(tmp_path_factory: pytest.TempPathFactory, starter: Starter) -> His
     return Histories(tmp_path_factory.mktemp("histories"), starter)
 
 
+@dataclass(frozen=True)
+class Restart:
+    """What a start killed at one point left, and what the next start made of it."""
+
+    #: Where it was killed, in words.
+    where: str
+    #: The revision the killed start left the database at (its heads).
+    left_at: tuple[str, ...]
+    #: Every row of the database once the next start has run, as `facts` gives them.
+    facts: dict[str, list[str]]
+
+
 def kill_and_start_again(starter: Starter, url: str, upgraded: Upgraded, segment: int, point: int | str,
-                         committed: str | None, folder: Path) -> None:
-    """Kill the app's start on the database at `url` at a point of a segment, check that the kill left it
-    at the revision `committed`, start it again, and check that the database is whole and holds what an
-    upgrade nobody killed left."""
+                         folder: Path) -> Restart:
+    """Kill the app's start on the database at `url` at a point of a segment, then start it again; return
+    the revision the kill left and the rows after the second start (which must succeed, leaving the
+    database whole: no `_alembic_tmp_` table, integrity and foreign keys checked)."""
     statements = upgraded.segments[segment]
     where = f"at the commit after {statements[-1]!r}" if point == "commit" else f"after {statements[int(point)]!r}"
     killed = starter.start(url, kill=[segment, point])
     assert killed.killed, f"the start was not killed {where}: {killed}"
     heads = left_at(url, folder)
-    assert heads == (() if committed is None else (committed,)), (
-        f"the start killed {where} left the database at {heads}, not at the last migration it finished, {committed}")
     again = starter.start(url)
     assert again.succeeded, f"the start after one killed {where} failed:\n{again.log[-3000:]}"
     assert_whole(url)
-    assert facts(url) == upgraded.facts, f"the rows differ from an upgrade nobody killed, once killed {where}"
+    return Restart(where, heads, facts(url))
+
+
+def killed_at_every_point(starter: Starter, upgraded: Upgraded, segment: int, folder: Path,
+                          database: Callable[[str], str]) -> list[Restart]:
+    """Kill a start inside `segment` at each of its kill points, on a fresh copy each time (`database` makes
+    one, by a name); return what each kill and the start after it made."""
+    points = kill_points(upgraded.segments[segment])
+    return [kill_and_start_again(starter, database(str(point)), upgraded, segment, point, folder / str(point))
+            for point in points]
+
+
+def heads(revision: str | None) -> tuple[str, ...]:
+    """Return the heads of a database at `revision` (none for no revision)."""
+    return () if revision is None else (revision,)
 
 
 @pytest.mark.parametrize(("revision", "since"), upgrades())
 def test_a_first_start_killed_inside_a_migration_starts_again_and_loses_nothing(
         revision: str, since: str | None, starter: Starter, histories: Histories, tmp_path: Path) -> None:
     upgraded = histories.upgraded(since)
-    segment = upgraded.segment_of(revision)
-    for point in kill_points(upgraded.segments[segment]):
-        name = f"{revision}-from-{since}-killed-at-{point}"
-        url = histories.copy(since, f"{name}.sqlite")
-        kill_and_start_again(starter, url, upgraded, segment, point, before(revision), tmp_path / name)
+    name = f"{revision}-from-{since}-killed-at"
+    restarts = killed_at_every_point(starter, upgraded, upgraded.segment_of(revision), tmp_path,
+                                     lambda point: histories.copy(since, f"{name}-{point}.sqlite"))
+    assert len(restarts) >= 3  # after its first statement, after its last, at its commit
+    for restart in restarts:
+        assert restart.left_at == heads(before(revision)), (
+            f"the start killed {restart.where} left the database at {restart.left_at}, not at the last "
+            f"migration it finished, {before(revision)}")
+        assert restart.facts == upgraded.facts, f"the rows differ from an unkilled upgrade, once killed {restart.where}"
 
 
 def figures_segment(upgraded: Upgraded) -> int:
@@ -478,10 +506,12 @@ def test_a_first_start_killed_while_it_derives_the_figures_starts_again_and_lose
         starter: Starter, histories: Histories, tmp_path: Path) -> None:
     # An upgrade from the release leaves the game nights to be derived, as every figure, by the start.
     upgraded = histories.upgraded(RELEASE)
-    segment = figures_segment(upgraded)
-    for point in kill_points(upgraded.segments[segment]):
-        url = histories.copy(RELEASE, f"figures-killed-at-{point}.sqlite")
-        kill_and_start_again(starter, url, upgraded, segment, point, HEAD, tmp_path / f"figures-{point}")
+    restarts = killed_at_every_point(starter, upgraded, figures_segment(upgraded), tmp_path,
+                                     lambda point: histories.copy(RELEASE, f"figures-killed-at-{point}.sqlite"))
+    assert len(restarts) >= 3
+    for restart in restarts:
+        assert restart.left_at == heads(HEAD), f"killed {restart.where}, the migrations were not all kept"
+        assert restart.facts == upgraded.facts, f"the rows differ from an unkilled start, once killed {restart.where}"
 
 
 on_postgresql = pytest.mark.skipif(not POSTGRES_URL, reason="SCOREKEEPER_TEST_POSTGRES_URL is not set")
@@ -570,17 +600,22 @@ def postgres_release(tmp_path_factory: pytest.TempPathFactory, starter: Starter)
 def test_on_postgresql_a_first_start_killed_inside_a_migration_starts_again_and_loses_nothing(
         revision: str, starter: Starter, postgres_release: PostgresRelease, tmp_path: Path) -> None:
     upgraded = postgres_release.upgraded
-    segment = upgraded.segment_of(revision)
-    for point in kill_points(upgraded.segments[segment]):
-        url = postgres_release.schemas.copy(postgres_release.template)
-        kill_and_start_again(starter, url, upgraded, segment, point, before(revision), tmp_path / str(point))
+    restarts = killed_at_every_point(starter, upgraded, upgraded.segment_of(revision), tmp_path,
+                                     lambda _point: postgres_release.schemas.copy(postgres_release.template))
+    assert len(restarts) >= 3
+    for restart in restarts:
+        assert restart.left_at == heads(before(revision)), (
+            f"the start killed {restart.where} left the database at {restart.left_at}, not at {before(revision)}")
+        assert restart.facts == upgraded.facts, f"the rows differ from an unkilled upgrade, once killed {restart.where}"
 
 
 @on_postgresql
 def test_on_postgresql_a_first_start_killed_while_it_derives_the_figures_starts_again_and_loses_nothing(
         starter: Starter, postgres_release: PostgresRelease, tmp_path: Path) -> None:
     upgraded = postgres_release.upgraded
-    segment = figures_segment(upgraded)
-    for point in kill_points(upgraded.segments[segment]):
-        url = postgres_release.schemas.copy(postgres_release.template)
-        kill_and_start_again(starter, url, upgraded, segment, point, HEAD, tmp_path / str(point))
+    restarts = killed_at_every_point(starter, upgraded, figures_segment(upgraded), tmp_path,
+                                     lambda _point: postgres_release.schemas.copy(postgres_release.template))
+    assert len(restarts) >= 3
+    for restart in restarts:
+        assert restart.left_at == heads(HEAD), f"killed {restart.where}, the migrations were not all kept"
+        assert restart.facts == upgraded.facts, f"the rows differ from an unkilled start, once killed {restart.where}"
