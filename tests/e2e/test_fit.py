@@ -184,3 +184,13 @@ def test_a_short_name_heads_its_column_of_the_deal_table_on_one_line(browser: An
         assert box < 1.5 * line, head.inner_text()
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
     phone.close()
+
+
+def test_a_servers_page_without_accounts_fits_the_phone(browser: Any, server: Server) -> None:
+    """A server leaves its first account to its host: /setup shows the command, within 360 px."""
+    server.app.config["SETUP_OPEN"] = False
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.go("/setup")
+    expect(phone.page.locator("p.command code")).to_have_text("flask --app scorekeeper user create NAME")
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.close()
