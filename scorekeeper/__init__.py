@@ -25,10 +25,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     of a checkout, or Flask's own default for an installed package, <prefix>/var/scorekeeper-instance.
     It refuses to start (`hosting.StartRefused`) on a database it should not open: see `hosting`.
     """
-    instance_named = bool((test_config or {}).get("INSTANCE_PATH") or os.environ.get("SCOREKEEPER_INSTANCE_PATH"))
+    named = _named_instance(test_config)
     app = Flask(
         __name__,
-        instance_path=_instance_path(test_config),
+        instance_path=_instance_path(named),
         instance_relative_config=True,
         template_folder=str(app_folder("templates")),
         static_folder=str(app_folder("static")),
@@ -39,7 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_prefixed_env("SCOREKEEPER")
     else:
         app.config.update(test_config)
-    _finish_config(app, instance_named)
+    _finish_config(app, named is not None)
     database = hosting.Database.before_opening(app.config["SQLALCHEMY_DATABASE_URI"])
     if app.config["PROXY_FIX"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
@@ -83,11 +83,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     return app
 
 
-def _instance_path(test_config: Mapping[str, Any] | None) -> str | None:
+def _named_instance(test_config: Mapping[str, Any] | None) -> str | None:
+    """Return the instance folder the configuration names (INSTANCE_PATH, SCOREKEEPER_INSTANCE_PATH), if any."""
+    named = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("SCOREKEEPER_INSTANCE_PATH")
+    return str(named) if named else None
+
+
+def _instance_path(named: str | None) -> str | None:
     """Return the instance folder that was asked for, or instance/ in a checkout; None lets Flask choose."""
-    instance = (test_config or {}).get("INSTANCE_PATH") or os.environ.get("SCOREKEEPER_INSTANCE_PATH")
-    if instance:
-        return str(Path(instance).resolve())
+    if named:
+        return str(Path(named).resolve())
     root = checkout_root()
     return str(root / "instance") if root is not None else None
 

@@ -121,7 +121,7 @@ def wrong_entry_link() -> Attempt:
     strategy = _strategy()
     item = parse(current_app.config["ENTRY_LINK_LIMIT_PER_ADDRESS"])
     scope, key = f"{current_app.config.get('RATELIMIT_KEY_PREFIX', '')}entry-link", f"address:{request.remote_addr}"
-    attempt = Attempt(counted=[(item, key)])
+    attempt = Attempt()
     if not strategy.hit(item, scope, key):
         attempt.allowed = False
         attempt.retry_after = _seconds_left(strategy, item, scope, key)

@@ -38,9 +38,10 @@ JOINED = "joined"
 REMEMBERED = 8
 
 
-def _remember(match_id: int, link: EntryLink, account_id: int) -> None:
-    kept = {k: v for k, v in dict(session.get(JOINED) or {}).items() if k != str(match_id)}
-    kept[str(match_id)] = {"link": link.id, "key": link.key_hash, "account": account_id}
+def _remember(link: EntryLink, account_id: int) -> None:
+    match_id = str(link.match_id)
+    kept = {k: v for k, v in dict(session.get(JOINED) or {}).items() if k != match_id}
+    kept[match_id] = {"link": link.id, "key": link.key_hash, "account": account_id}
     session[JOINED] = dict(list(kept.items())[-REMEMBERED:])
 
 
@@ -166,7 +167,7 @@ def enter() -> Response | tuple[str, int]:
         return render_template("message.html", heading=gettext("Not found"),
                                message=gettext("This link does not open a match (any more). Ask for a new one.")), 404
     link, account_id = found
-    _remember(link.match_id, link, account_id)
+    _remember(link, account_id)
     # The phone stays at the table when the browser is closed and opened again, while the link lasts.
     session.permanent = True
     return redirect(url_for("matches.scoreboard", match_id=link.match_id))
