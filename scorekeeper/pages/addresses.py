@@ -40,4 +40,4 @@ def public_url(endpoint: str, **values: Any) -> str:
     if not base:
         return url_for(endpoint, _external=True, **values)
     path = url_for(endpoint, **values)[len(request.script_root):]
-    return f"{str(base).rstrip('/')}{path}"
+    return f"{base}{path}"  # without a trailing slash: config.check_public_url took it off
