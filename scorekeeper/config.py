@@ -66,6 +66,9 @@ class Defaults:
     #: The site's address as the players' phones reach it (e.g. https://scores.example.org), under
     #: which the links handed to other phones are written; empty: the address each request came to.
     PUBLIC_URL = ""
+    #: Where the phones of the local network reach this computer (e.g. 192.168.1.20), for the links a
+    #: page opened on this computer itself hands out; empty: the address its system routes by.
+    LOCAL_NETWORK_ADDRESS = ""
     #: The languages the pages speak, by their codes; English is the default.
     LANGUAGES = {"en": "English", "es": "Español", "it": "Italiano", "nb": "Norsk bokmål"}
     BABEL_DEFAULT_LOCALE = "en"

@@ -82,6 +82,10 @@ def _postgres_url(url: str) -> str:
     return re.sub(r"^postgres(ql)?(\+\w+)?://", "postgresql+psycopg://", url)
 
 
+#: The loopback address that stands in for this computer's address on the local network.
+LOCAL_NETWORK = "127.0.0.2"
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Return a SQLite file that the app has brought up to date, made once per worker process.
@@ -134,6 +138,9 @@ def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
         # The quick start's first visit: its visitor makes the first account at /setup (a server,
         # whose settings name the database, leaves that to its host: tests/app/test_hosting.py).
         "SETUP_OPEN": True,
+        # A page opened on this computer hands out links under its address on the local network:
+        # the tests stand it in with another loopback address, so that no test reaches the network.
+        "LOCAL_NETWORK_ADDRESS": LOCAL_NETWORK,
     })
     with application.app_context():
         limiter.reset()  # counts are kept per process: start every test afresh

@@ -281,7 +281,7 @@ def share_match(match_id: int) -> Reply:
     from .share import live_address
 
     secret = services.share_match(_one(match_id), _expected_version())
-    return jsonify({"url": live_address(secret)}), 201
+    return jsonify({"url": live_address(secret).url}), 201
 
 
 @bp.delete("/matches/<int:match_id>/share")
@@ -296,7 +296,7 @@ def open_entry_link(match_id: int) -> Reply:
     """Make the match's entry link, with its QR code; a new one replaces any older one, which stops at once."""
     from .table import join_address
 
-    address = join_address(services.open_entry_link(_one(match_id), _expected_version()))
+    address = join_address(services.open_entry_link(_one(match_id), _expected_version())).url
     return jsonify({"url": address, "qr_svg": str(qr_svg(address, "QR code of the entry link"))}), 201
 
 

@@ -9,6 +9,8 @@ app processes can answer) and swaps in the new scoreboard when it did.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
@@ -21,22 +23,24 @@ from ..i18n import game_title
 from ..keys import SHARE_LINK, looks_like_key, shown_link
 from ..models import Match
 from ..pages import boards
-from ..pages.addresses import public_url
+from ..pages.addresses import TableAddress, table_url
 from ..shown_matches import ShownMatch
 
 bp = Blueprint("share", __name__)
 
 
-def live_address(secret: str) -> str:
+def live_address(secret: str) -> TableAddress:
     """Return the live view's address: its page, with the secret in the fragment the browser keeps to itself."""
-    return f"{public_url('share.live')}#{secret}"
+    found = table_url("share.live")
+    return replace(found, url=f"{found.url}#{secret}")
 
 
 def share_section(match: Match | ShownMatch) -> dict[str, object]:
     """Return what the owner's scoreboard says of the match's live view: whether it is shared, and its
     address when it can be drawn again (see `keys.link_secret`)."""
     secret = shown_link(SHARE_LINK, match.share_key_hash, match.share_salt)
-    return {"open": match.share_key_hash is not None, "address": live_address(secret) if secret else None}
+    address = live_address(secret) if secret else None
+    return {"open": match.share_key_hash is not None, "address": address.url if address else None, "reach": address}
 
 
 @bp.post("/matches/<int:match_id>/share")

@@ -11,6 +11,8 @@ endpoints in `TABLE_ENDPOINTS`, and every other page answers it as it answers a 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, g, make_response, redirect, render_template, request, session, url_for
 from flask_babel import gettext
 from flask_login import current_user
@@ -21,7 +23,7 @@ from ..errors import Conflict, NotFound
 from ..forms import JoinTableForm
 from ..keys import ENTRY_LINK, shown_link
 from ..models import PLAYING, EntryLink, Match
-from ..pages.addresses import public_url
+from ..pages.addresses import TableAddress, table_url
 from ..shown_matches import ShownMatch
 
 bp = Blueprint("table", __name__)
@@ -123,7 +125,8 @@ def entry_section(match: Match | ShownMatch) -> dict[str, object] | None:
     if lasting is None and match.status != PLAYING:
         return None
     secret = shown_link(ENTRY_LINK, *lasting) if lasting is not None else None
-    return {"open": lasting is not None, "address": join_address(secret) if secret else None,
+    address = join_address(secret) if secret else None
+    return {"open": lasting is not None, "address": address.url if address else None, "reach": address,
             "playing": match.status == PLAYING}
 
 
@@ -139,9 +142,10 @@ def version_at_table(match_id: int) -> int:
     raise NotFound(gettext("There is no such match."))
 
 
-def join_address(secret: str) -> str:
+def join_address(secret: str) -> TableAddress:
     """Return the entry link's address: the join page, with the secret in the fragment the browser keeps to itself."""
-    return f"{public_url('table.join')}#{secret}"
+    found = table_url("table.join")
+    return replace(found, url=f"{found.url}#{secret}")
 
 
 @bp.get("/join")

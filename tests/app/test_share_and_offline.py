@@ -27,7 +27,7 @@ def share_link(browser: Browser, match_id: int = 1) -> str:
     """Make the match's share link on the owner's phone; return its secret, read off the scoreboard."""
     browser.post(f"/matches/{match_id}/share")
     page = browser.get(f"/matches/{match_id}").get_data(as_text=True)
-    found = re.search(r'class="share-link" href="http://localhost/live#([A-Za-z0-9_-]+)"', page)
+    found = re.search(r'class="share-link" href="http://127.0.0.2/live#([A-Za-z0-9_-]+)"', page)
     assert found, "no share link on the scoreboard"
     return found.group(1)
 
@@ -90,7 +90,7 @@ def test_a_link_made_before_links_were_hashed_still_opens_and_is_sent_on_to_the_
 def test_the_share_link_comes_with_a_qr_code_of_itself_and_a_button_to_send_it(ana: Browser) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     assert '<svg role="img"' not in ana.get("/matches/1").get_data(as_text=True)  # nothing shared yet
-    link = "http://localhost/live#" + share_link(ana)
+    link = "http://127.0.0.2/live#" + share_link(ana)
     page = ana.get("/matches/1").get_data(as_text=True)
     found = re.search(r'<figure class="qr-box"><svg role="img" viewBox="0 0 (\d+) \1" class="qr">'
                       r"<title>QR code of the live view's link[^<]*</title>.*?</svg></figure>", page)

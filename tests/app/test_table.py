@@ -75,7 +75,7 @@ def test_the_link_is_a_long_secret_kept_only_as_a_hash_and_drawn_as_a_qr_code(ta
     assert link.key_hash == hashlib.sha256(secret.encode()).hexdigest() and secret not in link.key_hash
     page = ana.get("/matches/1").get_data(as_text=True)
     assert 'class="qr"' in page and "QR code of the entry link" in page
-    assert f'data-share-url="http://localhost/join#{secret}"' in page
+    assert f'data-share-url="http://127.0.0.2/join#{secret}"' in page
 
 
 def test_a_joined_phone_enters_corrects_and_undoes_deals_and_each_deal_says_where_it_came_from(

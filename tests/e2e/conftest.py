@@ -16,7 +16,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 
-from ..conftest import CHEAP_PASSWORD_HASH
+from ..conftest import CHEAP_PASSWORD_HASH, LOCAL_NETWORK
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
@@ -53,21 +53,36 @@ def browser() -> Iterator[Any]:
 
 
 class Server:
-    """The app on a loopback port, in a thread of this process, on a fresh database."""
+    """The app on a loopback port, in a thread of this process, on a fresh database.
+
+    It listens on 127.0.0.1, where the owner's phone opens it as on the quick start, and on the same port
+    of LOCAL_NETWORK (127.0.0.2), which stands in for this computer's address on the local network:
+    the links the owner hands out lead the other phones there, and no test reaches the real network.
+    """
 
     def __init__(self, tmp_path: Path, database_url: str | None = None) -> None:
         # SETUP_OPEN: the phone makes the first account at /setup, as on the quick start.
         self.app = create_app({"SECRET_KEY": "e2e", "INSTANCE_PATH": str(tmp_path), "SETUP_OPEN": True,
-                               "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+                               "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH, "LOCAL_NETWORK_ADDRESS": LOCAL_NETWORK,
                                "SQLALCHEMY_DATABASE_URI": database_url or f"sqlite:///{tmp_path / 'e2e.sqlite'}"})
-        self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
+        for _ in range(20):  # the port free on 127.0.0.1 may be taken on the other address: take another
+            self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
+            try:
+                self.network = make_server(LOCAL_NETWORK, self.httpd.server_port, self.app, threaded=True)
+                break
+            except OSError:
+                self.httpd.server_close()
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
+        self.network_url = f"http://{LOCAL_NETWORK}:{self.httpd.server_port}"
+        self.threads = [threading.Thread(target=server.serve_forever, daemon=True) for server in (self.httpd, self.network)]
+        for thread in self.threads:
+            thread.start()
 
     def stop(self) -> None:
-        self.httpd.shutdown()
-        self.thread.join(5)
+        for server, thread in zip((self.httpd, self.network), self.threads, strict=True):
+            server.shutdown()
+            thread.join(5)
+            server.server_close()
         from scorekeeper.extensions import db
 
         with self.app.app_context():

@@ -1,5 +1,7 @@
 """The whole table at one match: a second phone, signed in to nothing, joins through the entry link's QR
-address and enters deals, which the owner's phone shows by itself within seconds."""
+address and enters deals, which the owner's phone shows by itself within seconds. The owner opens the
+app on this computer (127.0.0.1, as on the quick start); the link leads the guest to the address the app
+has on the local network, which 127.0.0.2 stands in for."""
 
 from __future__ import annotations
 
@@ -37,10 +39,15 @@ def test_a_second_phone_joins_and_enters_tute_and_pocha_deals_that_the_owner_see
     owner = phone
     owner.start_match("tute2", ["Ana", "Luis"])
     guest = Phone(browser, server)
+    asked: list[str] = []
+    guest.page.on("request", lambda request: asked.append(request.url))
     try:
-        guest.page.goto(join_address(owner))
+        address = join_address(owner)
+        assert address.startswith(f"{server.network_url}/join#")
+        assert "the local network, 127.0.0.2" in owner.page.locator("#entry-link").inner_text()
+        guest.page.goto(address)
         guest.page.wait_for_selector("#totals")
-        assert guest.page.url == f"{server.url}/matches/1"  # the secret left the address
+        assert guest.page.url == f"{server.network_url}/matches/1"  # the secret left the address
         assert guest.page.locator("details.menu").count() == 0  # signed in to nothing
         enter_tute_deal(guest, "copas", 78, 0, ("oros", 0))
         assert seen_within(owner, "text=Ana sang 20 in Oros") < SOON / 1000
@@ -50,12 +57,13 @@ def test_a_second_phone_joins_and_enters_tute_and_pocha_deals_that_the_owner_see
         owner.start_match("pocha", ["Ana", "Luis", "Carmen"])
         guest.page.goto(join_address(owner))
         guest.page.wait_for_selector(".trump-start")
-        assert guest.page.url == f"{server.url}/matches/2"
+        assert guest.page.url == f"{server.network_url}/matches/2"
         enter_pocha_deal(guest, 1)
         assert seen_within(owner, "text=Deal 2: Luis deals.") < SOON / 1000
         with server.app.app_context():
             entered = [deal.entry_link_id for deal in db.session.scalars(db.select(Deal).order_by(Deal.id))]
         assert len(entered) == 2 and None not in entered
+        assert asked and all(url.startswith(f"{server.network_url}/") for url in asked)
         assert guest.errors == [] and owner.errors == []
     finally:
         guest.close()
