@@ -121,7 +121,7 @@ def _form_bodies_only() -> Response | None:
 def _require_sign_in() -> Response | None:
     """Send visitors to the first-account page on a fresh install, else to sign-in; let a phone that
     joined a match through its entry link reach that match's table (the view checks the link)."""
-    from .table import TABLE_ENDPOINTS, joined
+    from .table import TABLE_ENDPOINTS, joined, joined_table
 
     endpoint = request.endpoint
     if endpoint is None or endpoint.startswith("api.") or endpoint in OPEN_ENDPOINTS:
@@ -132,6 +132,8 @@ def _require_sign_in() -> Response | None:
         return None
     if endpoint in TABLE_ENDPOINTS and joined((request.view_args or {}).get("match_id", 0)):
         return None
+    if endpoint == "main.home" and (table := joined_table()) is not None:  # the logo, or the app from the home screen
+        return redirect(url_for("matches.scoreboard", match_id=table))
     return redirect(url_for("auth.login", next=request.full_path if request.args else request.path))
 
 

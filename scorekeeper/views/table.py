@@ -74,6 +74,17 @@ def guest_link(match_id: int) -> EntryLink | None:
     return found[match_id]
 
 
+def joined_table() -> int | None:
+    """Return the match whose table this phone sits at (the last it joined whose entry link lasts), or None."""
+    matches = session.get(JOINED)
+    if not isinstance(matches, dict):
+        return None
+    for key in reversed(list(matches)):
+        if key.isdigit() and guest_link(int(key)) is not None:
+            return int(key)
+    return None
+
+
 def sent_key() -> str | None:
     """Return the idempotency key a change was sent with (a phone sending again what it kept offline)."""
     return request.headers.get("Idempotency-Key") or request.form.get("idempotency_key") or None

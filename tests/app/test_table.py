@@ -409,3 +409,20 @@ def test_bids_entered_on_a_second_phone_never_replace_the_first_unseen(ana: Brow
         assert db.session.get(Match, 1).pending["bids"] == [0, 0, 1]  # type: ignore[union-attr]
     # A phone that never opened a form (an old page, a script) cannot replace them either.
     assert guest.post("/matches/1/bids", data=bids_form([0, 0, 0], number=1, dealer=0, cards=2)).status_code == 409
+
+
+def test_a_joined_phone_s_home_is_its_table(table: Any, app: Flask) -> None:
+    """The logo (and the app opened from the home screen) leads a phone at the table back to the match it
+    joined, the last it joined when several; once the link stops, to the sign-in page."""
+    ana, guest, _secret = table
+    home = guest.get("/")
+    assert home.status_code == 302 and home.location == "/matches/1"
+    assert 'class="brand" href="/"' in guest.get("/matches/1").get_data(as_text=True)
+    start(ana, "pocha", ["Ana", "Luis", "Carmen"])
+    join(app, make_link(ana, 2), guest.client)
+    assert guest.get("/").location == "/matches/2"
+    ana.post("/matches/2/entry-link/stop")
+    assert guest.get("/").location == "/matches/1"
+    ana.post("/matches/1/entry-link/stop")
+    assert guest.get("/").location.startswith("/login")
+    assert app.test_client().get("/").location.startswith("/login")  # a phone that joined nothing
