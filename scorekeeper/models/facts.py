@@ -143,6 +143,9 @@ class Match(Model):
     note: Mapped[str | None] = mapped_column(String(NOTE_ROOM))
     #: The note case-folded, for the history's search (written with the note, as a player's name_key).
     note_key: Mapped[str | None] = mapped_column(String(3 * NOTE_ROOM))
+    #: The match this one is the rematch of (ids are never handed out twice, so it names no other
+    #: match once that one is deleted): a second *Rematch* goes to this one instead of making another.
+    rematch_of: Mapped[int | None] = mapped_column(index=True)
     #: Derived: the id of the first match of this match's game night (see `figures.nights`);
     #: kept by the services and rebuilt by `recompute`, never a fact.
     night_id: Mapped[int | None] = mapped_column()

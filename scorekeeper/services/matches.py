@@ -320,19 +320,26 @@ def delete_match(match: Match) -> None:
 
 
 @atomic
-def rematch(user: User, match: Match, first_dealer: int | None = None) -> Match:
-    """Start a new match with the same seats and house rules once this one is over.
+def rematch(user: User, match: Match, first_dealer: int | None = None) -> tuple[Match, bool]:
+    """Start a new match with the same seats and house rules once this one is over; return it, and
+    whether it was made now (False: it was made before, from this page or another phone).
 
     The first deal passes to the seat after this match's first dealer, unless the table
     says otherwise (in tute4 the holder of the 2 of oros decides it again).
     """
     if match.status == PLAYING:
         raise Conflict(_("This match is still being played: finish or abandon it first."))
+    lock_figures(user.id)  # two taps at once: the second waits, then finds the first's match
+    made = db.session.scalar(db.select(Match).where(Match.user_id == user.id, Match.rematch_of == match.id)
+                             .order_by(Match.id).limit(1))
+    if made is not None:
+        return made, False
     document = {"game": match.game, "players": match.player_names, "options": dict(match.options), "deals": []}
     if first_dealer is None:
         first_dealer = next_seat(match.first_dealer, len(match.seats))
     new, _result = new_match(user, document, first_dealer)
-    return new
+    new.rematch_of = match.id
+    return new, True
 
 
 @atomic

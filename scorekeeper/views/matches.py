@@ -144,10 +144,12 @@ def rematch(match_id: int) -> Response:
     if match.game == "tute4" and leader is not None and leader < len(match.seats):
         first_dealer = first_dealer_for_leader(leader, len(match.seats))
     try:
-        new_match = services.rematch(current_user, match, first_dealer)
+        new_match, made = services.rematch(current_user, match, first_dealer)
     except services.ServiceError as error:
         flash(error.message)
         return redirect(url_for("matches.scoreboard", match_id=match_id))
+    if not made:
+        flash(gettext("The rematch was started already: here it is."))
     return redirect(url_for("matches.scoreboard", match_id=new_match.id))
 
 

@@ -677,3 +677,19 @@ def test_undoing_a_deal_another_phone_undid_since_it_was_read_is_refused_as_a_co
         with pytest.raises(services.Conflict):
             services.undo(match)
         assert [d.number for d in db.session.scalars(sa.select(Deal))] == [1]
+
+
+def test_a_second_rematch_goes_to_the_match_the_first_made(ana: Browser) -> None:
+    """The finished scoreboard still offers Rematch (on this phone after going back, or on another
+    of the owner's phones): a second tap makes no second match."""
+    start(ana, "tute2", ["Ana", "Luis"])
+    for number in (1, 2, 3):
+        ana.post("/matches/1/deal", data=tute_form(80, 0, number=number, dealer=(number - 1) % 2))
+    first = ana.post("/matches/1/rematch")
+    assert first.status_code == 302 and first.location == "/matches/2"
+    again = ana.post("/matches/1/rematch")
+    assert again.status_code == 302 and again.location == "/matches/2"
+    assert "The rematch was started already: here it is." in ana.get("/matches/2").get_data(as_text=True)
+    assert ana.get("/matches/3").status_code == 404
+    ana.post("/matches/2/delete")
+    assert ana.post("/matches/1/rematch").location == "/matches/3"  # the rematch deleted: a new one
