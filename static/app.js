@@ -315,7 +315,6 @@ function setupLiveView() {
         board.replaceChildren(...fresh.childNodes);
         board.dataset.version = state.version;
         $("[data-live-title]").textContent = state.title;
-        $("[data-live-players]").textContent = state.players;
         document.title = document.title.replace(/^[^·]*·/, `${state.title} ·`);
       }
     } catch (e) { /* no connection now: ask again later */ }

@@ -1,4 +1,5 @@
-"""Take the README's screenshots of the deal forms and of a table joining a match: a phone of 360×740, light and dark.
+"""Take the README's screenshots of the deal forms, of a scoreboard of eight and of a table joining a match: a
+phone of 360×740, light and dark.
 
 Run from the project, with the test extra installed and Debian's Chromium:
     .venv/bin/python docs/screens/make_screens.py
@@ -21,6 +22,9 @@ from scorekeeper.extensions import db
 
 HERE = Path(__file__).parent
 PASSWORD = "a long secret"
+#: Eight players with names of 20 characters, the longest a scoreboard has to fit on one screen.
+EIGHT = ["Esperanza Villanueva", "Maximiliano Quintero", "Inmaculada Rodríguez", "Guadalupe Echeverría",
+         "Bartolomé Castellano", "Francisca Bustamante", "Constantino Martínez", "Wenceslao Montenegro"]
 
 
 def fill(app: object) -> dict[str, str]:
@@ -35,9 +39,17 @@ def fill(app: object) -> dict[str, str]:
         pocha = services.start_match(user, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {"schedule": [4, 4]}, 0)
         tricks = services.start_match(user, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {"schedule": [4, 4]}, 0)
         services.save_bids(tricks, {"dealer": 0, "cards": 4, "trump": "oros", "bids": [0, 2, 1, 2]})
+        # Eight at the table, two deals played and the third's bids waiting for its tricks.
+        eight = services.start_match(user, "pocha", EIGHT, {"schedule": [5, 5, 5, 5]}, 0)
+        services.add_deal(eight, {"dealer": 0, "cards": 5, "trump": "copas", "bids": [1, 0, 2, 0, 1, 0, 1, 1],
+                                  "tricks": [1, 0, 1, 0, 1, 0, 1, 1]})
+        services.add_deal(eight, {"dealer": 1, "cards": 5, "trump": "espadas", "bids": [0, 1, 1, 0, 2, 0, 0, 0],
+                                  "tricks": [0, 1, 1, 1, 2, 0, 0, 0]})
+        services.save_bids(eight, {"dealer": 2, "cards": 5, "trump": "bastos", "bids": [1, 0, 1, 2, 0, 1, 0, 1]})
         return {"tute2-deal": f"/matches/{tute2.id}/deal", "tute2-correction": f"/matches/{tute2.id}/deals/1/edit",
                 "tute4-deal": f"/matches/{tute4.id}/deal", "pocha-bids": f"/matches/{pocha.id}/deal?trump=espadas",
-                "pocha-tricks": f"/matches/{tricks.id}/deal", "pocha-scoreboard": f"/matches/{tricks.id}"}
+                "pocha-tricks": f"/matches/{tricks.id}/deal", "pocha-scoreboard": f"/matches/{tricks.id}",
+                "pocha8-bids-waiting": f"/matches/{eight.id}"}
 
 
 def main() -> None:

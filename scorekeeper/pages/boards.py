@@ -64,6 +64,23 @@ class DealRow:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """One line of the standings: a side's place, name and score, and its bid while a Pocha deal
+    waits for its tricks."""
+
+    #: 1 for the leader; sides level on the score share a rank, and the next rank skips (1, 1, 3).
+    rank: int
+    #: The side's index in the match's sides (its colour in the chart).
+    side: int
+    name: str
+    total: int
+    #: Tute's juegos, where the match is played for juegos; points are then secondary.
+    juegos: int | None
+    bid: int | None
+    winner: bool
+
+
+@dataclass(frozen=True)
 class Scoreboard:
     """Everything the scoreboard and the deal forms show about a match, derived from its facts."""
 
@@ -111,12 +128,20 @@ class Scoreboard:
         return None if self.next_dealer is None else self.seat_names[self.next_dealer]
 
     @property
-    def pending_bids(self) -> list[tuple[str, int]]:
-        """Return each player's bid, in bidding order, while the deal waits for its tricks."""
-        if not self.pending:
-            return []
-        bids = self.pending["bids"]
-        return [(self.seat_names[seat], bids[seat]) for seat in self.bidding_order or range(len(bids))]
+    def standings(self) -> list[Standing]:
+        """Return the sides from first to last, ranked on the rules engine's totals (juegos where the
+        match counts them), the winners first whatever their totals (a tute can win a match behind),
+        each with its bid while the deal waits for its tricks."""
+        scores = self.juegos if self.juegos is not None else self.totals
+        winners = set(self.winners)
+        keys = [(name in winners, score) for name, score in zip(self.side_names, scores)]
+        bids = self.pending["bids"] if self.pending else None
+        lines = [Standing(rank=1 + sum(other > key for other in keys), side=index, name=name,
+                          total=self.totals[index], juegos=None if self.juegos is None else self.juegos[index],
+                          bid=bids[side[0]] if bids is not None and len(side) == 1 else None,
+                          winner=name in winners)
+                 for index, (name, side, key) in enumerate(zip(self.side_names, self.sides, keys))]
+        return sorted(lines, key=lambda line: line.rank)
 
     @property
     def bids_against_cards(self) -> str | None:

@@ -120,11 +120,17 @@ def test_the_bids_waiting_for_tricks_are_in_sight_on_the_scoreboard_and_the_live
     phone.page.wait_for_selector("input[name^='tricks-']")
     phone.go("/matches/1")
     for page in (phone.page, other.page):
-        bids = page.locator(".pending-bids")
-        expect(bids).to_have_text(re.compile(r"Luis\s*2\s*Carmen\s*0\s*Ana\s*1"), timeout=10000)
+        # Each bid stands on its player's line of the standings, in the Bid column.
+        rows = page.locator("#totals tbody tr")
+        expect(rows).to_have_count(3, timeout=10000)
+        expect(page.locator("#totals thead th.bid")).to_have_text("Bid")
+        bids = {rows.nth(index).locator(".name").inner_text(): rows.nth(index).locator("td.bid").inner_text().strip()
+                for index in range(3)}
+        assert bids == {"Luis": "2", "Carmen": "0", "Ana": "1"}
         expect(page.locator(".bids-sum")).to_have_text("The bids add up to 3 of 4: 1 trick too few for everyone.")
-        box = bids.bounding_box()
-        assert box is not None and box["x"] + box["width"] <= 360
+        for index in range(3):
+            box = rows.nth(index).bounding_box()
+            assert box is not None and box["x"] + box["width"] <= 360 and box["y"] + box["height"] <= 740
     other.close()
     phone.close()
 
@@ -193,4 +199,158 @@ def test_a_servers_page_without_accounts_fits_the_phone(browser: Any, server: Se
     phone.go("/setup")
     expect(phone.page.locator("p.command code")).to_have_text("flask --app scorekeeper user create NAME")
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.close()
+
+
+LANGUAGES = ("en", "es", "it", "nb")
+#: Eight distinct names of 20 characters, the longest the standings have to fit.
+LONG_NAMES = [f"Bartolomé Fernández{seat}" for seat in range(1, 9)]
+
+#: Where each part of the board lies, unscrolled: the standings' lines (with each name as written
+#: and as titled), the next step's buttons, the lines saying who deals and how many cards.
+MEASURE = """() => {
+  window.scrollTo(0, 0);
+  const box = (node) => { const r = node.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
+  const all = (selector) => [...document.querySelectorAll(selector)];
+  return {
+    rows: all("#totals tbody tr").map((row) => ({
+      name: row.querySelector(".name").textContent, title: row.querySelector(".name").title,
+      total: row.querySelector("td.score").textContent.trim(), bid: (row.querySelector("td.bid") || {}).textContent,
+      box: box(row), nameBox: box(row.querySelector(".name"))})),
+    steps: all("#next .button").map(box),
+    lines: all("#next .next-dealer, #next .next-cards").map(box),
+    width: document.documentElement.scrollWidth,
+  };
+}"""
+
+
+def choose_language(phone: Phone, language: str) -> None:
+    """Switch the phone's pages to `language` through the language page, as a player would."""
+    phone.go("/language")
+    with phone.page.expect_navigation():
+        phone.page.click(f"button[name=language][value={language}]")
+
+
+def _prepare_long_named_matches(server: Server) -> dict[str, tuple[int, str, int, str]]:
+    """Start Pocha for 2 to 8 (waiting for bids, and for tricks) and Tute for two and four, all with
+    names of 20 characters and shared; return each case's match, live-view secret, number of sides and
+    next step ("bids", "tricks" or "deal")."""
+    cases: dict[str, tuple[int, str, int, str]] = {}
+    with server.app.app_context():
+        user = services.user_named("ana")
+        assert user is not None
+        for game, seats in (("tute2", 2), ("tute4", 4)):
+            match = services.start_match(user, game, LONG_NAMES[:seats], {}, 0)
+            services.add_deal(match, {"dealer": 0, "trump": "copas", "points": [70, 50], "last_trick": 0,
+                                      "cantes": [{"seat": 1, "suit": "oros"}]})
+            cases[game] = (match.id, services.share_match(match), 2, "deal")
+        for players in range(2, 9):
+            most = max_cards(players)
+            for step in ("bids", "tricks"):
+                match = services.start_match(user, "pocha", LONG_NAMES[:players], {"schedule": [most, most]}, 0)
+                if step == "tricks":
+                    services.save_bids(match, {"dealer": 0, "cards": most, "trump": "oros",
+                                               "bids": [1] * (players - 1) + [0]})
+                cases[f"pocha{players}-{step}"] = (match.id, services.share_match(match), players, step)
+        db.session.remove()
+    return cases
+
+
+def _misfits(where: str, seen: dict[str, Any], sides: int, step: str | None) -> list[str]:
+    """Say what of one board is not on the first screen of 360×740, or not as it should be there."""
+    wrong: list[str] = []
+    in_sight = lambda box: box[0] >= 0 and box[1] <= 740 and box[2] >= 0 and box[3] <= 360  # noqa: E731
+    if len(seen["rows"]) != sides:
+        wrong.append(f"{where}: {len(seen['rows'])} lines of standings for {sides} sides")
+    for row in seen["rows"]:
+        if not in_sight(row["box"]) or not in_sight(row["nameBox"]):
+            wrong.append(f"{where}: the line of {row['name']} at {row['box']}")
+        if row["title"] != row["name"]:  # a name cut short by "…" is whole in its title
+            wrong.append(f"{where}: {row['name']!r} titled {row['title']!r}")
+        if not re.fullmatch(r"-?\d+", row["total"]):
+            wrong.append(f"{where}: {row['name']}'s total reads {row['total']!r}")
+        if step == "tricks" and not re.fullmatch(r"\s*\d+\s*", row["bid"] or ""):
+            wrong.append(f"{where}: {row['name']}'s bid reads {row['bid']!r}")
+    names = {name for row in seen["rows"] for name in row["name"].split(" & ")}
+    if names != set(LONG_NAMES[:len(names)]) or len(names) < sides:
+        wrong.append(f"{where}: the standings name {sorted(names)}")
+    if not seen["lines"] or not all(in_sight(line) for line in seen["lines"]):
+        wrong.append(f"{where}: who deals and how many cards at {seen['lines']}")
+    if step is not None:
+        wanted = 5 if step == "bids" else 1  # no trump and the four suits; else one big button
+        if len(seen["steps"]) != wanted or not all(in_sight(button) for button in seen["steps"]):
+            wrong.append(f"{where}: the next step's buttons at {seen['steps']}")
+    if seen["width"] > 360:
+        wrong.append(f"{where}: {seen['width']} px wide")
+    return wrong
+
+
+def test_the_standings_who_deals_and_the_next_step_fit_the_first_screen(browser: Any, server: Server) -> None:
+    """For Pocha of 2 to 8 and both Tutes, with names of 20 characters, in every language: every side's
+    line of the standings, who deals and how many cards, and the next step's buttons lie on the first
+    screen of the scoreboard, and all but the buttons (which it has none of) on the live view's."""
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    watcher = Phone(browser, server, **SMALL_PHONE)
+    cases = _prepare_long_named_matches(server)
+    wrong: list[str] = []
+    for language in LANGUAGES:
+        choose_language(phone, language)
+        choose_language(watcher, language)
+        for case, (match_id, secret, sides, step) in cases.items():
+            phone.go(f"/matches/{match_id}")
+            wrong += _misfits(f"{case} scoreboard {language}", phone.page.evaluate(MEASURE), sides, step)
+            watcher.page.goto("about:blank")  # else only the fragment changes, and the page stays as it was
+            watcher.go(f"/live#{secret}")
+            watcher.page.wait_for_selector("#live-board #totals")
+            wrong += _misfits(f"{case} live view {language}", watcher.page.evaluate(MEASURE), sides, None)
+    assert watcher.errors == [] and phone.errors == []
+    watcher.close()
+    phone.close()
+    assert wrong == []
+
+
+def test_the_standings_rank_the_sides_and_mark_the_winner(browser: Any, server: Server) -> None:
+    """First to last; sides level share a rank and the next rank skips; a finished match's winner is marked."""
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    with server.app.app_context():
+        user = services.user_named("ana")
+        assert user is not None
+        pocha = services.start_match(user, "pocha", NAMES[:4], {"schedule": [1, 1]}, 0)
+        # Ana, Carmen and Pedro make their bids (10, 10 and 15), Luis misses his (−5).
+        services.add_deal(pocha, {"dealer": 0, "cards": 1, "trump": "oros", "bids": [0, 1, 0, 1],
+                                  "tricks": [0, 0, 0, 1]})
+        tute = services.start_match(user, "tute2", NAMES[:2], {"target": 1}, 0)
+        services.add_deal(tute, {"dealer": 0, "trump": "copas", "points": [50, 70], "last_trick": 1, "cantes": []})
+        ids = (pocha.id, tute.id)
+        db.session.remove()
+    read = ("rows => rows.map((row) => [row.className, row.querySelector('.rank').textContent,"
+            " row.querySelector('.who').textContent.trim(), row.querySelector('td.score').textContent])")
+    phone.go(f"/matches/{ids[0]}")
+    assert phone.page.eval_on_selector_all("#totals tbody tr", read) == [
+        ["standing", "1", "Pedro", "15"], ["standing", "2", "Ana", "10"], ["standing", "2", "Carmen", "10"],
+        ["standing", "4", "Luis", "-5"]]
+    phone.go(f"/matches/{ids[1]}")
+    assert phone.page.eval_on_selector_all("#totals tbody tr", read) == [
+        ["standing winner", "1", "Luis winner", "1"], ["standing", "2", "Ana", "0"]]
+    expect(phone.page.locator("#totals thead th.score")).to_have_text("juegos of 1")
+    expect(phone.page.locator("#totals tbody tr").first.locator("td.points")).to_have_text("80")
+    phone.close()
+
+
+def test_new_match_is_on_the_home_pages_first_screen_with_ten_matches_in_progress(browser: Any,
+                                                                                 server: Server) -> None:
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    with server.app.app_context():
+        user = services.user_named("ana")
+        assert user is not None
+        for _ in range(10):
+            services.start_match(user, "pocha", LONG_NAMES, {}, 0)
+        db.session.remove()
+    phone.go("/")
+    expect(phone.page.locator("ul.cards > li")).not_to_have_count(0)
+    box = phone.page.get_by_role("link", name="New match").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740
     phone.close()

@@ -62,7 +62,7 @@ def test_a_whole_tute2_match_to_its_end_in_six_taps_a_deal(phone: Phone) -> None
     assert enter_tute_deal(phone, "oros", 100, 0, ("copas", 0)) <= 6
     board = phone.text()
     assert "Winner: Ana" in board
-    assert re.search(r"Ana\s+winner\s+3\s+juegos of 3", board)
+    assert re.search(r"juegos of 3\s+Points\s+1\s+Ana\s+winner\s+3\s", board)
     phone.tap("text=Rematch: same seats, same rules")
     phone.page.wait_for_selector("#totals")
     assert "Deal 1: Luis deals." in phone.text()
@@ -84,7 +84,7 @@ def test_a_tute4_match_with_cantes_and_a_tute(phone: Phone) -> None:
     assert "Carmen sang 20 in Espadas" in board
     assert "tute of Caballos by Luis" in board and "won by Luis & Pedro" in board
     assert "Luis sang 20 in Copas" in board
-    assert re.search(r"Ana & Carmen\s+1\s+juegos of 3", board) and re.search(r"Luis & Pedro\s+1\s+juegos of 3", board)
+    assert re.search(r"juegos of 3\s+Points\s+1\s+Ana & Carmen\s+1\s+\d+\s+1\s+Luis & Pedro\s+1\s+\d+\s", board)
 
 
 def test_a_whole_classic_pocha_match_for_four_in_ten_taps_a_deal(phone: Phone) -> None:
@@ -163,7 +163,7 @@ def test_an_old_deal_is_edited_and_the_totals_follow(phone: Phone) -> None:
     phone.start_match("tute2", ["Ana", "Luis"])
     enter_tute_deal(phone, "copas", 70, 0)
     enter_tute_deal(phone, "oros", 30, 1)
-    assert re.search(r"Ana\s+1\s+juegos of 3", phone.text())
+    assert re.search(r"juegos of 3\s+Points\s+1\s+Ana\s+1\s+\d+\s+1\s+Luis\s+1\s", phone.text())
     phone.tap("a[aria-label='Edit deal 1']")
     assert phone.page.input_value("#points0") == "70" and phone.page.input_value("#points1") == "50"
     phone.page.fill("#points1", "90")  # either side can be typed: the other follows, no clearing by hand
@@ -176,8 +176,7 @@ def test_an_old_deal_is_edited_and_the_totals_follow(phone: Phone) -> None:
     phone.page.wait_for_selector("#totals")
     board = phone.text()
     assert "Deal 1 was corrected." in board
-    assert re.search(r"Ana\s+0\s+juegos of 3 · 50 points", board)
-    assert re.search(r"Luis\s+2\s+juegos of 3 · 210 points", board)
+    assert re.search(r"juegos of 3\s+Points\s+1\s+Luis\s+2\s+210\s+2\s+Ana\s+0\s+50\s", board)
 
 
 def test_the_card_counter_sums_the_cards_tapped_into_a_side_s_points(phone: Phone) -> None:
