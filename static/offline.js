@@ -405,7 +405,7 @@ function closeDealForm(path, reason) {
     if ($(".match-over", form)) return;
     const note = Object.assign(document.createElement("p"), { className: "error match-over", textContent: reason });
     note.setAttribute("role", "alert");
-    $(".save-bar", form).before(note);
+    $(".save-bar", form).prepend(note);  /* where Save is, which stays in sight */
   });
   const box = $("#kept-deals");
   if (box && box.dataset.path === path) box.hidden = true;  /* no totals to come: the banner lists them */
