@@ -209,3 +209,37 @@ def test_signing_out_drops_the_pages_kept_for_the_table(phone: Phone, server: Se
     phone.context.set_offline(True)
     phone.go("/matches/1")
     expect(phone.page.locator("h1")).to_have_text("No connection")
+
+
+def test_a_pocha_deal_form_reloaded_offline_goes_on_from_the_bids_and_deals_kept(phone: Phone, server: Server) -> None:
+    start_on_the_server(server, "pocha", ["Ana", "Luis", "Carmen"], {})  # 1 1 1 2 …
+    phone.go("/matches/1")
+    phone.page.wait_for_function("navigator.serviceWorker.controller !== null")
+    phone.go("/matches/1")
+    wait_for_kept(phone, {"/matches/1", "/matches/1/deal"})
+    phone.go("/matches/1/deal")
+    phone.context.set_offline(True)
+    for seat in (1, 2, 0):  # deal 1, Ana deals: everyone bids 0, Luis takes the trick
+        phone.choose(f"bids-{seat}", 0)
+    phone.tap(SAVE)
+    phone.choose("tricks-1", 1)
+    phone.choose("tricks-2", 0)
+    phone.tap(SAVE)
+    wait_for_queue(phone, 2)
+    for seat in (2, 0, 1):  # deal 2's bids, Luis deals
+        phone.choose(f"bids-{seat}", 0)
+    phone.tap(SAVE)
+    wait_for_queue(phone, 3)
+    phone.page.reload()  # the copy is deal 1's bids: on to deal 2's tricks, with its bids as kept
+    expect(phone.page.locator("#offline-tricks")).to_be_visible()
+    expect(phone.page.locator(SAVE)).to_have_text("Save deal 2")
+    assert phone.page.is_checked("input[name='bids-2'][value='0']")
+    phone.choose("tricks-2", 1)
+    phone.choose("tricks-0", 0)
+    phone.tap(SAVE)
+    wait_for_queue(phone, 4)
+    expect(phone.page.locator("h1")).to_contain_text("Deal 3")
+    back_online(phone)
+    expect(phone.page.locator(BANNER)).to_contain_text("were sent", timeout=15000)
+    deals = stored_deals(server)
+    assert [(deal["number"], deal["dealer"], deal["tricks"]) for deal in deals] == [(1, 0, [0, 1, 0]), (2, 1, [0, 0, 1])]
