@@ -24,5 +24,14 @@ class Conflict(ServiceError):
     """The match changed meanwhile (another phone entered the deal), or the change no longer applies."""
 
 
+class MatchOver(Conflict):
+    """The match ended (finished or abandoned) before the change came, and takes no more deals;
+    `status` says how it ended."""
+
+    def __init__(self, message: str, status: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class PreconditionFailed(Conflict):
     """The request named a version of the match (an If-Match) that is not the current one."""

@@ -379,6 +379,21 @@ function loadOffline() {
   document.head.append(script);
 }
 
+function setupKeptPages() {
+  /* A page the service worker kept (see sw.js), shown without a connection, gives way to the
+     live page when the connection returns (unless a deal is being typed, or deals kept on the
+     phone are still to be sent: offline.js reloads once they are). The sign-in page drops the
+     kept pages: a shared phone shows nobody the matches of the account that signed out. */
+  if ($("[data-drop-kept-pages]") && "caches" in window) caches.delete("scorekeeper-pages").catch(() => {});
+  if (!document.body.hasAttribute("data-kept-page")) return;
+  window.addEventListener("online", () => {
+    let waiting = true;
+    try { waiting = (JSON.parse(localStorage.getItem("scorekeeper-queue")) || []).length > 0; } catch (e) { /* none */ }
+    const form = $("form[data-live-check]");
+    if (!waiting && !(form && form.dataset.touched !== "|")) location.reload();
+  });
+}
+
 /* ---------------------------------------------------------------- sending a link */
 
 function setupShareButtons() {
@@ -405,6 +420,7 @@ document.addEventListener("DOMContentLoaded", () => {
   setupConfirms();
   setupDealForm();
   loadOffline();
+  setupKeptPages();
   setupLiveView();
   setupShareButtons();
   setupJoin();

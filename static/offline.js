@@ -6,7 +6,11 @@
    next deal from the plan the page carries (the dealer rotation and, for Pocha, the cards
    of every deal); the deals kept so far and the totals they give are shown as provisional.
    Sending stops at a deal the server refuses (409, 422): it and every deal after it stay on
-   the phone, and the deal form offers to correct it. Anything else is tried again later.
+   the phone, and the deal form offers to correct it, or to drop it; when the match ended
+   meanwhile on another phone (the answer's X-Match-Over header), its kept deals can no longer
+   be entered, and are dropped with one confirmation. Anything else is tried again later.
+   A deal form opened again (or reloaded from the copy the service worker kept, without a
+   connection) is made ready for the deal after those kept on the phone.
    Loaded by app.js where it is needed, and uses its helpers ($, $$, say, fillIn, number). */
 "use strict";
 
@@ -27,9 +31,21 @@ function banner(kind, extra = "") {
   node.hidden = false;
 }
 
+const keptPage = () => document.body.hasAttribute("data-kept-page");
+const scoreboardOf = (path) => path.replace(/\/$/, "");
+const pluralOf = (count) => new Intl.PluralRules(document.documentElement.lang || undefined).select(count);
+const saying = (node, name, count) => node.dataset[`${name}${pluralOf(count) === "one" ? "One" : "Other"}`];
+
+function tablePlan(form) {
+  /* What a kept deal needs to be read back anywhere (the banner lists it on every page): the
+     table and the house rules, not the standings. */
+  const plan = JSON.parse(form.dataset.plan || "null");
+  return plan && { game: plan.game, names: plan.names, sides: plan.sides, side_names: plan.side_names, options: plan.options };
+}
+
 function keep(form) {
   const body = new URLSearchParams(new FormData(form)).toString();
-  store(QUEUE, load(QUEUE).concat([{ action: form.action, body, key: form.elements.idempotency_key.value }]));
+  store(QUEUE, load(QUEUE).concat([{ action: form.action, body, key: form.elements.idempotency_key.value, plan: tablePlan(form) }]));
   banner("queued");
   showKept();
 }
@@ -192,6 +208,32 @@ function provisionalScores(plan, deal) {
   return { scores, juegos: scores.map((_, side) => (side === winner ? earned : 0)) };
 }
 
+function dealLine(template, plan, deal, scores) {
+  return `${fillIn(template, { number: deal.number })}: ${plan.side_names.map((name, side) => `${name} ${scores[side]}`).join(" · ")}`;
+}
+
+function keptLines(path, template) {
+  /* One line for each deal of the match kept on this phone, as the kept-deals box says it. */
+  const pagePlan = $("#kept-deals") && $("#kept-deals").dataset.path === path ? JSON.parse($("#kept-deals").dataset.plan) : null;
+  const seen = new Set();
+  return load(QUEUE).filter((item) => matchPath(item.action) === path).map((item) => {
+    const body = new URLSearchParams(item.body);
+    const plan = item.plan || pagePlan;
+    const deal = plan && keptDeal(plan, body);
+    if (deal) { seen.add(deal.number); return dealLine(template, plan, deal, provisionalScores(plan, deal).scores); }
+    const number = Number(body.get("number"));
+    if (seen.has(number) || (plan && plan.game === "pocha")) return null;  /* bids, whose tricks follow */
+    seen.add(number);
+    return fillIn(template, { number });
+  }).filter(Boolean);
+}
+
+function keptCount(path) {
+  /* The deals of the match kept on this phone (a Pocha deal's bids and tricks are one deal). */
+  return new Set(load(QUEUE).filter((item) => matchPath(item.action) === path)
+    .map((item) => new URLSearchParams(item.body).get("number"))).size;
+}
+
 function showKept() {
   /* The deals kept on this phone for this match, and the totals they give (on the scoreboard and
      under the deal form). */
@@ -208,7 +250,7 @@ function showKept() {
     const { scores, juegos: earned } = provisionalScores(plan, deal);
     scores.forEach((score, side) => { totals[side] += score; });
     if (juegos && earned) earned.forEach((count, side) => { juegos[side] += count; });
-    return `${fillIn(box.dataset.keptDeal, { number: deal.number })}: ${plan.side_names.map((name, side) => `${name} ${scores[side]}`).join(" · ")}`;
+    return dealLine(box.dataset.keptDeal, plan, deal, scores);
   });
   const points = (side) => `${totals[side]} ${box.dataset.pointsWord}`;
   const standing = plan.side_names.map((name, side) => (juegos ? `${name} ${juegos[side]} ${box.dataset.juegosWord}, ${points(side)}` : `${name} ${totals[side]}`));
@@ -234,19 +276,37 @@ async function reasonOf(response) {
   } catch (e) { return ""; }
 }
 
+async function freshToken() {
+  /* The session's CSRF token as the server gives it now: the page this runs on may be a copy
+     kept on the phone, from before the phone signed in again. Undefined without an answer. */
+  const url = ($("#offline-banner") || { dataset: {} }).dataset.tokenUrl;
+  if (!url) return null;
+  try {
+    const response = await fetch(url, { credentials: "same-origin", cache: "no-store" });
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const meta = $("meta[name=csrf-token]", page);
+    return response.ok && meta ? meta.content : null;
+  } catch (e) { return undefined; }
+}
+
 async function sendQueue() {
   if (load(REFUSAL, null)) return;
   if (sending) { sendAgain = true; return; }
   sending = true;
   sendAgain = false;
-  const token = $("meta[name=csrf-token]");
   let items = load(QUEUE);
   let sent = 0;
   try {
+    if (!items.length) return;
+    const fresh = await freshToken();
+    if (fresh === undefined) return;  /* still no connection: try again when it returns */
+    const meta = $("meta[name=csrf-token]");
+    const token = fresh || (meta && meta.content);
+    items = load(QUEUE);  /* a deal may have been kept meanwhile */
     while (items.length) {
       const item = items[0];
       const body = new URLSearchParams(item.body);
-      if (token) body.set("csrf_token", token.content);  /* the session may be newer than the deal */
+      if (token) body.set("csrf_token", token);  /* the session may be newer than the deal */
       let response;
       try {
         response = await fetch(item.action, {
@@ -256,8 +316,11 @@ async function sendQueue() {
         return;  /* still no connection: try again when it returns */
       }
       if (response.status === 409 || response.status === 422) {
-        /* stop here: this deal and every one after it stay on the phone, to be corrected */
-        store(REFUSAL, { key: item.key, number: body.get("number"), reason: await reasonOf(response), path: matchPath(item.action) });
+        /* stop here: this deal and every one after it stay on the phone, to be corrected, or
+           dropped when the match ended meanwhile */
+        const over = response.headers.get("X-Match-Over");
+        store(REFUSAL, { key: item.key, number: body.get("number"), reason: await reasonOf(response),
+                         path: matchPath(item.action), over: over === "finished" || over === "abandoned" ? over : null });
         showRefusal();
         return;
       }
@@ -275,29 +338,77 @@ async function sendQueue() {
   if (sent) { banner("sent"); setTimeout(() => location.reload(), 600); }
 }
 
+function bannerButton(text, className, onClick) {
+  const button = Object.assign(document.createElement("button"), { type: "button", className, textContent: text });
+  button.addEventListener("click", onClick);
+  return button;
+}
+
 function showRefusal() {
-  /* Say which kept deal was refused and why; offer to correct it on its deal form, or to drop it
-     (a match that ended or was abandoned meanwhile takes no more deals). */
+  /* Say which kept deal was refused and why, list the deals kept for its match, and offer what
+     settles it: for a wrong deal, to correct it on its deal form or to drop it; for a match
+     that ended on another phone, to drop every deal kept for it (they can no longer be entered). */
   const refusal = load(REFUSAL, null);
   const node = $("#offline-banner");
   if (!refusal || !node) return;
   const left = load(QUEUE).length;
-  const drop = Object.assign(document.createElement("button"), { type: "button", className: "button small", textContent: node.dataset.drop });
-  drop.addEventListener("click", () => {
-    if (!confirm(node.dataset.dropConfirm)) return;
-    const items = load(QUEUE);
-    if (items.length && items[0].key === refusal.key) store(QUEUE, items.slice(1));
-    localStorage.removeItem(REFUSAL);
-    node.hidden = true;
-    showKept();
-    sendQueue();
-  });
-  node.replaceChildren(
-    document.createTextNode(fillIn(node.dataset.refused, { number: refusal.number, reason: refusal.reason || "", left })),
-    document.createTextNode(" "),
-    Object.assign(document.createElement("a"), { href: `${refusal.path}deal`, textContent: node.dataset.correct }),
-    document.createTextNode(" "), drop);
+  const count = keptCount(refusal.path);
+  const actions = Object.assign(document.createElement("p"), { className: "banner-actions" });
+  let message;
+  if (refusal.over) {
+    message = fillIn(saying(node, refusal.over, count), { num: count });
+    actions.append(bannerButton(saying(node, "dropAll", count), "button small", () => {
+      if (!confirm(fillIn(saying(node, "dropAllConfirm", count), { num: count }))) return;
+      store(QUEUE, load(QUEUE).filter((item) => matchPath(item.action) !== refusal.path));
+      localStorage.removeItem(REFUSAL);
+      node.hidden = true;
+      /* the match's deal form would still offer its next deal: its scoreboard says how it ended */
+      if ($$("form[data-offline='deal']").some((form) => matchPath(form.action) === refusal.path)) {
+        location.assign(scoreboardOf(refusal.path));
+        return;
+      }
+      sendQueue();
+    }));
+    closeDealForm(refusal.path, node.dataset.over);
+  } else {
+    message = fillIn(node.dataset.refused, { number: refusal.number, reason: refusal.reason || "", left });
+    actions.append(
+      Object.assign(document.createElement("a"), { href: `${refusal.path}deal`, className: "button small", textContent: node.dataset.correct }),
+      bannerButton(node.dataset.drop, "button small", () => {
+        if (!confirm(node.dataset.dropConfirm)) return;
+        const items = load(QUEUE);
+        if (items.length && items[0].key === refusal.key) store(QUEUE, items.slice(1));
+        localStorage.removeItem(REFUSAL);
+        node.hidden = true;
+        showKept();
+        sendQueue();
+      }));
+  }
+  const parts = [Object.assign(document.createElement("p"), { textContent: message })];
+  /* the kept deals, where the page does not list them already */
+  const box = $("#kept-deals");
+  const lines = box && box.dataset.path === refusal.path && !refusal.over ? [] : keptLines(refusal.path, node.dataset.keptDeal);
+  if (lines.length) {
+    const list = document.createElement("ul");
+    list.setAttribute("aria-label", node.dataset.keptTitle);
+    list.replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+    parts.push(list);
+  }
+  node.replaceChildren(...parts, actions);
   node.hidden = false;
+}
+
+function closeDealForm(path, reason) {
+  /* The deal form of a match that ended meanwhile offers no next deal: its Save is off, and says why. */
+  $$("form[data-offline='deal']").filter((form) => matchPath(form.action) === path).forEach((form) => {
+    $("button[type=submit]", form).disabled = true;
+    if ($(".match-over", form)) return;
+    const note = Object.assign(document.createElement("p"), { className: "error match-over", textContent: reason });
+    note.setAttribute("role", "alert");
+    $(".save-bar", form).prepend(note);  /* where Save is, which stays in sight */
+  });
+  const box = $("#kept-deals");
+  if (box && box.dataset.path === path) box.hidden = true;  /* no totals to come: the banner lists them */
 }
 
 function correctRefused(form) {
@@ -319,17 +430,50 @@ function correctRefused(form) {
   form.dispatchEvent(new Event("change"));
 }
 
+function readyAfterKept(form) {
+  /* A deal form opened while deals of its match wait on the phone (most often its copy kept by
+     the service worker, reloaded without a connection, as it was when last online): ready for
+     the deal after them, as it is after keeping the last one. */
+  const refusal = load(REFUSAL, null);
+  if (form.dataset.correcting || (refusal && refusal.path === matchPath(form.action))) return;
+  const bodies = load(QUEUE).filter((item) => matchPath(item.action) === matchPath(form.action))
+    .map((item) => new URLSearchParams(item.body));
+  const last = bodies[bodies.length - 1];
+  if (!last || Number(last.get("number")) < Number(form.elements.number.value)) return;
+  if (form.dataset.liveCheck !== "pocha") {
+    form.elements.number.value = last.get("number");
+    if (form.elements.dealer && last.has("dealer")) form.elements.dealer.value = last.get("dealer");
+    readyForNext(form);
+    return;
+  }
+  const done = bodies.filter((body) => body.has("tricks-0")).pop();
+  if (done && Number(done.get("number")) >= Number(form.elements.number.value)) {
+    form.elements.number.value = done.get("number");
+    form.elements.dealer.value = done.get("dealer");
+    nextPochaDeal(form);
+  }
+  if (last === done) return;
+  /* the bids of the next deal are kept, its tricks are not: on to them, with the bids as kept */
+  last.forEach((value, name) => {
+    if (name === "trump" || /^bids-\d+$/.test(name)) $$(`input[type=radio][name="${CSS.escape(name)}"]`, form).forEach((input) => { input.checked = input.value === value; });
+  });
+  form.dispatchEvent(new Event("change"));
+  toTricksOffline(form);
+}
+
 function setupOffline() {
   $$("form[data-offline='deal']").forEach((form) => {
     form.elements.idempotency_key.value = newKey();
     correctRefused(form);
+    readyAfterKept(form);
     form.addEventListener("submit", async (event) => {
       if (event.defaultPrevented) return;
       event.preventDefault();
       const button = $("button[type=submit]", form);
       const correcting = form.dataset.correcting;
-      /* deals already waiting on the phone go first: a new one joins them, in order */
-      const waiting = !correcting && load(QUEUE).some((item) => matchPath(item.action) === matchPath(form.action));
+      /* deals already waiting on the phone go first: a new one joins them, in order; on a copy
+         kept on the phone every deal does, to be sent with the session's current token */
+      const waiting = !correcting && (keptPage() || load(QUEUE).some((item) => matchPath(item.action) === matchPath(form.action)));
       button.disabled = true;
       let response = null;
       if (!waiting) {
@@ -374,6 +518,7 @@ function setupOffline() {
   window.addEventListener("offline", () => banner("offline"));
   window.addEventListener("online", sendQueue);
   setInterval(() => { if (navigator.onLine && load(QUEUE).length) sendQueue(); }, 20000);
+  if (!navigator.onLine) banner("offline");
   showKept();
   showRefusal();
   if (navigator.onLine) sendQueue();

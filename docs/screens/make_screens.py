@@ -1,5 +1,6 @@
-"""Take the README's screenshots of the deal forms, of a scoreboard of eight and of a table joining a match: a
-phone of 360×740, light and dark.
+"""Take the README's screenshots of the deal forms, of a scoreboard of eight, of a table joining a match
+and of the phone without a connection (a kept deal refused, a deal form reloaded): a phone of 360×740,
+light and dark.
 
 Run from the project, with the test extra installed and Debian's Chromium:
     .venv/bin/python docs/screens/make_screens.py
@@ -14,11 +15,14 @@ import tempfile
 import threading
 from pathlib import Path
 
+from typing import Any
+
 from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
+from scorekeeper.models import Match
 
 HERE = Path(__file__).parent
 PASSWORD = "a long secret"
@@ -50,6 +54,64 @@ def fill(app: object) -> dict[str, str]:
                 "tute4-deal": f"/matches/{tute4.id}/deal", "pocha-bids": f"/matches/{pocha.id}/deal?trump=espadas",
                 "pocha-tricks": f"/matches/{tricks.id}/deal", "pocha-scoreboard": f"/matches/{tricks.id}",
                 "pocha8-bids-waiting": f"/matches/{eight.id}"}
+
+
+def start(app: Any, options: dict[str, Any]) -> int:
+    """Start a Tute match for two on the server; return its id."""
+    with app.app_context():
+        user = services.user_named("ana")
+        assert user is not None
+        match_id = services.start_match(user, "tute2", ["Ana", "Luis"], options, 0).id
+        db.session.remove()
+        return match_id
+
+
+def keep_deal(page: Any, points: int) -> None:
+    """Save a Tute deal on a deal form without a connection: it is kept on the phone."""
+    kept = page.evaluate("(JSON.parse(localStorage.getItem('scorekeeper-queue')) || []).length")
+    page.locator("label.choice:has(input[name='trump'][value='copas'])").click()
+    page.fill("#points0", str(points))
+    page.locator("label.choice:has(input[name='last_trick'][value='0'])").click()
+    page.locator("form.deal-form button[type=submit]").click()
+    page.wait_for_function(f"(JSON.parse(localStorage.getItem('scorekeeper-queue')) || []).length > {kept}")
+
+
+def offline_screens(app: Any, context: Any, base: str, scheme: str) -> None:
+    """Photograph the banner of kept deals refused because the match was finished on another
+    phone, and a deal form reloaded without a connection with the deals kept so far."""
+    page = context.new_page()
+    match_id = start(app, {"mode": "points", "target": 101})
+    page.goto(f"{base}/matches/{match_id}/deal")
+    context.set_offline(True)
+    keep_deal(page, 70)
+    keep_deal(page, 40)
+    with app.app_context():  # another phone finishes the match meanwhile
+        match = db.session.get(Match, match_id)
+        services.add_deal(match, {"dealer": 0, "trump": "oros", "points": [100, 20], "last_trick": 0})
+        db.session.remove()
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    page.wait_for_selector("#offline-banner button")
+    page.screenshot(path=str(HERE / f"offline-refused-{scheme}.png"))
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#offline-banner button").click()
+    page.wait_for_url(f"{base}/matches/{match_id}")
+    match_id = start(app, {"mode": "points", "target": 1000})
+    page.goto(f"{base}/matches/{match_id}")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto(f"{base}/matches/{match_id}")  # through the worker: kept, with its deal form
+    page.wait_for_function(f"caches.open('scorekeeper-pages').then(c => c.match('{base}/matches/{match_id}/deal'))"
+                           ".then(Boolean)")
+    page.goto(f"{base}/matches/{match_id}/deal")
+    context.set_offline(True)
+    keep_deal(page, 70)
+    keep_deal(page, 40)
+    page.reload()
+    page.wait_for_selector("#kept-deals:not([hidden])")
+    page.screenshot(path=str(HERE / f"offline-reload-{scheme}.png"), full_page=True)
+    print(HERE / f"offline-refused-{scheme}.png", HERE / f"offline-reload-{scheme}.png")
+    context.set_offline(False)
+    page.close()
 
 
 def main() -> None:
@@ -94,6 +156,7 @@ def main() -> None:
                 joined.screenshot(path=str(HERE / f"table-phone-{scheme}.png"))
                 print(HERE / f"entry-link-{scheme}.png", HERE / f"table-phone-{scheme}.png")
                 table_phone.close()
+                offline_screens(app, context, base, scheme)
                 context.close()
             browser.close()
         server.shutdown()

@@ -17,7 +17,7 @@ Each change keeps the derived tables up to date inside its own transaction, thro
 
 from __future__ import annotations
 
-from ..errors import Conflict, InvalidInput, NotFound, PreconditionFailed, ServiceError
+from ..errors import Conflict, InvalidInput, MatchOver, NotFound, PreconditionFailed, ServiceError
 from ..figures.locks import own_match_to_change
 from ..keys import hash_token
 from .accounts import (
@@ -36,7 +36,7 @@ from .matches import (
 from .players import add_player, rename_player, set_player_archived
 
 __all__ = [
-    "Conflict", "InvalidInput", "NotFound", "PreconditionFailed", "ServiceError", "hash_token",
+    "Conflict", "InvalidInput", "MatchOver", "NotFound", "PreconditionFailed", "ServiceError", "hash_token",
     "MIN_PASSWORD_LENGTH", "TOKEN_PREFIX", "authenticate", "change_password", "create_api_token",
     "create_user", "end_every_sign_in", "end_sign_in", "revoke_api_token", "set_language", "set_night_gap",
     "set_time_zone", "start_sign_in",

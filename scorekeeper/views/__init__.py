@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import (
-    Flask, abort, current_app, g, has_request_context, jsonify, redirect, render_template, request, session, url_for,
+    Flask, abort, current_app, g, has_request_context, jsonify, make_response, redirect, render_template, request,
+    session, url_for,
 )
 from flask_babel import gettext
 from flask_login import current_user
@@ -19,7 +20,7 @@ from ..extensions import login_manager
 from ..forms import group_errors
 from ..models import MAX_NOTE_LENGTH
 from ..pages import buttons, lists
-from ..errors import Conflict, NotFound, ServiceError
+from ..errors import Conflict, MatchOver, NotFound, ServiceError
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
 #: static files, what makes the app installable, shared live views, the language switch, and
@@ -28,6 +29,13 @@ OPEN_ENDPOINTS = frozenset({
     "static", "auth.language", "share.live", "share.state", "share.old_link", "pwa.manifest", "pwa.service_worker",
     "pwa.offline", "table.join", "table.enter",
 })
+#: The header of a refused change to a match that ended meanwhile: how it ended ("finished" or
+#: "abandoned"), so that a phone sending the deals it kept knows they can no longer be entered.
+MATCH_OVER_HEADER = "X-Match-Over"
+#: The header of a page a phone may keep, to be shown again without a connection: a scoreboard
+#: or deal form of a match still being played (see static/sw.js).
+KEPT_OFFLINE_HEADER = "X-Kept-Offline"
+
 #: Endpoints reachable without signing in once an account exists. Everything else needs an
 #: account (the API's own endpoints need an API token instead, checked by the API blueprint).
 PUBLIC_ENDPOINTS = OPEN_ENDPOINTS | {"auth.login", "auth.setup", "auth.signup"}
@@ -184,8 +192,11 @@ def _refused(error: ServiceError) -> tuple[str, int] | tuple[Response, int]:
     if request.path.startswith("/api/"):
         return jsonify({"message": error.message}), status
     back = request.referrer if request.referrer and request.referrer.startswith(request.host_url) else None
-    return render_template("message.html", heading=gettext("Not done"), message=error.message, back=back,
-                           refused=True), status
+    page = render_template("message.html", heading=gettext("Not done"), message=error.message, back=back,
+                           refused=True)
+    if isinstance(error, MatchOver):
+        return make_response(page, status, {MATCH_OVER_HEADER: error.status}), status
+    return page, status
 
 
 def _too_many(error: HTTPException) -> tuple[str, int] | tuple[Response, int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, flash, jsonify, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 from flask_wtf import FlaskForm
@@ -20,6 +20,7 @@ from ..pages import boards, lists
 from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
 from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
+from . import KEPT_OFFLINE_HEADER, MATCH_OVER_HEADER
 from .share import share_section
 from .table import entry_section, match_at_table, match_to_show, sent_key, version_at_table
 
@@ -79,14 +80,22 @@ def new(game_name: str) -> Page:
 
 
 @bp.get("/matches/<int:match_id>")
-def scoreboard(match_id: int) -> str:
+def scoreboard(match_id: int) -> Response:
     """Show the scoreboard that stays open on the table (to the owner, and to the phones that joined it)."""
     match, link = match_to_show(match_id)
     board = boards.scoreboard(match)
     owner = link is None
-    return render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None,
+    page = render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None,
                            guest=not owner, entry=entry_section(match) if owner else None,
                            share=share_section(match) if owner else None)
+    return _kept_offline(make_response(page), board)
+
+
+def _kept_offline(response: Response, board: boards.Scoreboard) -> Response:
+    """Let the phone keep the page of a match still being played, to show it again without a connection."""
+    if board.open:
+        response.headers[KEPT_OFFLINE_HEADER] = "yes"
+    return response
 
 
 @bp.get("/matches/<int:match_id>/state")
@@ -201,7 +210,7 @@ def enter_deal(match_id: int) -> Page:
         if board.pending is not None:
             form.load(board.pending)
             step = "tricks"
-    return _render_entry(board, form, step)
+    return _kept_offline(make_response(_render_entry(board, form, step)), board)
 
 
 def _after(step: str, match_id: int) -> Response:
@@ -229,7 +238,11 @@ def _store_deal(match: Match, step: str, link: EntryLink | None) -> Page:
         if step == "tricks" and isinstance(form, PochaDealForm) and _hidden_fields_wrong(form):
             add_form_error(form, gettext("This page is out of date. Go back to the scoreboard and enter the tricks "
                                          "again."))
-    return _render_entry(_board_after_refusal(match_id), form, step, status)
+    board = _board_after_refusal(match_id)
+    response = make_response(_render_entry(board, form, step, status))
+    if not board.open:  # the match ended meanwhile: say so to a phone sending the deals it kept
+        response.headers[MATCH_OVER_HEADER] = board.match.status
+    return response
 
 
 def _board_after_refusal(match_id: int) -> boards.Scoreboard:

@@ -19,7 +19,7 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from .. import queries, services, shown_matches, sign_in_limits
-from ..errors import Conflict, NotFound
+from ..errors import Conflict, MatchOver, NotFound
 from ..forms import JoinTableForm
 from ..keys import ENTRY_LINK, shown_link
 from ..models import PLAYING, EntryLink, Match
@@ -94,7 +94,7 @@ def match_at_table(match_id: int, *, changing: bool = False, deals: bool = True)
     """Return the match, whole (without its deals unless `deals`: see `queries.match_at_table`), and, for
     a phone that joined through an entry link, that link (None for the owner).
 
-    A phone whose link was stopped gets NotFound; one that would change a match that is over, Conflict.
+    A phone whose link was stopped gets NotFound; one that would change a match that is over, MatchOver (a Conflict).
     """
     match = None
     if changing and not deals and current_user.is_authenticated:
@@ -124,7 +124,7 @@ def _link_to(match: Match | ShownMatch, changing: bool) -> EntryLink | None:
     # An entry this phone sent before (its connection dropped before the answer came) is let through
     # to be answered as stored, as it is for the owner, even when it was the one that ended the match.
     if changing and match.status != PLAYING and not services.sent_before(match.user_id, match.id, sent_key()):
-        raise Conflict(gettext("This match is over: its scoreboard can only be read now."))
+        raise MatchOver(gettext("This match is over: its scoreboard can only be read now."), match.status)
     return link
 
 

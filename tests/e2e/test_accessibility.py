@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from .conftest import Phone, Server
+from .test_offline_table import BANNER, colours, refused_as_finished_elsewhere
 from .test_table import ENTER, SAVE, enter_tute_deal
 
 SEVERE = {"serious", "critical"}
@@ -145,3 +146,20 @@ def test_main_pages_fit_360_px_with_thumb_sized_targets(browser: Any, server: Se
             small[path] = tiny[:5]
     phone.close()
     assert wide == {} and small == {}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_banner_of_kept_deals_refused_passes_axe(browser: Any, server: Server, scheme: str) -> None:
+    phone = Phone(browser, server, color_scheme=scheme)
+    phone.sign_up()
+    other = refused_as_finished_elsewhere(phone, browser, server)
+    # axe leaves out text drawn in its background's own colour (as if hidden on purpose): compare them too
+    seen = colours(phone, f"{BANNER} button")
+    assert seen["color"] != seen["behind"], seen
+    found = {"deal form": severe_violations(phone.page)}
+    phone.go("/matches/1")
+    phone.page.locator(f"{BANNER} button").wait_for()
+    found["scoreboard"] = severe_violations(phone.page)
+    other.close()
+    phone.close()
+    assert found == {"deal form": [], "scoreboard": []}

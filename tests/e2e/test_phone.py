@@ -213,15 +213,27 @@ def test_the_app_is_installable(phone: Phone) -> None:
     phone.context.set_offline(False)
 
 
-def test_no_account_page_is_kept_on_the_phone(phone: Phone, browser: Any, server: Server) -> None:
+def test_only_a_table_s_pages_are_kept_on_the_phone_and_signing_out_drops_them(phone: Phone, server: Server) -> None:
     phone.start_match("tute2", ["Ana", "Luis"])
-    phone.page.evaluate("navigator.serviceWorker.ready")
+    phone.page.wait_for_function("navigator.serviceWorker.controller !== null")
     phone.go("/matches/1")
     phone.go("/history")
-    cached = phone.page.evaluate("""async () => {
+    phone.go("/players/")
+    script = """async () => {
         const urls = [];
         for (const name of await caches.keys()) {
             for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
         }
-        return urls; }""")
+        return urls; }"""
+    cached = phone.page.evaluate(script)
+    pages = sorted(url for url in cached if not url.startswith("/static/") and url != "/offline")
+    assert pages == ["/matches/1", "/matches/1/deal"], cached  # the match being played, and nothing else
+    phone.go("/account")
+    phone.tap("text=Sign out")
+    phone.page.wait_for_selector("#username")
+    for _ in range(50):  # the sign-in page drops them as it opens
+        cached = phone.page.evaluate(script)
+        if all(url.startswith("/static/") or url == "/offline" for url in cached):
+            break
+        phone.page.wait_for_timeout(100)
     assert cached and all(url.startswith("/static/") or url == "/offline" for url in cached), cached
