@@ -357,7 +357,7 @@ function showRefusal() {
   let message;
   if (refusal.over) {
     message = fillIn(saying(node, refusal.over, count), { num: count });
-    actions.append(bannerButton(saying(node, "dropAll", count), "button small", () => {
+    actions.append(bannerButton(fillIn(saying(node, "dropAll", count), { num: count }), "button small", () => {
       if (!confirm(fillIn(saying(node, "dropAllConfirm", count), { num: count }))) return;
       store(QUEUE, load(QUEUE).filter((item) => matchPath(item.action) !== refusal.path));
       localStorage.removeItem(REFUSAL);

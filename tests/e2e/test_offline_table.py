@@ -61,7 +61,7 @@ def test_kept_deals_of_a_match_finished_on_another_phone_are_listed_and_dropped_
         "The match was finished on another phone: the 2 deals kept on this phone can no longer be entered.")
     expect(banner.locator("li")).to_have_text(["Deal 1: Ana 80 · Luis 50", "Deal 2: Ana 50 · Luis 80"])
     expect(banner.locator("a")).to_have_count(0)  # nothing to correct in a finished match
-    expect(banner.locator("button")).to_have_text(["Drop them"])
+    expect(banner.locator("button")).to_have_text(["Drop the 2 deals"])
     expect(phone.page.locator(SAVE)).to_be_disabled()  # the deal form offers no deal 3
     expect(phone.page.locator("form.deal-form")).to_contain_text("This match is over: no more deals can be entered.")
     seen = colours(phone, f"{BANNER} button")
@@ -111,7 +111,7 @@ def test_a_match_abandoned_meanwhile_says_so(phone: Phone, server: Server) -> No
     banner = phone.page.locator(BANNER)
     expect(banner).to_contain_text(
         "The match was abandoned on another phone: the deal kept on this phone can no longer be entered.", timeout=15000)
-    expect(banner.locator("button")).to_have_text(["Drop it"])
+    expect(banner.locator("button")).to_have_text(["Drop the deal"])
     expect(banner.locator("li")).to_have_text(["Deal 1: Ana 80 · Luis 50"])
 
 
