@@ -23,6 +23,7 @@ from markupsafe import Markup, escape
 
 from .rules import GAMES, RuleError
 from .rules.messages import MESSAGES, N_
+from .text import seat_marks
 
 #: Suit names as players of each language say them (the catalogues hold each language's word).
 SUIT_NAMES = {"oros": N_("Oros"), "copas": N_("Copas"), "espadas": N_("Espadas"), "bastos": N_("Bastos")}
@@ -294,6 +295,7 @@ def register(app: Flask) -> None:
     app.add_template_filter(status_word, "status_word")
     app.add_template_filter(enumerate_pairs, "enumerate_pairs")
     app.add_template_filter(same_pairs, "zip_self")
+    app.add_template_filter(seat_marks, "seat_marks")
     app.add_template_global(lambda: str(get_locale() or "en"), "current_language")
     # In place of the callables Flask-Babel installed: the same translations, looked up once per request.
     # (Jinja's i18n extension adds this method to the environment at run time; its types do not show it.)

@@ -224,8 +224,12 @@ function explainForbiddenBids(form) {
     const seat = Number(input.name.replace("bids-", ""));
     const box = $(`[data-errors-for="${input.name}"]`, form);
     const cards = Number($(".seat-rows", form).dataset.cards);
-    if (box) box.replaceChildren(Object.assign(document.createElement("p"), {
+    if (!box) return;
+    box.replaceChildren(Object.assign(document.createElement("p"), {
       className: "error", textContent: say("bid_hook", { name: names[seat], bid: input.value, cards }) }));
+    /* The dealer's row is the last one: its sentence would open under the Save bar (the box's
+       scroll margin keeps it clear of the bar). */
+    box.scrollIntoView({ block: "nearest" });
   });
 }
 
