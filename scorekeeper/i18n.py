@@ -22,7 +22,7 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
 from .rules import GAMES, RuleError
-from .rules.messages import MESSAGES, N_
+from .rules.messages import MESSAGES, PLURALS, N_
 from .text import seat_marks
 
 #: Suit names as players of each language say them (the catalogues hold each language's word).
@@ -105,14 +105,33 @@ def say(problem: RuleError) -> str:
         params["game"] = next((gettext(g.title) for g in GAMES.values() if g.title == params["game"]),
                               params["game"])
     try:
-        return gettext(MESSAGES[problem.message_id]).format(**params)
+        return template_of(problem.message_id, params).format(**params)
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: say it in English
         return problem.message
 
 
+def template_of(message_id: str, params: dict[str, Any]) -> str:
+    """Return the template of an engine's sentence in the page's language, in the plural form
+    its count asks for where it says one."""
+    counted = PLURALS.get(message_id)
+    if counted is None:
+        return gettext(MESSAGES[message_id])
+    count = params.get(counted[0])
+    return translations().ungettext(*counted[1], count if isinstance(count, int) else 2)
+
+
 def browser_messages() -> dict[str, str]:
-    """Return the templates of the engine's sentences that the browser checks, in the page's language."""
+    """Return the templates of the engine's sentences that the browser checks, in the page's language.
+
+    A sentence with a count comes twice, as the browser picks its form (Intl.PluralRules): the
+    form for "one" under its id and "_one", and the form for any other count under its id.
+    """
     words = {key: gettext(MESSAGES[key]) for key in BROWSER_CHECKED}
+    for key in BROWSER_CHECKED:
+        if key in PLURALS:
+            singular, plural = PLURALS[key][1]
+            words[f"{key}_one"] = translations().ungettext(singular, plural, 1)
+            words[key] = translations().ungettext(singular, plural, 2)
     words.update({f"kind_{kind}": gettext(name) for kind, name in TUTE_KINDS.items()})
     return words
 
