@@ -200,7 +200,9 @@ function followPoints(form, typed) {
   const side = inputs.indexOf(typed);
   if (side < 0 || picked(form, "tute_seat")) return;
   const points = number(typed.value);
-  if (points !== null && points >= 0 && points <= 120) inputs[1 - side].value = String(120 - points);
+  /* 1 and 119 cannot be captured: the other side's 119 or 1 would only be a second complaint
+     about the same typing, so it stays empty until the number can be. */
+  if (points !== null && points >= 0 && points <= 120) inputs[1 - side].value = possible(points) ? String(120 - points) : "";
 }
 
 function setupCanteGrid(form) {
