@@ -10,11 +10,11 @@ from functools import lru_cache
 from typing import Any, cast
 
 import pytz
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.dates import format_date, format_time
 from babel.numbers import NumberPattern, parse_pattern
 from babel.support import NullTranslations
-from flask import Flask, g, has_request_context
+from flask import Flask, g, has_request_context, request
 import flask_babel
 from flask_babel import get_locale, get_timezone, get_translations
 from jinja2 import pass_eval_context
@@ -184,11 +184,30 @@ class _Formats:
     percent: NumberPattern
 
 
+def format_locale(language: Locale) -> Locale:
+    """Return the locale that writes the page's dates, times and numbers: the browser's own where it
+    asks for the page's language in a region (en-GB: 06/12/2026, 16:35), else the page's language.
+
+    The words stay the language's (one catalogue for English): only how figures are written follows
+    the region, and only the first of the browser's choices in the page's language counts.
+    """
+    if not has_request_context():
+        return language
+    for asked, _quality in request.accept_languages:
+        try:
+            found = Locale.parse(asked.replace("-", "_"))
+        except (ValueError, TypeError, UnknownLocaleError):
+            continue
+        if found.language == language.language:
+            return found if found.territory else language
+    return language
+
+
 def _formats() -> _Formats:
     """Return the page's formats, worked out once per request."""
     found: _Formats | None = g.get("formats") if has_request_context() else None
     if found is None:
-        locale = get_locale() or Locale.parse("en")
+        locale = format_locale(get_locale() or Locale.parse("en"))
         found = _Formats(locale, str(locale), get_timezone() or pytz.UTC,
                          parse_pattern(locale.percent_formats[None]))
         if has_request_context():

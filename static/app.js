@@ -60,7 +60,10 @@ function setupTimeZone() {
   try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
   if (!/^[\w+\-/]+$/.test(zone) || body.hasAttribute("data-time-zone-fixed") || body.dataset.timeZone === zone) return;
   document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax`;  /* an IANA name needs no escaping */
-  const lang = document.documentElement.lang || undefined;
+  /* Written as the server writes them: the browser's own region where it asks for the page's
+     language in one (en-GB), else the page's language. */
+  const page = document.documentElement.lang || "";
+  const lang = (navigator.languages || []).find((asked) => asked.split("-")[0] === page) || page || undefined;
   $$("time[datetime]").forEach((node) => {
     const instant = new Date(node.getAttribute("datetime"));
     const options = node.dataset.shows === "moment" ? { dateStyle: "medium", timeStyle: "short", timeZone: zone } : { dateStyle: "medium", timeZone: zone };
