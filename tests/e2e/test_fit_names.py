@@ -24,12 +24,13 @@ LANGUAGES = ("en", "es", "it", "nb")
 LONG_NAMES = ["María José Fernández", "Guadalupe Etxeberria", "Bartolomé Santamaría", "Inmaculada Rodríguez",
               "Carmen de Villanueva", "Francisco J. Aguirre", "Nerea Etxebarria Gil", "Encarnación Moragues"]
 
-#: Elements whose text a box cuts: an overflow that hides, and text wider than the box (a few
-#: pixels of a glyph's overhang are not a cut word). Boxes a pixel wide are the visually hidden.
+#: Elements whose text a box cuts: an overflow that hides or scrolls sideways (what lies past the
+#: edge of a table's box is out of sight too), and text wider than the box (a pixel of a glyph's
+#: overhang is not a cut word). Boxes a pixel wide are the visually hidden.
 CUT = """root => Array.from(root.querySelectorAll('*')).filter(node => {
   const style = getComputedStyle(node);
   if (style.display === 'none' || style.visibility === 'hidden' || node.clientWidth <= 2) return false;
-  if (!['hidden', 'clip'].includes(style.overflowX) && style.textOverflow !== 'ellipsis') return false;
+  if (!['hidden', 'clip', 'auto', 'scroll'].includes(style.overflowX) && style.textOverflow !== 'ellipsis') return false;
   return node.textContent.trim() !== '' && node.scrollWidth > node.clientWidth + 1;
 }).map(node => node.textContent.trim())"""
 
