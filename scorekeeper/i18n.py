@@ -10,11 +10,11 @@ from functools import lru_cache
 from typing import Any, cast
 
 import pytz
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.dates import format_date, format_time
 from babel.numbers import NumberPattern, parse_pattern
 from babel.support import NullTranslations
-from flask import Flask, g, has_request_context
+from flask import Flask, g, has_request_context, request
 import flask_babel
 from flask_babel import get_locale, get_timezone, get_translations
 from jinja2 import pass_eval_context
@@ -22,7 +22,8 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
 from .rules import GAMES, RuleError
-from .rules.messages import MESSAGES, N_
+from .rules.messages import MESSAGES, PLURALS, N_
+from .text import seat_marks
 
 #: Suit names as players of each language say them (the catalogues hold each language's word).
 SUIT_NAMES = {"oros": N_("Oros"), "copas": N_("Copas"), "espadas": N_("Espadas"), "bastos": N_("Bastos")}
@@ -104,14 +105,33 @@ def say(problem: RuleError) -> str:
         params["game"] = next((gettext(g.title) for g in GAMES.values() if g.title == params["game"]),
                               params["game"])
     try:
-        return gettext(MESSAGES[problem.message_id]).format(**params)
+        return template_of(problem.message_id, params).format(**params)
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: say it in English
         return problem.message
 
 
+def template_of(message_id: str, params: dict[str, Any]) -> str:
+    """Return the template of an engine's sentence in the page's language, in the plural form
+    its count asks for where it says one."""
+    counted = PLURALS.get(message_id)
+    if counted is None:
+        return gettext(MESSAGES[message_id])
+    count = params.get(counted[0])
+    return translations().ungettext(*counted[1], count if isinstance(count, int) else 2)
+
+
 def browser_messages() -> dict[str, str]:
-    """Return the templates of the engine's sentences that the browser checks, in the page's language."""
+    """Return the templates of the engine's sentences that the browser checks, in the page's language.
+
+    A sentence with a count comes twice, as the browser picks its form (Intl.PluralRules): the
+    form for "one" under its id and "_one", and the form for any other count under its id.
+    """
     words = {key: gettext(MESSAGES[key]) for key in BROWSER_CHECKED}
+    for key in BROWSER_CHECKED:
+        if key in PLURALS:
+            singular, plural = PLURALS[key][1]
+            words[f"{key}_one"] = translations().ungettext(singular, plural, 1)
+            words[key] = translations().ungettext(singular, plural, 2)
     words.update({f"kind_{kind}": gettext(name) for kind, name in TUTE_KINDS.items()})
     return words
 
@@ -164,11 +184,30 @@ class _Formats:
     percent: NumberPattern
 
 
+def format_locale(language: Locale) -> Locale:
+    """Return the locale that writes the page's dates, times and numbers: the browser's own where it
+    asks for the page's language in a region (en-GB: 06/12/2026, 16:35), else the page's language.
+
+    The words stay the language's (one catalogue for English): only how figures are written follows
+    the region, and only the first of the browser's choices in the page's language counts.
+    """
+    if not has_request_context():
+        return language
+    for asked, _quality in request.accept_languages:
+        try:
+            found = Locale.parse(asked.replace("-", "_"))
+        except (ValueError, TypeError, UnknownLocaleError):
+            continue
+        if found.language == language.language:
+            return found if found.territory else language
+    return language
+
+
 def _formats() -> _Formats:
     """Return the page's formats, worked out once per request."""
     found: _Formats | None = g.get("formats") if has_request_context() else None
     if found is None:
-        locale = get_locale() or Locale.parse("en")
+        locale = format_locale(get_locale() or Locale.parse("en"))
         found = _Formats(locale, str(locale), get_timezone() or pytz.UTC,
                          parse_pattern(locale.percent_formats[None]))
         if has_request_context():
@@ -294,6 +333,7 @@ def register(app: Flask) -> None:
     app.add_template_filter(status_word, "status_word")
     app.add_template_filter(enumerate_pairs, "enumerate_pairs")
     app.add_template_filter(same_pairs, "zip_self")
+    app.add_template_filter(seat_marks, "seat_marks")
     app.add_template_global(lambda: str(get_locale() or "en"), "current_language")
     # In place of the callables Flask-Babel installed: the same translations, looked up once per request.
     # (Jinja's i18n extension adds this method to the environment at run time; its types do not show it.)

@@ -69,3 +69,25 @@ def username_keys(typed: str) -> list[str]:
     usernames are made now, and as typed, as versions before 0.2 made them."""
     typed = typed.strip()
     return list(dict.fromkeys((unicodedata.normalize("NFC", typed).casefold(), typed.casefold())))
+
+
+def seat_marks(names: list[str]) -> list[str]:
+    """Return a short mark for each of a table's names, told apart from the others': the initials
+    of its words (at most three); where two names share them, the shortest beginning of each (two
+    to four letters) that no other name begins with; failing that, the initials and the seat
+    number. For where a full name has no room (a cell of the four-seat cante grid), beside a key
+    that gives each mark's name."""
+    def initials(name: str) -> str:
+        return "".join(word[0] for word in name.split()[:3]).upper()
+
+    def start(name: str, size: int) -> str:
+        return "".join(name.split())[:size].title()
+
+    marks = [initials(name) for name in names]
+    shared = [index for index, mark in enumerate(marks) if marks.count(mark) > 1]
+    for index in shared:
+        others = [other for seat, other in enumerate(names) if seat != index]
+        size = next((size for size in range(2, 5) if all(start(other, size) != start(names[index], size)
+                                                          for other in others)), None)
+        marks[index] = start(names[index], size) if size else f"{marks[index]}{index + 1}"
+    return marks

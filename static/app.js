@@ -60,7 +60,10 @@ function setupTimeZone() {
   try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
   if (!/^[\w+\-/]+$/.test(zone) || body.hasAttribute("data-time-zone-fixed") || body.dataset.timeZone === zone) return;
   document.cookie = `tz=${zone}; path=/; max-age=31536000; samesite=lax`;  /* an IANA name needs no escaping */
-  const lang = document.documentElement.lang || undefined;
+  /* Written as the server writes them: the browser's own region where it asks for the page's
+     language in one (en-GB), else the page's language. */
+  const page = document.documentElement.lang || "";
+  const lang = (navigator.languages || []).find((asked) => asked.split("-")[0] === page) || page || undefined;
   $$("time[datetime]").forEach((node) => {
     const instant = new Date(node.getAttribute("datetime"));
     const options = node.dataset.shows === "moment" ? { dateStyle: "medium", timeStyle: "short", timeZone: zone } : { dateStyle: "medium", timeZone: zone };
@@ -93,7 +96,12 @@ function setupConfirms() {
 const MESSAGES = (() => { const node = $("#rule-messages"); return node ? JSON.parse(node.textContent) : {}; })();
 /* Fill a sentence's {placeholders} (as text: a name holding "$&" stays as it is). */
 const fillIn = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
-const say = (id, params = {}) => fillIn(MESSAGES[id] || id, params);
+/* A sentence that says a count (`count`) has a form for "one" too, as the page's language counts. */
+const plurals = (() => { try { return new Intl.PluralRules(document.documentElement.lang || undefined); } catch (e) { return null; } })();
+const say = (id, params = {}, count = null) => {
+  const one = count !== null && plurals && MESSAGES[`${id}_one`] !== undefined && plurals.select(count) === "one";
+  return fillIn(MESSAGES[one ? `${id}_one` : id] || id, params);
+};
 const possible = (points) => points >= 0 && points <= 120 && points !== 1 && points !== 119;
 const number = (value) => (/^-?\d{1,9}$/.test(String(value).trim()) ? parseInt(value, 10) : null);
 const picked = (form, name) => { const input = $(`input[name="${name}"]:checked`, form); return input ? input.value : null; };
@@ -121,7 +129,7 @@ function checkTute(form) {
     }
   });
   points.forEach((p, side) => {
-    if (p !== null && !possible(p)) errors.push({ field: `points${side}`, message: say("points_impossible", { points: p }) });
+    if (p !== null && !possible(p)) errors.push({ field: `points${side}`, message: say("points_impossible", { points: p }, p) });
   });
   const typed = inputs.some((input) => input.value.trim() !== "");
   if (!declared && !typed) errors.push({ field: "points", late: true, message: say("points_not_pair") });
@@ -168,7 +176,7 @@ function checkPocha(form) {
     });
     if (bids.some((b) => b === null)) errors.push({ field: "bids", late: true, message: say("bids_not_list", { players: names.length }) });
     else if (hook && bids.reduce((a, b) => a + b, 0) === cards) {
-      errors.push({ field: `bids-${dealer}`, message: say("bid_hook", { name: names[dealer], bid: bids[dealer], cards }) });
+      errors.push({ field: `bids-${dealer}`, message: say("bid_hook", { name: names[dealer], bid: bids[dealer], cards }, cards) });
     }
   }
   if (step !== "bids") {
@@ -182,7 +190,7 @@ function checkPocha(form) {
     }
     if (tricks.some((t) => t === null)) errors.push({ field: "tricks", late: true, message: say("tricks_not_list", { players: names.length }) });
     else if (tricks.reduce((a, b) => a + b, 0) !== cards) {
-      errors.push({ field: "tricks", message: say("tricks_total", { cards, total: tricks.reduce((a, b) => a + b, 0) }) });
+      errors.push({ field: "tricks", message: say("tricks_total", { cards, total: tricks.reduce((a, b) => a + b, 0) }, cards) });
     }
   }
   return errors;
@@ -195,7 +203,9 @@ function followPoints(form, typed) {
   const side = inputs.indexOf(typed);
   if (side < 0 || picked(form, "tute_seat")) return;
   const points = number(typed.value);
-  if (points !== null && points >= 0 && points <= 120) inputs[1 - side].value = String(120 - points);
+  /* 1 and 119 cannot be captured: the other side's 119 or 1 would only be a second complaint
+     about the same typing, so it stays empty until the number can be. */
+  if (points !== null && points >= 0 && points <= 120) inputs[1 - side].value = possible(points) ? String(120 - points) : "";
 }
 
 function setupCanteGrid(form) {
@@ -224,8 +234,12 @@ function explainForbiddenBids(form) {
     const seat = Number(input.name.replace("bids-", ""));
     const box = $(`[data-errors-for="${input.name}"]`, form);
     const cards = Number($(".seat-rows", form).dataset.cards);
-    if (box) box.replaceChildren(Object.assign(document.createElement("p"), {
-      className: "error", textContent: say("bid_hook", { name: names[seat], bid: input.value, cards }) }));
+    if (!box) return;
+    box.replaceChildren(Object.assign(document.createElement("p"), {
+      className: "error", textContent: say("bid_hook", { name: names[seat], bid: input.value, cards }, cards) }));
+    /* The dealer's row is the last one: its sentence would open under the Save bar (the box's
+       scroll margin keeps it clear of the bar). */
+    box.scrollIntoView({ block: "nearest" });
   });
 }
 

@@ -12,10 +12,18 @@ from collections.abc import Sequence
 from markupsafe import Markup, escape
 
 from ..figures.reads import GameFigures
+from ..text import seat_marks
 
 WIDTH, HEIGHT = 340, 180
 LEFT, RIGHT, TOP, BOTTOM = 34, 96, 10, 22
 LABEL_GAP = 11  # the height of a line's name at the chart's font size
+#: The longest name written whole at its line's end; past it, each line ends in its mark and a key
+#: under the chart gives each mark's name.
+LONGEST_END_NAME = 14
+#: The right margin where the lines end in marks, and each row of the key (in the chart's pixels).
+MARK_RIGHT, KEY_ROW = 36, 15
+#: The longest name of a key of two columns; longer ones take a row each.
+LONGEST_PAIRED_NAME = 22
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "12 3 3 3")
 
 
@@ -26,11 +34,6 @@ def _ticks(low: int, high: int) -> list[int]:
                 if span / s <= 4)
     first = (low // step) * step
     return list(range(first, high + step, step))
-
-
-def _short(name: str) -> str:
-    """Return a name short enough to stand at a line's end."""
-    return name if len(name) <= 14 else name[:13] + "…"
 
 
 def label_positions(ends: Sequence[float], top: float, bottom: float, gap: float = LABEL_GAP) -> list[float]:
@@ -62,7 +65,12 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], d
     ticks = _ticks(low, high)
     low, high = min(low, ticks[0]), max(high, ticks[-1])
     deals = len(running)
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    # Names that fit stand at their lines' ends; else marks do, and the key under the plot names them.
+    keyed = any(len(name) > LONGEST_END_NAME for name in names)
+    ends = seat_marks(list(names)) if keyed else list(names)
+    columns = 2 if all(len(name) <= LONGEST_PAIRED_NAME for name in names) else 1
+    key_height = KEY_ROW * -(-len(names) // columns) + 4 if keyed else 0
+    plot_w, plot_h = WIDTH - LEFT - (MARK_RIGHT if keyed else RIGHT), HEIGHT - TOP - BOTTOM
 
     def x(deal: int) -> float:
         return LEFT + plot_w * deal / max(deals, 1)
@@ -70,7 +78,7 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], d
     def y(value: int) -> float:
         return TOP + plot_h * (high - value) / (high - low)
 
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="chart-title" '
+    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT + key_height}" role="img" aria-labelledby="chart-title" '
              f'xmlns="http://www.w3.org/2000/svg"><title id="chart-title">{escape(description)}</title>']
     for tick in ticks:
         parts.append(f'<line class="grid" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>'
@@ -85,9 +93,18 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], d
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline class="series series-{index % 8}" points="{points}"{dash_attr}/>')
     label_ys = label_positions([y(values[-1]) for values in series], TOP + 4, HEIGHT - 4)
-    for index, (name, end) in enumerate(zip(names, label_ys)):
+    for index, (name, end) in enumerate(zip(ends, label_ys)):
         parts.append(f'<text class="label series-{index % 8}" x="{LEFT + plot_w + 4}" y="{end + 4:.1f}">'
-                     f'{escape(_short(name))}</text>')
+                     f'{escape(name)}</text>')
+    if keyed:  # each line's stroke, mark and whole name, a row or half a row each
+        column_w = WIDTH // columns
+        for index, (mark, name) in enumerate(zip(ends, names)):
+            left, top = (index % columns) * column_w, HEIGHT + 4 + (index // columns) * KEY_ROW
+            dash = DASHES[index % len(DASHES)]
+            dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+            parts.append(f'<line class="series series-{index % 8}" x1="{left}" x2="{left + 14}" y1="{top + 7}" '
+                         f'y2="{top + 7}"{dash_attr}/><text class="key" x="{left + 17}" y="{top + 11}">'
+                         f'<tspan class="label series-{index % 8}">{escape(mark)}</tspan> {escape(name)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
 

@@ -8,7 +8,7 @@ from dataclasses import field as dataclass_field
 from enum import StrEnum
 from typing import Final, Literal, TypeGuard
 
-from .messages import MESSAGES
+from .messages import MESSAGES, sentence
 
 Suit = Literal["oros", "copas", "espadas", "bastos"]
 
@@ -97,7 +97,7 @@ class RuleError:
     @property
     def message(self) -> str:
         """Return the sentence in English."""
-        return MESSAGES[self.message_id].format(**self.params)
+        return sentence(self.message_id, self.params).format(**self.params)
 
     def to_dict(self) -> dict[str, object]:
         """Return the JSON-shaped form used by `RuleViolation.errors` and the API."""

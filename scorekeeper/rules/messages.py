@@ -16,6 +16,44 @@ def N_(text: str) -> str:  # noqa: N802  (the name translation tools look for)
     return text
 
 
+def _plural(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a sentence's singular and plural for translation catalogues (as `_plural:1,2`); return both."""
+    return singular, plural
+
+
+#: The sentences that say a count with its noun ("1 card", "2 cards"): by id, the parameter that
+#: holds the count, and the sentence's singular and plural. `MESSAGES` holds their plural.
+PLURALS: Final[Mapping[str, tuple[str, tuple[str, str]]]] = {
+    "cards_schedule": ("scheduled", _plural("Deal {number} is played with {scheduled} card each, not {cards}.",
+                                            "Deal {number} is played with {scheduled} cards each, not {cards}.")),
+    "bid_range": ("cards", _plural("{name}: a bid of {bid} is not possible with {cards} card in hand (0 to {cards}).",
+                                   "{name}: a bid of {bid} is not possible with {cards} cards in hand (0 to {cards}).")),
+    "tricks_range": ("cards", _plural(
+        "{name}: {tricks} tricks are not possible with {cards} card in hand (0 to {cards}).",
+        "{name}: {tricks} tricks are not possible with {cards} cards in hand (0 to {cards}).")),
+    "bid_hook": ("cards", _plural(
+        "{name} deals and bids last, and may not bid {bid}: the bids would add up to the {cards} card in hand, "
+        "so nobody would have to fail.",
+        "{name} deals and bids last, and may not bid {bid}: the bids would add up to the {cards} cards in hand, "
+        "so nobody would have to fail.")),
+    "tricks_total": ("cards", _plural("The tricks must add up to the {cards} card in hand; these add up to {total}.",
+                                      "The tricks must add up to the {cards} cards in hand; these add up to {total}.")),
+    "points_impossible": ("points", _plural(
+        "A side cannot capture {points} card point: any total from 0 to 120 except 1 and 119.",
+        "A side cannot capture {points} card points: any total from 0 to 120 except 1 and 119.")),
+    "schedule_complete": ("deals", _plural("The schedule of {deals} deal is complete; no deal can be added.",
+                                           "The schedule of {deals} deals is complete; no deal can be added.")),
+}
+
+
+def sentence(message_id: str, params: Mapping[str, object]) -> str:
+    """Return the English template of a sentence: the singular of a counted one whose count is 1."""
+    counted = PLURALS.get(message_id)
+    if counted is not None and params.get(counted[0]) == 1:
+        return counted[1][0]
+    return MESSAGES[message_id]
+
+
 MESSAGES: Final[Mapping[str, str]] = {
     # the document
     "match_not_object": N_("A match is an object with its game, players, house rules and deals."),
@@ -47,7 +85,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "tute_kind": N_("A tute is of all four Reyes (reyes) or all four Caballos (caballos)."),
     "tute_off": N_("This table does not play the tute (house rule 'tute' is off)."),
     "points_not_pair": N_("Card points must be two whole numbers, one for each side."),
-    "points_impossible": N_("A side cannot capture {points} card points: any total from 0 to 120 except 1 and 119."),
+    "points_impossible": PLURALS["points_impossible"][1][1],
     "points_total": N_("The card points must add up to 120; these add up to {total}."),
     "points_total_tute": N_("After a tute of {kind} the card points add up to at most {most}: the declarer still "
                             "holds the four. These add up to {total}."),
@@ -67,13 +105,12 @@ MESSAGES: Final[Mapping[str, str]] = {
     "pocha_trump": N_("The trump is one of oros, copas, espadas or bastos, or none."),
     "cards_missing": N_("Say how many cards each player was dealt."),
     "cards_range": N_("With {players} players each can be dealt 1 to {most} cards, not {cards}."),
-    "cards_schedule": N_("Deal {number} is played with {scheduled} cards each, not {cards}."),
+    "cards_schedule": PLURALS["cards_schedule"][1][1],
     "bids_not_list": N_("Give the bid of each of the {players} players."),
     "tricks_not_list": N_("Give the tricks of each of the {players} players."),
-    "bid_range": N_("{name}: a bid of {bid} is not possible with {cards} cards in hand (0 to {cards})."),
-    "tricks_range": N_("{name}: {tricks} tricks are not possible with {cards} cards in hand (0 to {cards})."),
-    "bid_hook": N_("{name} deals and bids last, and may not bid {bid}: the bids would add up to the {cards} "
-                   "cards in hand, so nobody would have to fail."),
-    "tricks_total": N_("The tricks must add up to the {cards} cards in hand; these add up to {total}."),
-    "schedule_complete": N_("The schedule of {deals} deals is complete; no deal can be added."),
+    "bid_range": PLURALS["bid_range"][1][1],
+    "tricks_range": PLURALS["tricks_range"][1][1],
+    "bid_hook": PLURALS["bid_hook"][1][1],
+    "tricks_total": PLURALS["tricks_total"][1][1],
+    "schedule_complete": PLURALS["schedule_complete"][1][1],
 }
