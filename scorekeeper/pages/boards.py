@@ -157,7 +157,8 @@ class Scoreboard:
             return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick too many for everyone.",
                             "The bids add up to %(total)s of %(cards)s: %(num)s tricks too many for everyone.",
                             total - cards, total=total, cards=cards)
-        return gettext("The bids add up to the %(cards)s cards in hand: everyone can make theirs.", cards=cards)
+        return ngettext("The bids add up to the %(cards)s card in hand: everyone can make theirs.",
+                        "The bids add up to the %(cards)s cards in hand: everyone can make theirs.", cards, cards=cards)
 
     @property
     def first_bidder_name(self) -> str | None:
