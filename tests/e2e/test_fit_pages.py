@@ -1,0 +1,88 @@
+"""No page wider than the phone: every page a player or the owner opens, at 360 px, in each of the four
+languages, with matches of eight players whose names are 20 characters long."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import Player
+
+from .conftest import Phone, Server
+from .test_fit import SMALL_PHONE, choose_language
+
+LANGUAGES = ("en", "es", "it", "nb")
+#: Eight names of 20 characters, as long as a name may be and a table has.
+LONG = ["Bartolomé Castellano", "Esperanza Villanueva", "Maximiliano Quintero", "Constantino Martínez",
+        "Wenceslao Montenegro", "Francisca Bustamante", "Inmaculada Rodríguez", "Guadalupe Echeverría"]
+#: The widest the page is, against the phone's width; the elements that reach past its right edge.
+MEASURE = """() => {
+  const width = document.documentElement.clientWidth;
+  const over = [...document.querySelectorAll('body *')].filter((node) => {
+    const box = node.getBoundingClientRect();
+    return box.width > 0 && box.right > width + 0.5 && getComputedStyle(node).position !== 'fixed'
+      && !node.closest('.table-wrap, .visually-hidden, .skip, dialog:not([open])');
+  }).map((node) => node.tagName.toLowerCase() + (node.className && typeof node.className === 'string' ? '.' + node.className.split(' ')[0] : ''));
+  return [document.documentElement.scrollWidth, width, [...new Set(over)].slice(0, 5)];
+}"""
+
+
+def _prepare(server: Server) -> dict[str, str]:
+    """Play matches of long names to every state a page shows: Pocha of eight with deals and its bids waiting,
+    Tute for four and for two finished (a night, statistics, ratings), and share the Pocha match."""
+    with server.app.app_context():
+        user = services.user_named("ana")
+        assert user is not None
+        pocha = services.start_match(user, "pocha", LONG, {"schedule": [1, 1, 1, 1]}, 0)
+        for number in range(3):
+            tricks = [0] * 8
+            tricks[number] = 1
+            services.add_deal(pocha, {"dealer": number, "cards": 1, "trump": "oros", "bids": [0] * 7 + [0],
+                                      "tricks": tricks})
+        services.save_bids(pocha, {"dealer": 3, "cards": 1, "trump": "copas", "bids": [1, 1] + [0] * 6})
+        secret = services.share_match(pocha)
+        tute4 = services.start_match(user, "tute4", LONG[:4], {"target": 1}, 0)
+        services.add_deal(tute4, {"dealer": 0, "trump": "copas", "points": [70, 50], "last_trick": 0,
+                                  "cantes": [{"seat": 2, "suit": "oros"}]})
+        tute2 = services.start_match(user, "tute2", LONG[4:6], {"target": 2}, 0)
+        services.add_deal(tute2, {"dealer": 0, "trump": "bastos", "points": [61, 59], "last_trick": 1, "cantes": []})
+        players = sorted(db.session.scalars(db.select(Player.id).where(Player.user_id == user.id)))
+        ids = {"pocha": pocha.id, "tute4": tute4.id, "tute2": tute2.id, "night": pocha.night_id or pocha.id}
+        db.session.remove()
+    pages = {
+        "home": "/", "choose a game": "/matches/new", "new pocha": "/matches/new/pocha",
+        "new tute4": "/matches/new/tute4", "new tute2": "/matches/new/tute2",
+        "pocha scoreboard": f"/matches/{ids['pocha']}", "pocha tricks": f"/matches/{ids['pocha']}/deal",
+        "pocha edit": f"/matches/{ids['pocha']}/deals/1/edit",
+        "tute4 scoreboard": f"/matches/{ids['tute4']}", "tute4 edit": f"/matches/{ids['tute4']}/deals/1/edit",
+        "tute2 scoreboard": f"/matches/{ids['tute2']}", "tute2 deal": f"/matches/{ids['tute2']}/deal",
+        "history": "/history", "pocha in the history": f"/history/{ids['pocha']}",
+        "tute4 in the history": f"/history/{ids['tute4']}", "nights": "/nights", "night": f"/nights/{ids['night']}",
+        "players": "/players/", "player": f"/players/{players[0]}", "tute4 statistics": "/stats/tute4",
+        "tute2 statistics": "/stats/tute2", "pocha statistics": "/stats/pocha",
+        "head to head": f"/stats/head-to-head?a={players[0]}&b={players[1]}", "account": "/account",
+        "language": "/language",
+    }
+    return {**pages, "live view": f"/live#{secret}"}
+
+
+def test_no_page_is_wider_than_the_phone_in_any_language(browser: Any, server: Server) -> None:
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    pages = _prepare(server)
+    wide: list[str] = []
+    for language in LANGUAGES:
+        choose_language(phone, language)
+        for name, path in pages.items():
+            phone.page.goto("about:blank")
+            phone.go(path)
+            phone.page.wait_for_load_state("load")
+            if name == "live view":
+                phone.page.wait_for_selector("#live-board #totals")
+            scroll_width, width, over = phone.page.evaluate(MEASURE)
+            if scroll_width > width or over:
+                wide.append(f"{name} ({language}): {scroll_width} px wide, past the edge: {over}")
+    assert phone.errors == []
+    phone.close()
+    assert wide == []
