@@ -114,15 +114,29 @@ def offline_screens(app: Any, context: Any, base: str, scheme: str) -> None:
     page.close()
 
 
+def as_on_every_address(app: Any) -> Any:
+    """Wrap the app as a server listening on every address runs it (what its pages say of their links)."""
+    def served(environ: dict[str, Any], start_response: Any) -> Any:
+        environ["SERVER_NAME"] = "0.0.0.0"
+        return app(environ, start_response)
+    return served
+
+
 def main() -> None:
     """Serve a filled app and photograph each page in light and dark."""
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"SECRET_KEY": "screens", "INSTANCE_PATH": folder,
+        # The owner's phone opens the app on 127.0.0.1 and hands out links under the address of the
+        # local network, which 127.0.0.2 stands in for (served too), as a server started for the
+        # network (--host 0.0.0.0) does.
+        app = create_app({"SECRET_KEY": "screens", "INSTANCE_PATH": folder, "LOCAL_NETWORK_ADDRESS": "127.0.0.2",
                           "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/screens.sqlite"})
         pages = fill(app)
-        server = make_server("127.0.0.1", 0, app, threaded=True)
+        served = as_on_every_address(app)
+        server = make_server("127.0.0.1", 0, served, threaded=True)
+        network = make_server("127.0.0.2", server.server_port, served, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
+        threading.Thread(target=network.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}"
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])

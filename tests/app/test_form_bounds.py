@@ -56,7 +56,7 @@ def test_bids_saved_with_a_hostile_card_count_keep_the_schedule_s_cards(ana: Bro
     response, spent = timed_post(ana, "/matches/1/deal",
                                  {**tricks_form([1, 1], [1, 1], number=1, dealer=0, cards=1), "cards": "200000000"})
     assert response.status_code == 422 and spent < 0.1  # type: ignore[attr-defined]
-    assert "The tricks must add up to the 1 cards in hand" in text(response)
+    assert "The tricks must add up to the 1 card in hand" in text(response)
     done = ana.post("/matches/1/deal", data={**tricks_form([1, 1], [1, 0], number=1, dealer=0, cards=1), "cards": "7"})
     assert done.status_code == 302
     version = field_value(ana.get("/matches/1/deals/1/edit").get_data(as_text=True), "version")

@@ -249,3 +249,30 @@ def test_the_four_seat_cante_grid_tells_who_sang_by_a_key_of_whole_names(small_p
     assert marks == ["MJF", "GE", "BS", "IR"] and all(f"{mark} " in key for mark in marks)
     # A screen reader hears the whole name in each cell.
     assert small_phone.page.locator(".cante-grid").get_by_role("radio", name=LONG_NAMES[2], exact=True).count() == 4
+
+
+#: The cells of the cante grid whose text does not lie whole on one line, or reaches past its cell.
+CELLS_BROKEN = """() => Array.from(document.querySelectorAll('.cante-row .cell span:not(.visually-hidden)')).filter(span => {
+  const range = document.createRange();
+  range.selectNodeContents(span);
+  const lines = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top)));
+  const cell = span.closest('.cell').getBoundingClientRect(), text = range.getBoundingClientRect();
+  return lines.size > 1 || text.left < cell.left - 0.5 || text.right > cell.right + 0.5;
+}).map(span => span.textContent)"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_four_short_names_show_whole_in_the_cante_grid(small_phone: Phone, server: Server, language: str) -> None:
+    """Names as short as Carmen need no key: each cell shows its player's whole name, on one line."""
+    with server.app.app_context():
+        user = services.user_named("ana")
+        assert user is not None
+        services.set_language(user, language)
+        match_id = services.start_match(user, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], {}, 0).id
+        db.session.remove()
+    small_phone.go(f"/matches/{match_id}/deal")
+    assert small_phone.page.locator(".cante-key").count() == 0
+    cells = small_phone.page.eval_on_selector_all(".cante-row[data-suit=oros] .cell span",
+                                                  "nodes => nodes.map(n => n.textContent.trim())")
+    assert cells == ["Ana", "Luis", "Carmen", "Pedro"]
+    assert small_phone.page.evaluate(CELLS_BROKEN) == []
