@@ -21,12 +21,15 @@ from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
-from .rules import GAMES, RuleError
+from .rules import GAMES, OptionSpec, RuleError
 from .rules.messages import MESSAGES, PLURALS, N_
 from .text import seat_marks
 
 #: Suit names as players of each language say them (the catalogues hold each language's word).
 SUIT_NAMES = {"oros": N_("Oros"), "copas": N_("Copas"), "espadas": N_("Espadas"), "bastos": N_("Bastos")}
+#: The same inside a sentence, in lower case as a sentence writes them ("sang 20 in oros").
+# TRANSLATORS: a suit's name inside a sentence (lower case where the language writes it so).
+SUIT_WORDS = {"oros": N_("oros"), "copas": N_("copas"), "espadas": N_("espadas"), "bastos": N_("bastos")}
 STATUS_WORDS = {"playing": N_("playing"), "finished": N_("finished"), "abandoned": N_("abandoned")}
 #: The two kinds of tute, as the engine names them in its sentences.
 TUTE_KINDS = {"reyes": N_("Reyes"), "caballos": N_("Caballos")}
@@ -77,9 +80,15 @@ def lazy_gettext(string: str, **variables: Any) -> str:
     return cast(str, flask_babel.lazy_gettext(string, **variables))
 
 
+
 def suit_name(suit: str | None) -> str:
     """Return a suit's name in the page's language."""
     return gettext(SUIT_NAMES[suit]) if suit in SUIT_NAMES else suit or ""
+
+
+def suit_word(suit: str) -> str:
+    """Return a suit's name as a sentence says it, in the page's language."""
+    return gettext(SUIT_WORDS[suit]) if suit in SUIT_WORDS else suit
 
 
 def game_title(name: str) -> str:
@@ -96,16 +105,22 @@ def say(problem: RuleError) -> str:
     """Return a rules-engine problem as a sentence in the page's language."""
     params: dict[str, Any] = dict(problem.params)
     if "suit" in params and isinstance(params["suit"], str):
-        params["suit"] = suit_name(params["suit"].lower())
+        params["suit"] = suit_word(params["suit"].lower())
     if isinstance(params.get("kind"), str) and params["kind"].lower() in TUTE_KINDS:
         params["kind"] = gettext(TUTE_KINDS[params["kind"].lower()])
     if isinstance(params.get("low"), int) and isinstance(params.get("high"), int) and params["low"] != params["high"]:
         params["wanted"] = gettext(PLAYER_RANGE, low=params["low"], high=params["high"])
+    option = params.get("option")
+    if isinstance(option, OptionSpec):
+        from .house_rules import allowed_in_words, rule_name  # it says its words through this module
+
+        params["name"], params["allowed"] = rule_name(option), allowed_in_words(option)
     if "game" in params and isinstance(params["game"], str):
         params["game"] = next((gettext(g.title) for g in GAMES.values() if g.title == params["game"]),
                               params["game"])
     try:
-        return template_of(problem.message_id, params).format(**params)
+        said = template_of(problem.message_id, params).format(**params)
+        return said[:1].upper() + said[1:]  # a sentence that opens with a suit's name (in lower case)
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: say it in English
         return problem.message
 

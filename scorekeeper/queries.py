@@ -265,7 +265,7 @@ def match_for_share(secret: str) -> Match:
     match = (db.session.scalar(select(Match).where(Match.share_key_hash == hash_token(secret)))
              if looks_like_key(secret) else None)
     if match is None or _deleted_while_read(match):
-        raise NotFound(gettext("This live view is not shared (any more)."))
+        raise NotFound(gettext("This live view is no longer shared."))
     return match
 
 

@@ -18,7 +18,7 @@ from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices, 
 from .accounts import AccountForm, JoinTableForm, LoginForm, PasswordForm, PlayerForm, TokenForm
 from .errors import add_form_error, attach_errors, group_errors, has_errors
 from .matches import (
-    NewMatchForm, OPTION_LABELS, OPTION_VALUE_LABELS, new_match_form_class, option_fields, options_from_form,
+    NewMatchForm, new_match_form_class, option_fields, options_from_form,
     players_from_form,
 )
 from .deals import PochaDealForm, TuteDealForm
@@ -27,7 +27,7 @@ from .nights import NightGapForm, NoteForm
 __all__ = [
     "MAX_SEATS", "NOBODY", "SUIT_CHOICES", "WholeNumberField", "choices", "required_text", "whole_number",
     "AccountForm", "JoinTableForm", "LoginForm", "PasswordForm", "PlayerForm", "TokenForm", "add_form_error", "attach_errors",
-    "group_errors", "has_errors", "NewMatchForm", "OPTION_LABELS", "OPTION_VALUE_LABELS", "new_match_form_class",
+    "group_errors", "has_errors", "NewMatchForm", "new_match_form_class",
     "option_fields", "options_from_form", "players_from_form", "PochaDealForm", "TuteDealForm", "NightGapForm",
     "NoteForm",
 ]

@@ -11,6 +11,7 @@ from wtforms import BooleanField, Field, FieldList, SelectField, StringField
 from wtforms import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3; types-WTForms (3.2) lacks it
 from wtforms.validators import Length, Optional
 
+from ..house_rules import OPTION_LABELS, OPTION_VALUE_LABELS
 from ..i18n import lazy_gettext as _l
 from ..rules import Game, OptionSpec
 from .base import Form
@@ -20,17 +21,6 @@ from .fields import WholeNumberField, choices, whole_number
 def _seat_choices(count: int) -> list[SelectChoice]:
     return choices((seat, _l("Seat %(number)s", number=seat + 1)) for seat in range(count))
 
-
-OPTION_LABELS = {
-    "deck": _l("Deck"), "last_trick_bonus": _l("Last trick bonus"), "mode": _l("Mode"), "target": _l("Target"),
-    "double_over_100": _l("Two juegos over 100"), "tute": _l("Tute"), "remove_twos": _l("Take the 2s out"),
-    "schedule": _l("Schedule"), "hook": _l("Dealer's hook"), "exact_base": _l("Exact bid"),
-    "per_trick": _l("Per trick"), "miss_per_trick": _l("Per trick missed"), "oros_double": _l("Oros double"),
-}
-OPTION_VALUE_LABELS = {
-    "juegos": _l("juegos"), "points": _l("points"), "deal": _l("wins the deal"), "match": _l("wins the match"),
-    "off": _l("off"), "classic": _l("classic"), "ladder": _l("ladder"), "custom": _l("custom"),
-}
 
 
 def _option_field(spec: OptionSpec) -> Field:

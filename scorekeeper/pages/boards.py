@@ -17,7 +17,7 @@ from markupsafe import Markup
 from .charts import running_totals_svg
 from .deal_table import deal_rows
 from ..documents import match_document
-from ..i18n import gettext, ngettext, suit_name
+from ..i18n import gettext, ngettext, suit_name, suit_word
 from ..models import ABANDONED, Match
 from ..shown_matches import ShownMatch
 from ..rules import Game, MatchResult, bidding_order, cante_value, check_match, check_options, get_game
@@ -145,17 +145,21 @@ class Scoreboard:
 
     @property
     def bids_against_cards(self) -> str | None:
-        """Say how the pending bids compare with the cards in hand ("one trick too few for everyone")."""
+        """Say how the pending bids compare with the cards in hand ("1 trick is left over, so someone will take more than they bid")."""
         if not self.pending:
             return None
         total, cards = sum(self.pending["bids"]), self.pending["cards"]
         if total < cards:
-            return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick too few for everyone.",
-                            "The bids add up to %(total)s of %(cards)s: %(num)s tricks too few for everyone.",
+            return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick is left over, "
+                            "so someone will take more than they bid.",
+                            "The bids add up to %(total)s of %(cards)s: %(num)s tricks are left over, "
+                            "so someone will take more than they bid.",
                             cards - total, total=total, cards=cards)
         if total > cards:
-            return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick too many for everyone.",
-                            "The bids add up to %(total)s of %(cards)s: %(num)s tricks too many for everyone.",
+            return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick too many, "
+                            "so someone will fall short.",
+                            "The bids add up to %(total)s of %(cards)s: %(num)s tricks too many, "
+                            "so someone will fall short.",
                             total - cards, total=total, cards=cards)
         return ngettext("The bids add up to the %(cards)s card in hand: everyone can make theirs.",
                         "The bids add up to the %(cards)s cards in hand: everyone can make theirs.", cards, cards=cards)
@@ -268,12 +272,12 @@ def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: lis
     if deal.get("last_trick") is not None:
         side = deal["last_trick"]
         parts.append(said.get(("last", side)) or said.setdefault(
-            ("last", side), gettext("last trick %(names)s", names=sides[side])))
+            ("last", side), gettext("last trick: %(names)s", names=sides[side])))
     for cante in deal.get("cantes") or []:
         parts.append(gettext("%(name)s sang %(points)s in %(suit)s", name=names[cante["seat"]],
-                             points=cante_value(cante["suit"], trump), suit=suit_name(cante["suit"])))
+                             points=cante_value(cante["suit"], trump), suit=suit_word(cante["suit"])))
     tute = deal.get("tute")
     if tute:
         kind = gettext("Reyes") if tute["kind"] == "reyes" else gettext("Caballos")
-        parts.append(gettext("tute of %(kind)s by %(name)s", kind=kind, name=names[tute["seat"]]))
+        parts.append(gettext("%(name)s: tute of %(kind)s", kind=kind, name=names[tute["seat"]]))
     return " · ".join(parts), []

@@ -80,7 +80,7 @@ def history_cards(matches: Sequence[Any]) -> Markup:
     facts = card_facts(matches)
     detail, night = address_of("matches.detail", "match_id"), address_of("nights.night", "night_id")
     day = i18n.day_writer()
-    won_by, night_word = i18n.gettext("won by %(names)s"), Markup(i18n.gettext("Its night"))
+    won_by, night_word = i18n.gettext("won by %(names)s"), Markup(i18n.gettext("Its game night"))
     # Each game, status and number of deals said once per page, not once per card.
     titles: dict[str, str] = {}
     statuses: dict[str, str] = {}

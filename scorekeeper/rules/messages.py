@@ -33,9 +33,9 @@ PLURALS: Final[Mapping[str, tuple[str, tuple[str, str]]]] = {
         "{name}: {tricks} tricks are not possible with {cards} cards in hand (0 to {cards}).")),
     "bid_hook": ("cards", _plural(
         "{name} deals and bids last, and may not bid {bid}: the bids would add up to the {cards} card in hand, "
-        "so nobody would have to fail.",
+        "and everyone could make their bid.",
         "{name} deals and bids last, and may not bid {bid}: the bids would add up to the {cards} cards in hand, "
-        "so nobody would have to fail.")),
+        "and everyone could make their bid.")),
     "tricks_total": ("cards", _plural("The tricks must add up to the {cards} card in hand; these add up to {total}.",
                                       "The tricks must add up to the {cards} cards in hand; these add up to {total}.")),
     "points_impossible": ("points", _plural(
@@ -63,7 +63,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "game_unknown": N_("There is no game '{name}' here: choose one of {games}."),
     "players_not_list": N_("The players must be a list of names in seat order."),
     "player_name_missing": N_("Seat {seat} needs a player's name."),
-    "player_duplicate": N_("{name} is already seated at this table."),
+    "player_duplicate": N_("{name} is already at this table."),
     "players_count": N_("{game} is played by {wanted} players, not {count}."),
     "bids_not_pocha": N_("Only Pocha has bids."),
     # house rules

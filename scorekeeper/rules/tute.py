@@ -37,7 +37,7 @@ TUTE_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
                N_("Win the match by deals won (juegos) or by points added up deal after deal."),
                choices=("juegos", "points")),
     OptionSpec("target", "int", None,
-               N_("What wins the match: juegos to reach (default 3, at most 99), or in points mode the total "
+               N_("Match target: juegos to reach (default 3, at most 99), or in points mode the total "
                   "(default 101)."),
                minimum=1, maximum=10000),
     OptionSpec("double_over_100", "bool", False, N_("A deal won with 101 or more (or by a tute) earns two juegos.")),

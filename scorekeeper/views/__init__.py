@@ -192,7 +192,7 @@ def _refused(error: ServiceError) -> tuple[str, int] | tuple[Response, int]:
     if request.path.startswith("/api/"):
         return jsonify({"message": error.message}), status
     back = request.referrer if request.referrer and request.referrer.startswith(request.host_url) else None
-    page = render_template("message.html", heading=gettext("Not done"), message=error.message, back=back,
+    page = render_template("message.html", heading=gettext("That could not be done"), message=error.message, back=back,
                            refused=True)
     if isinstance(error, MatchOver):
         return make_response(page, status, {MATCH_OVER_HEADER: error.status}), status

@@ -34,7 +34,7 @@ def index() -> Response | tuple[str, int]:
         except services.ServiceError as error:
             add_form_error(form, error.message, error.field)
         else:
-            flash(gettext("%(name)s joined the table.", name=player.name))
+            flash(gettext("%(name)s was added to your players.", name=player.name))
             return redirect(url_for("players.index"))
     return _page(form, 422 if form.errors or form.form_errors else 200)
 

@@ -69,7 +69,7 @@ def old_link(token: str) -> wrappers.Response:
     """Open a live view's link made before 0.2, which carried its secret in the path: on to the page that
     keeps it in the fragment (where it is checked, as any link's secret is)."""
     if not looks_like_key(token):
-        raise services.NotFound(gettext("This live view is not shared (any more)."))
+        raise services.NotFound(gettext("This live view is no longer shared."))
     return redirect(f"{url_for('share.live')}#{token}", 303)
 
 

@@ -175,12 +175,12 @@ def enter() -> Response | tuple[str, int]:
         attempt = sign_in_limits.wrong_entry_link()
         if not attempt.allowed:
             response = make_response(render_template(
-                "message.html", heading=gettext("Not done"), refused=True,
+                "message.html", heading=gettext("That could not be done"), refused=True,
                 message=gettext("Too many wrong links from this address. Wait a while and try again.")), 429)
             response.headers["Retry-After"] = str(attempt.retry_after)
             return response
         return render_template("message.html", heading=gettext("Not found"),
-                               message=gettext("This link does not open a match (any more). Ask for a new one.")), 404
+                               message=gettext("This link no longer opens a match. Ask for a new one.")), 404
     link, account_id = found
     _remember(link, account_id)
     # The phone stays at the table when the browser is closed and opened again, while the link lasts.

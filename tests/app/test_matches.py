@@ -90,7 +90,7 @@ def test_a_rejected_new_match_keeps_every_value_and_marks_the_fields(ana: Browse
                      opt_schedule="custom", schedule_list="3 30")
     page = response.get_data(as_text=True)
     assert response.status_code == 422
-    assert "ana is already seated at this table." in page
+    assert "ana is already at this table." in page
     assert "House rule &#39;exact_base&#39; must be a whole number from 0 to 100." in page
     assert field_value(page, "players-2") == "ana"
     assert field_value(page, "opt_exact_base") == "500"
@@ -123,7 +123,7 @@ def test_enter_a_tute_deal_with_cantes_and_see_the_scores(ana: Browser) -> None:
     assert response.status_code == 302
     page = text(ana.get("/matches/1"))
     assert "108" in page and "82" in page
-    assert "Ana sang 20 in Oros" in page and "Luis sang 40 in Copas" in page
+    assert "Ana sang 20 in oros" in page and "Luis sang 40 in copas" in page
     assert "Deal 2: Luis deals." in page
 
 

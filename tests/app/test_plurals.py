@@ -35,6 +35,6 @@ def test_a_one_card_deal_s_forbidden_bid_is_said_in_the_singular(ana: Browser) -
 def test_the_browser_gets_both_forms_of_a_counted_sentence(app: Flask) -> None:
     with app.test_request_context("/", headers={"Accept-Language": "en"}):
         words = i18n.browser_messages()
-    assert words["bid_hook_one"].endswith("to the {cards} card in hand, so nobody would have to fail.")
-    assert words["bid_hook"].endswith("to the {cards} cards in hand, so nobody would have to fail.")
+    assert words["bid_hook_one"].endswith("to the {cards} card in hand, and everyone could make their bid.")
+    assert words["bid_hook"].endswith("to the {cards} cards in hand, and everyone could make their bid.")
     assert "{cards} card in hand" in words["tricks_total_one"]

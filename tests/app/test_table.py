@@ -102,7 +102,7 @@ def test_a_joined_phone_enters_pocha_bids_then_tricks(ana: Browser, app: Flask) 
     start(ana, "pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="2,2")
     guest = join(app, make_link(ana))
     assert guest.post("/matches/1/bids", data=bids_form([1, 1, 1], number=1, dealer=0, cards=2)).status_code == 302
-    assert "The bids add up to 3 of 2: 1 trick too many for everyone." in ana.get("/matches/1").get_data(as_text=True)
+    assert "The bids add up to 3 of 2: 1 trick too many, so someone will fall short." in ana.get("/matches/1").get_data(as_text=True)
     response = guest.post("/matches/1/deal", data=tricks_form([1, 1, 1], [1, 1, 0], number=1, dealer=0, cards=2))
     assert response.status_code == 302
     [link] = links(app)

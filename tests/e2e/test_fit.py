@@ -127,7 +127,7 @@ def test_the_bids_waiting_for_tricks_are_in_sight_on_the_scoreboard_and_the_live
         bids = {rows.nth(index).locator(".name").inner_text(): rows.nth(index).locator("td.bid").inner_text().strip()
                 for index in range(3)}
         assert bids == {"Luis": "2", "Carmen": "0", "Ana": "1"}
-        expect(page.locator(".bids-sum")).to_have_text("The bids add up to 3 of 4: 1 trick too few for everyone.")
+        expect(page.locator(".bids-sum")).to_have_text("The bids add up to 3 of 4: 1 trick is left over, so someone will take more than they bid.")
         for index in range(3):
             box = rows.nth(index).bounding_box()
             assert box is not None and box["x"] + box["width"] <= 360 and box["y"] + box["height"] <= 740

@@ -42,7 +42,7 @@ def test_the_live_view_on_another_phone_follows_new_and_edited_deals(phone: Phon
     expect(other.page.locator("#totals")).to_contain_text("100", timeout=5000)
     phone.tap("text=Stop sharing")
     phone.page.wait_for_selector("text=Make a share link")
-    gone = "This live view is not shared (any more)."
+    gone = "This live view is no longer shared."
     expect(other.page.locator("#live-board")).to_contain_text(gone, timeout=5000)  # the open page, at its next look
     other.page.goto(link)
     expect(other.page.locator("#live-board")).to_contain_text(gone)

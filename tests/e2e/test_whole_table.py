@@ -50,7 +50,7 @@ def test_a_second_phone_joins_and_enters_tute_and_pocha_deals_that_the_owner_see
         assert guest.page.url == f"{server.network_url}/matches/1"  # the secret left the address
         assert guest.page.locator("details.menu").count() == 0  # signed in to nothing
         enter_tute_deal(guest, "copas", 78, 0, ("oros", 0))
-        assert seen_within(owner, "text=Ana sang 20 in Oros") < SOON / 1000
+        assert seen_within(owner, "text=Ana sang 20 in oros") < SOON / 1000
         assert "Deal 2: Luis deals." in owner.text()
 
         owner.go("/matches/new/pocha")

@@ -28,7 +28,7 @@ def test_a_one_card_deal_s_forbidden_bid_is_explained_in_the_singular(phone: Pho
     phone.page.locator("label.choice:has(input[name='bids-2'][value='1'])").tap(force=True)
     said = phone.page.locator("[data-errors-for='bids-2'] .error")
     assert said.inner_text() == ("Carmen deals and bids last, and may not bid 1: the bids would add up to the 1 card in "
-                                 "hand, so nobody would have to fail.")
+                                 "hand, and everyone could make their bid.")
 
 
 def test_one_card_point_is_said_in_the_singular(phone: Phone) -> None:

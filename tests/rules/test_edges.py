@@ -219,7 +219,7 @@ def test_numbers_up_to_nine_digits_are_spelled_out_in_messages_and_longer_ones_a
 def test_a_violation_reads_as_every_problem_in_turn() -> None:
     with pytest.raises(RuleViolation) as caught:
         score_match(match("tute2", [tute_deal((60, 50), 0)], players=["Ana", "ana"]))
-    assert str(caught.value) == "players.1: ana is already seated at this table. [players_duplicate]"
+    assert str(caught.value) == "players.1: ana is already at this table. [players_duplicate]"
     with pytest.raises(RuleViolation) as caught:
         score_match(match("tute2", [tute_deal((60, 50), 0), tute_deal(last_trick=None)]))
     assert str(caught.value) == ("deal 1, points: The card points must add up to 120; these add up to 110. "

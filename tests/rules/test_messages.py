@@ -63,7 +63,7 @@ CASES: list[tuple[str, Callable[[], object], list[Error]]] = [
      [(None, "players.1", "malformed", "Seat 2 needs a player's name."),
       (None, "players.3", "malformed", "Seat 4 needs a player's name.")]),
     ("the same player twice", scored(match("pocha", [], players=["Ana", "Luis", " ana "])),
-     [(None, "players.2", "players_duplicate", "ana is already seated at this table.")]),
+     [(None, "players.2", "players_duplicate", "ana is already at this table.")]),
     ("three at tute4", scored(match("tute4", [], players=["Ana", "Luis", "Carmen"])),
      [(None, "players", "players_count", "Tute in pairs (four players) is played by 4 players, not 3.")]),
     ("three at tute2", scored(match("tute2", [], players=["Ana", "Luis", "Carmen"])),
@@ -182,7 +182,7 @@ CASES: list[tuple[str, Callable[[], object], list[Error]]] = [
     ("the dealer completing the bids", scored(pocha([pocha_deal([2, 0, 1, 2], [2, 1, 1, 1], cards=5, dealer=3)],
                                                     {"schedule": [5]})),
      [(1, "bids.3", "bid_hook", "Pedro deals and bids last, and may not bid 2: the bids would add up to the 5 "
-                                "cards in hand, so nobody would have to fail.")]),
+                                "cards in hand, and everyone could make their bid.")]),
     ("tricks over the cards", scored(pocha([pocha_deal(tricks=[1, 1, 0, 0])])),
      [(1, "tricks", "tricks_total", "The tricks must add up to the 1 card in hand; these add up to 2.")]),
     ("two deals after the schedule", scored(pocha([pocha_deal()] * 3, {"schedule": [1]})),
