@@ -92,7 +92,7 @@ def _hashable(value: object) -> object:
 def test_the_browser_language_is_used_until_one_is_chosen(app: Flask) -> None:
     client = app.test_client()
     page = client.get("/setup", headers={"Accept-Language": "it-IT,it;q=0.9,en;q=0.5"}).get_data(as_text=True)
-    assert 'lang="it"' in page and "Benvenuto in Scorekeeper" in page
+    assert 'lang="it"' in page and "Ti diamo il benvenuto in Scorekeeper" in page
     page = client.get("/setup", headers={"Accept-Language": "nb-NO"}).get_data(as_text=True)
     assert "Velkommen til Scorekeeper" in page
     page = client.get("/setup", headers={"Accept-Language": "fr"}).get_data(as_text=True)
@@ -138,9 +138,9 @@ def test_the_deal_words_appear_as_spanish_players_say_them(ana: Browser) -> None
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(80, 0, trump="copas", cantes={"copas": 1}))
     page = ana.get("/matches/1").get_data(as_text=True)
-    assert "Luis cantó las 40 en Copas" in page and "últimas Ana" in page
+    assert "Luis cantó las 40 en copas" in page and "de últimas: Ana" in page
     form = ana.get("/matches/1/deal").get_data(as_text=True)
-    assert "las cuarenta" in form and "Triunfo" in form and "Tantos" in form
+    assert "las 40 en el triunfo" in form and "Triunfo" in form and "Tantos" in form
 
 
 def test_the_signed_out_pages_follow_the_choice_too(app: Flask) -> None:
@@ -165,7 +165,7 @@ def test_the_language_is_chosen_on_the_account_page_or_from_the_foot_of_any_page
 
 
 @pytest.mark.parametrize(("language", "range_words", "kind_word"), [
-    ("en", "2 to 8", "Reyes"), ("es", "de 2 a 8", "Reyes"), ("it", "da 2 a 8", "Re"), ("nb", "2 til 8", "konger")])
+    ("en", "2 to 8", "Reyes"), ("es", "de 2 a 8", "reyes"), ("it", "da 2 a 8", " re"), ("nb", "2 til 8", "konger")])
 def test_the_player_range_and_the_tute_kind_are_said_in_the_page_language(
         app: Flask, language: str, range_words: str, kind_word: str) -> None:
     from scorekeeper.i18n import say
