@@ -1,6 +1,6 @@
-"""Take the README's screenshots of the deal forms, of a scoreboard of eight, of a table joining a match
-and of the phone without a connection (a kept deal refused, a deal form reloaded): a phone of 360×740,
-light and dark.
+"""Take the README's screenshots of the deal forms, of a scoreboard of eight, of a table joining a match,
+of the phone without a connection (a kept deal refused, a deal form reloaded), and of the Pocha scoreboard with
+its bids waiting in Spanish, Italian and Norwegian: a phone of 360×740, light and dark.
 
 Run from the project, with the test extra installed and Debian's Chromium:
     .venv/bin/python docs/screens/make_screens.py
@@ -171,6 +171,16 @@ def main() -> None:
                 print(HERE / f"entry-link-{scheme}.png", HERE / f"table-phone-{scheme}.png")
                 table_phone.close()
                 offline_screens(app, context, base, scheme)
+                # The Pocha scoreboard with its bids waiting, as a table of each language reads it.
+                for language in ("es", "it", "nb"):
+                    page.goto(f"{base}/language")
+                    page.click(f"button[name=language][value={language}]")
+                    page.goto(base + pages["pocha-scoreboard"])
+                    page.wait_for_load_state("networkidle")
+                    page.screenshot(path=str(HERE / f"pocha-scoreboard-{language}-{scheme}.png"))
+                    print(HERE / f"pocha-scoreboard-{language}-{scheme}.png")
+                page.goto(f"{base}/language")
+                page.click("button[name=language][value=en]")
                 context.close()
             browser.close()
         server.shutdown()

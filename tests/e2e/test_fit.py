@@ -123,7 +123,7 @@ def test_the_bids_waiting_for_tricks_are_in_sight_on_the_scoreboard_and_the_live
         # Each bid stands on its player's line of the standings, in the Bid column.
         rows = page.locator("#totals tbody tr")
         expect(rows).to_have_count(3, timeout=10000)
-        expect(page.locator("#totals thead th.bid")).to_have_text("Bid")
+        expect(page.locator("#totals thead th.bid")).to_have_text("Bids")
         bids = {rows.nth(index).locator(".name").inner_text(): rows.nth(index).locator("td.bid").inner_text().strip()
                 for index in range(3)}
         assert bids == {"Luis": "2", "Carmen": "0", "Ana": "1"}

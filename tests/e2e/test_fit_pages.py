@@ -16,7 +16,8 @@ LANGUAGES = ("en", "es", "it", "nb")
 #: Eight names of 20 characters, as long as a name may be and a table has.
 LONG = ["Bartolomé Castellano", "Esperanza Villanueva", "Maximiliano Quintero", "Constantino Martínez",
         "Wenceslao Montenegro", "Francisca Bustamante", "Inmaculada Rodríguez", "Guadalupe Echeverría"]
-#: The widest the page is, against the phone's width; the elements that reach past its right edge.
+#: The widest the page is, against the phone's width; the elements that reach past its right edge, and the
+#: table heads whose words reach past their cell.
 MEASURE = """() => {
   const width = document.documentElement.clientWidth;
   const over = [...document.querySelectorAll('body *')].filter((node) => {
@@ -24,7 +25,16 @@ MEASURE = """() => {
     return box.width > 0 && box.right > width + 0.5 && getComputedStyle(node).position !== 'fixed'
       && !node.closest('.table-wrap, .visually-hidden, .skip, dialog:not([open])');
   }).map((node) => node.tagName.toLowerCase() + (node.className && typeof node.className === 'string' ? '.' + node.className.split(' ')[0] : ''));
-  return [document.documentElement.scrollWidth, width, [...new Set(over)].slice(0, 5)];
+  /* a table head whose words reach past its cell, over the next head */
+  const heads = [...document.querySelectorAll('th')].filter((head) => {
+    const hidden = head.querySelector('.visually-hidden');
+    if (hidden && hidden.textContent.trim() === head.textContent.trim()) return false;  /* read out only */
+    const range = document.createRange();
+    range.selectNodeContents(head);
+    const text = range.getBoundingClientRect(), cell = head.getBoundingClientRect();
+    return cell.width > 2 && text.width > 0 && (text.right > cell.right + 0.5 || text.left < cell.left - 0.5);
+  }).map((head) => 'th: ' + head.textContent.trim());
+  return [document.documentElement.scrollWidth, width, [...new Set(over.concat(heads))].slice(0, 5)];
 }"""
 
 
