@@ -119,8 +119,10 @@ def say(problem: RuleError) -> str:
         params["game"] = next((gettext(g.title) for g in GAMES.values() if g.title == params["game"]),
                               params["game"])
     try:
-        said = template_of(problem.message_id, params).format(**params)
-        return said[:1].upper() + said[1:]  # a sentence that opens with a suit's name (in lower case)
+        template = template_of(problem.message_id, params)
+        said = template.format(**params)
+        # a sentence that opens with a suit's name, in lower case inside a sentence, opens with a capital
+        return said[:1].upper() + said[1:] if template.startswith("{suit}") else said
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: say it in English
         return problem.message
 

@@ -91,7 +91,7 @@ def test_a_rejected_new_match_keeps_every_value_and_marks_the_fields(ana: Browse
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert "ana is already at this table." in page
-    assert "House rule &#39;exact_base&#39; must be a whole number from 0 to 100." in page
+    assert "House rule &#39;Exact-bid bonus&#39; must be a whole number from 0 to 100." in page
     assert field_value(page, "players-2") == "ana"
     assert field_value(page, "opt_exact_base") == "500"
     assert field_value(page, "schedule_list") == "3 30"
@@ -169,7 +169,7 @@ def test_a_tute_declaration_wins_the_deal(ana: Browser) -> None:
     response = ana.post("/matches/1/deal", data=tute_form("", "", tute=(3, "reyes")))
     assert response.status_code == 302
     page = text(ana.get("/matches/1"))
-    assert "tute of Reyes by Pedro" in page and "won by Luis & Pedro" in page
+    assert "Pedro: tute of Reyes" in page and "won by Luis & Pedro" in page
 
 
 def test_a_deal_posted_twice_from_two_phones_is_stored_once(ana: Browser, app: Flask) -> None:

@@ -119,14 +119,15 @@ def test_a_kept_deal_the_server_refuses_stops_the_sending_and_is_corrected(phone
         enter_tute(phone, ana, 0)
     wait_for_queue(phone, 3)  # all three kept before the connection returns, the last one's save included
     refusal = '<main><p class="error">⚠ Say which side took the last trick.</p></main>'
-    phone.page.route("**/matches/1/deal", lambda route: route.fulfill(status=422, body=refusal, content_type="text/html")
+    # On the context: its routes also see what the page's service worker sends on its behalf.
+    phone.context.route("**/matches/1/deal", lambda route: route.fulfill(status=422, body=refusal, content_type="text/html")
                      if route.request.method == "POST" else route.continue_())
     back_online(phone)
     banner = phone.page.locator("#offline-banner")
     expect(banner).to_contain_text("Deal 1, kept on this phone, was refused: Say which side took the last trick.")
     expect(banner).to_contain_text("(3 in all)")
     assert len(queued(phone)) == 3 and stored_deals(server) == []
-    phone.page.unroute("**/matches/1/deal")
+    phone.context.unroute("**/matches/1/deal")
     phone.go("/matches/1")  # the scoreboard shows what waits on the phone, and the refusal
     expect(phone.page.locator("#kept-deals")).to_contain_text("Deal 3: Ana 100 · Luis 30")
     expect(phone.page.locator("#kept-deals")).to_contain_text("Provisional totals: Ana 230 · Luis 160")
@@ -148,13 +149,13 @@ def test_a_deal_saved_while_older_ones_wait_joins_them_in_order(phone: Phone, se
     phone.context.set_offline(True)
     enter_tute(phone, 70, 0)
     expect(phone.page.locator("h1")).to_contain_text("Deal 2")
-    phone.page.route("**/matches/1/deal", lambda route: route.abort() if route.request.method == "POST"
+    phone.context.route("**/matches/1/deal", lambda route: route.abort() if route.request.method == "POST"
                      else route.continue_())
     back_online(phone)  # the connection says it is back, but the server cannot be reached
     enter_tute(phone, 40, 1)  # waits behind deal 1 instead of overtaking it
     wait_for_queue(phone, 2)
     assert stored_deals(server) == []
-    phone.page.unroute("**/matches/1/deal")
+    phone.context.unroute("**/matches/1/deal")
     phone.page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(phone.page.locator("#offline-banner")).to_contain_text("were sent", timeout=15000)
     assert [(deal["number"], deal["points"][0]) for deal in stored_deals(server)] == [(1, 70), (2, 40)]

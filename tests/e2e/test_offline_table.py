@@ -122,7 +122,8 @@ def test_a_wrong_kept_deal_still_offers_to_correct_it_or_drop_it_readably(phone:
     enter_tute(phone, 70, 0)
     wait_for_queue(phone, 1)
     refusal = '<main><p class="error">⚠ Say which side took the last trick.</p></main>'
-    phone.page.route("**/matches/1/deal", lambda route: route.fulfill(status=422, body=refusal, content_type="text/html")
+    # On the context: its routes also see what the page's service worker sends on its behalf.
+    phone.context.route("**/matches/1/deal", lambda route: route.fulfill(status=422, body=refusal, content_type="text/html")
                      if route.request.method == "POST" else route.continue_())
     back_online(phone)
     banner = phone.page.locator(BANNER)

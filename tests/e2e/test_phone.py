@@ -126,14 +126,15 @@ def test_a_pocha_deal_is_kept_whole_offline_bids_then_tricks(phone: Phone, serve
 def test_a_server_that_cannot_be_reached_keeps_the_deal_too(phone: Phone, server: Server) -> None:
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap(ENTER)
-    phone.page.route("**/matches/1/deal", lambda route: route.abort() if route.request.method == "POST"
+    # On the context: its routes also see what the page's service worker sends on its behalf.
+    phone.context.route("**/matches/1/deal", lambda route: route.abort() if route.request.method == "POST"
                      else route.continue_())
     phone.choose("trump", "oros")
     phone.type("#points0", "70")
     phone.choose("last_trick", 0)
     phone.tap(SAVE)  # the phone thinks it is online, but the answer never comes
     expect(phone.page.locator("#offline-banner")).to_contain_text("Saved on this phone")
-    phone.page.unroute("**/matches/1/deal")
+    phone.context.unroute("**/matches/1/deal")
     phone.page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(phone.page.locator("#offline-banner")).to_contain_text("were sent", timeout=10000)
     assert deal_count(server) == 1

@@ -82,7 +82,7 @@ def test_a_tute4_match_with_cantes_and_a_tute(phone: Phone) -> None:
     phone.page.wait_for_selector("#totals")
     board = phone.text()
     assert "Carmen sang 20 in espadas" in board
-    assert "tute of Caballos by Luis" in board and "won by Luis & Pedro" in board
+    assert "Luis: tute of Caballos" in board and "won by Luis & Pedro" in board
     assert "Luis sang 20 in copas" in board
     assert re.search(r"juegos of 3\s+Points\s+1\s+Ana & Carmen\s+1\s+\d+\s+1\s+Luis & Pedro\s+1\s+\d+\s", board)
 
