@@ -40,7 +40,7 @@ function tablePlan(form) {
   /* What a kept deal needs to be read back anywhere (the banner lists it on every page): the
      table and the house rules, not the standings. */
   const plan = JSON.parse(form.dataset.plan || "null");
-  return plan && { game: plan.game, names: plan.names, sides: plan.sides, side_names: plan.side_names, options: plan.options };
+  return plan && { game: plan.game, bids_first: plan.bids_first, names: plan.names, sides: plan.sides, side_names: plan.side_names, options: plan.options };
 }
 
 function keep(form) {
@@ -222,7 +222,7 @@ function keptLines(path, template) {
     const deal = plan && keptDeal(plan, body);
     if (deal) { seen.add(deal.number); return dealLine(template, plan, deal, provisionalScores(plan, deal).scores); }
     const number = Number(body.get("number"));
-    if (seen.has(number) || (plan && plan.game === "pocha")) return null;  /* bids, whose tricks follow */
+    if (seen.has(number) || (plan && plan.bids_first)) return null;  /* bids, whose tricks follow */
     seen.add(number);
     return fillIn(template, { number });
   }).filter(Boolean);
@@ -440,7 +440,7 @@ function readyAfterKept(form) {
     .map((item) => new URLSearchParams(item.body));
   const last = bodies[bodies.length - 1];
   if (!last || Number(last.get("number")) < Number(form.elements.number.value)) return;
-  if (form.dataset.liveCheck !== "pocha") {
+  if (!(JSON.parse(form.dataset.plan || "null") || {}).bids_first) {
     form.elements.number.value = last.get("number");
     if (form.elements.dealer && last.has("dealer")) form.elements.dealer.value = last.get("dealer");
     readyForNext(form);

@@ -22,8 +22,8 @@ def offline_plan(board: Scoreboard) -> dict[str, Any]:
         "side_names": board.side_names, "totals": list(board.totals),
         "juegos": None if board.juegos is None else list(board.juegos),
         "options": {key: value for key, value in board.options.items() if key != "schedule"},
-        "next_number": board.next_number,
+        "next_number": board.next_number, "bids_first": board.game.bids_first,
     }
-    if match.game == "pocha":
+    if board.game.bids_first:
         plan["schedule"] = list(pocha_schedule(len(board.seat_names), PochaOptions.from_values(board.options)))
     return plan

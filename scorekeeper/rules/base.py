@@ -93,6 +93,8 @@ class Game(ABC):
     title: str
     min_players: int
     max_players: int
+    #: Whether each deal's bids are entered before play, and its tricks after it.
+    bids_first: bool = False
 
     @property
     @abstractmethod

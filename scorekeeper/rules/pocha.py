@@ -219,6 +219,7 @@ class PochaGame(Game):
     title = N_("Pocha")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    bids_first = True
 
     @property
     def option_specs(self) -> tuple[OptionSpec, ...]:
