@@ -30,26 +30,33 @@ def header_height(phone: Phone) -> float:
     return float(phone.page.evaluate("document.querySelector('header.topbar').getBoundingClientRect().height"))
 
 
-def _prepare_matches(server: Server) -> dict[str, int]:
-    """Start the matches whose forms are measured: Tute for two and four with a deal, and Pocha
-    for 2 to 8 players at their largest deal, once waiting for bids and once for tricks."""
+def start_every_form(user: Any, names: list[str]) -> dict[str, int]:
+    """Start, for `user` inside an app context, the matches whose forms are measured, with `names`: Tute
+    for two and four with a deal, and Pocha for 2 to 8 players at their largest deal, once waiting for
+    bids and once for tricks; return their ids by case."""
     ids: dict[str, int] = {}
+    for game, seats in (("tute2", 2), ("tute4", 4)):
+        match = services.start_match(user, game, names[:seats], {}, 0)
+        services.add_deal(match, {"dealer": 0, "trump": "copas", "points": [70, 50], "last_trick": 0,
+                                  "cantes": [{"seat": 1, "suit": "oros"}]})
+        ids[game] = match.id
+    for players in range(2, 9):
+        most = max_cards(players)
+        for step in ("bids", "tricks"):
+            match = services.start_match(user, "pocha", names[:players], {"schedule": [most]}, 0)
+            if step == "tricks":
+                services.save_bids(match, {"dealer": 0, "cards": most, "trump": "oros",
+                                           "bids": [0] * (players - 1) + [1]})
+            ids[f"pocha{players}-{step}"] = match.id
+    return ids
+
+
+def _prepare_matches(server: Server) -> dict[str, int]:
+    """Start the matches whose forms are measured (`start_every_form`) with short names."""
     with server.app.app_context():
         user = services.user_named("ana")
         assert user is not None
-        for game, seats in (("tute2", 2), ("tute4", 4)):
-            match = services.start_match(user, game, NAMES[:seats], {}, 0)
-            services.add_deal(match, {"dealer": 0, "trump": "copas", "points": [70, 50], "last_trick": 0,
-                                      "cantes": [{"seat": 1, "suit": "oros"}]})
-            ids[game] = match.id
-        for players in range(2, 9):
-            most = max_cards(players)
-            for step in ("bids", "tricks"):
-                match = services.start_match(user, "pocha", NAMES[:players], {"schedule": [most]}, 0)
-                if step == "tricks":
-                    services.save_bids(match, {"dealer": 0, "cards": most, "trump": "oros",
-                                               "bids": [0] * (players - 1) + [1]})
-                ids[f"pocha{players}-{step}"] = match.id
+        ids = start_every_form(user, NAMES)
         db.session.remove()
     return ids
 

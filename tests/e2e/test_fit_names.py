@@ -14,9 +14,9 @@ import pytest
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.rules.pocha import max_cards
 
 from .conftest import Phone, Server
+from .test_fit import start_every_form
 
 SMALL_PHONE = {"viewport": {"width": 360, "height": 740}}
 LANGUAGES = ("en", "es", "it", "nb")
@@ -68,24 +68,11 @@ def _prepare(server: Server, language: str) -> dict[str, int]:
     """Start the matches whose pages are measured, with long names, the account in `language`:
     Tute for two and four with a deal, Pocha for 2 to 8 players at their largest deal waiting
     for bids and for tricks, and a Pocha of eight with two deals for its table and chart."""
-    ids: dict[str, int] = {}
     with server.app.app_context():
         user = services.user_named("ana")
         assert user is not None
         services.set_language(user, language)
-        for game, seats in (("tute2", 2), ("tute4", 4)):
-            match = services.start_match(user, game, LONG_NAMES[:seats], {}, 0)
-            services.add_deal(match, {"dealer": 0, "trump": "copas", "points": [70, 50], "last_trick": 0,
-                                      "cantes": [{"seat": 1, "suit": "oros"}]})
-            ids[game] = match.id
-        for players in range(2, 9):
-            most = max_cards(players)
-            for step in ("bids", "tricks"):
-                match = services.start_match(user, "pocha", LONG_NAMES[:players], {"schedule": [most]}, 0)
-                if step == "tricks":
-                    services.save_bids(match, {"dealer": 0, "cards": most, "trump": "oros",
-                                               "bids": [0] * (players - 1) + [1]})
-                ids[f"pocha{players}-{step}"] = match.id
+        ids = start_every_form(user, LONG_NAMES)
         match = services.start_match(user, "pocha", LONG_NAMES, {"schedule": [1, 2]}, 0)
         for dealer, cards in enumerate((1, 2)):
             services.save_bids(match, {"dealer": dealer, "cards": cards, "trump": "oros", "bids": [0] * 8})
