@@ -61,8 +61,9 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import checkpoints, services
-from scorekeeper.backup import backup_sqlite
+from scorekeeper.db import checkpoints
+from scorekeeper import services
+from scorekeeper.db.backup import backup_sqlite
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal, Match, Player, User
 from scorekeeper.rules import SUITS, score_match

@@ -12,7 +12,7 @@ from alembic import context
 config = context.config
 
 # Interpret the config file for Python logging, except when the app applies migrations
-# itself at start-up (scorekeeper.schema), where the host's logging must stay as it is.
+# itself at start-up (scorekeeper.db.schema), where the host's logging must stay as it is.
 if not config.attributes.get("skip_logging_config"):
     fileConfig(config.config_file_name)
 logger = logging.getLogger('alembic.env')

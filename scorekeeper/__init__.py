@@ -9,9 +9,9 @@ from typing import Any
 
 from flask import Flask
 
-from . import hosting
+from .web import hosting
 from .config import Defaults, check_public_url, load_or_create_secret_key, sqlite_url
-from .paths import app_folder, checkout_root
+from .web.paths import app_folder, checkout_root
 
 #: This release's version, as pyproject.toml names it (also in the start's log line and `flask ... version`).
 __version__ = hosting.package_version()
@@ -50,7 +50,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep match documents in their own order
 
     # models registers the tables
-    from . import assets, checkpoints, cli, extensions, models, security, views  # noqa: F401
+    from .web import assets, security  # noqa: F401
+    from .db import checkpoints  # noqa: F401
+    from . import cli, extensions, models, views  # noqa: F401
 
     extensions.db.init_app(app)
     extensions.end_reads_with_commit(app)
@@ -70,7 +72,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         try:
             found = hosting.read_schema(database.shown)
             if app.config["AUTO_MIGRATE"]:
-                from .schema import apply_migrations, fill_missing_figures
+                from .db.schema import apply_migrations, fill_missing_figures
 
                 apply_migrations()
                 fill_missing_figures()

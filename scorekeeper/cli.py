@@ -11,7 +11,10 @@ import click
 from flask import Flask
 from flask.cli import AppGroup, with_appcontext
 
-from . import backup, hosting, services, transfer
+from .db import backup
+from .web import hosting
+from . import services
+from .reads import transfer
 from .extensions import db
 
 

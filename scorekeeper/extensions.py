@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Session
 
-from .private_files import protect_sqlite_database
+from .db.private_files import protect_sqlite_database
 
 # Named constraints so that migrations can alter them on every database, SQLite included.
 NAMING_CONVENTION = {

@@ -16,9 +16,9 @@ PACKAGE_DIR = Path(scorekeeper.__file__).parent
 WRITERS = ("scorekeeper.services", "scorekeeper.figures.locks", "scorekeeper.figures.upkeep",
            "scorekeeper.figures.increments", "scorekeeper.figures.statements")
 #: The reads and what lays them out for a page or a document.
-READERS = ("scorekeeper.queries", "scorekeeper.figures.reads", "scorekeeper.figures.aggregate",
-           "scorekeeper.figures.nights", "scorekeeper.figures.rows", "scorekeeper.pages", "scorekeeper.documents", "scorekeeper.transfer",
-           "scorekeeper.etags", "scorekeeper.paging")
+READERS = ("scorekeeper.reads.queries", "scorekeeper.figures.reads", "scorekeeper.figures.aggregate",
+           "scorekeeper.figures.nights", "scorekeeper.figures.rows", "scorekeeper.pages", "scorekeeper.reads.documents", "scorekeeper.reads.transfer",
+           "scorekeeper.web.etags", "scorekeeper.reads.paging")
 LONGEST_MODULE = 400
 
 

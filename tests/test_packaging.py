@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.paths import APP_FOLDERS, app_folder, checkout_root
+from scorekeeper.web.paths import APP_FOLDERS, app_folder, checkout_root
 
 ROOT = Path(__file__).resolve().parents[1]
 _names = count()
@@ -93,7 +93,7 @@ def test_the_wheel_carries_templates_static_files_catalogues_and_migrations(tmp_
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     expected = {
-        "scorekeeper/__init__.py", "scorekeeper/paths.py", "scorekeeper/py.typed", "scorekeeper/rules/__init__.py",
+        "scorekeeper/__init__.py", "scorekeeper/web/paths.py", "scorekeeper/py.typed", "scorekeeper/rules/__init__.py",
         "scorekeeper/migrations/env.py", "scorekeeper/migrations/alembic.ini",
         "scorekeeper/migrations/script.py.mako",
     }

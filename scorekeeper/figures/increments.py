@@ -19,7 +19,7 @@ from sqlalchemy import and_, bindparam, exists, insert, or_, select, update
 
 from ..extensions import db
 from ..models import ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
-from ..sql import fixed_limit
+from ..db.sql import fixed_limit
 from .aggregate import COUNTS, RECENT
 from .rows import rating_rows
 

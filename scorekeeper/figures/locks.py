@@ -16,7 +16,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..models import MAX_ID, Deal, Match, User
-from ..queries import DEALS_TO_CHANGE, deals_to_change
+from ..reads.queries import DEALS_TO_CHANGE, deals_to_change
 
 
 def lock_figures(user_id: int) -> None:

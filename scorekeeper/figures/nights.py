@@ -30,7 +30,7 @@ from ..errors import NotFound
 from ..extensions import db
 from ..i18n import gettext
 from ..models import MAX_ID, Deal, Match, Player, PlayerResult, Seat, User
-from ..paging import Page
+from ..reads.paging import Page
 
 #: The gaps an account may choose, in hours, and the one it starts with.
 GAP_HOURS = range(1, 13)

@@ -17,9 +17,9 @@ from sqlalchemy import BindParameter, Select, and_, bindparam, case, func, selec
 
 from ..extensions import db
 from ..models import FINISHED, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User
-from ..paging import Page
+from ..reads.paging import Page
 from ..rules import GAMES
-from ..sql import fixed_limit
+from ..db.sql import fixed_limit
 from .aggregate import COUNTS
 
 

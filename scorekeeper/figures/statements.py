@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import Select, Update, bindparam, case, insert, select, true, update
 
 from ..models import Deal, IdempotencyKey, Match, PlayerResult
-from ..sql import fixed_limit
+from ..db.sql import fixed_limit
 from .increments import at_or_after
 
 _matches = Match.__table__

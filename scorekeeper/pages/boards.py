@@ -16,10 +16,10 @@ from markupsafe import Markup
 
 from .charts import running_totals_svg
 from .deal_table import deal_rows
-from ..documents import match_document
+from ..reads.documents import match_document
 from ..i18n import gettext, ngettext, suit_name, suit_word
 from ..models import ABANDONED, Match
-from ..shown_matches import ShownMatch
+from ..reads.matches import ShownMatch
 from ..rules import Game, MatchResult, bidding_order, cante_value, check_match, check_options, get_game
 from ..rules.options import as_int, as_str
 

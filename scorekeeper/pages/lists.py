@@ -9,7 +9,8 @@ from typing import Any, Protocol
 from flask import url_for
 from markupsafe import Markup, escape
 
-from .. import i18n, queries
+from .. import i18n
+from ..reads import queries
 from ..figures.reads import SharedMatch, Standing
 from ..models import FINISHED, PLAYING, Match, User
 from .addresses import address_of

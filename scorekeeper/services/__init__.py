@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..errors import Conflict, InvalidInput, MatchOver, NotFound, PreconditionFailed, ServiceError
 from ..figures.locks import own_match_to_change
-from ..keys import hash_token
+from ..accounts.keys import hash_token
 from .accounts import (
     MIN_PASSWORD_LENGTH, TOKEN_PREFIX, authenticate, change_password, create_api_token, create_user,
     end_every_sign_in, end_sign_in, revoke_api_token, set_language, set_night_gap, set_time_zone, start_sign_in,

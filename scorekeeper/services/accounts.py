@@ -17,7 +17,7 @@ from ..figures.nights import GAP_HOURS
 from ..figures.locks import lock_figures
 from ..figures.upkeep import regroup_nights
 from ..i18n import is_time_zone
-from ..keys import hash_token, sign_in_lifetime
+from ..accounts.keys import hash_token, sign_in_lifetime
 from ..models import MAX_ID, NAME_KEY_LENGTH, ApiToken, SignIn, User, utcnow
 from ..text import MAX_TYPED_TEXT, clean_name, clean_username, plain_text, username_keys
 from .base import atomic

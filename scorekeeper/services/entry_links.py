@@ -7,7 +7,7 @@ from sqlalchemy import update
 
 from ..errors import Conflict
 from ..extensions import db
-from ..keys import ENTRY_LINK, new_link_key
+from ..accounts.keys import ENTRY_LINK, new_link_key
 from ..models import PLAYING, EntryLink, Match, utcnow
 from .base import atomic, check_version
 

@@ -11,7 +11,7 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import Row, bindparam, delete, insert, select
 
-from ..documents import api_view
+from ..reads.documents import api_view
 from ..errors import Conflict, ServiceError
 from ..extensions import db
 from ..models import IdempotencyKey, Match, utcnow

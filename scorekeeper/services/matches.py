@@ -18,11 +18,11 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from ..documents import match_document
+from ..reads.documents import match_document
 from ..errors import Conflict, NotFound
 from ..extensions import db
 from ..figures.locks import facts_under_lock, lock_figures, lock_match
-from ..keys import SHARE_LINK, new_link_key
+from ..accounts.keys import SHARE_LINK, new_link_key
 from ..figures.upkeep import (
     cache_result, night_moved, pair_up, rate_again, refresh_figures, regroup_nights, store_result, sum_up,
 )

@@ -14,7 +14,8 @@ from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from .. import i18n, queries
+from .. import i18n
+from ..reads import queries
 from ..i18n import lazy_gettext
 from ..extensions import login_manager
 from ..forms import group_errors

@@ -6,7 +6,7 @@ the rules engine's codes; 401 without a valid token; 404 for what is not the acc
 deleted); 400 for a body that is not JSON or a page that is not a whole number; 405, with
 `Allow`, for a method an address does not take. A token-authenticated request carries no
 cookie, so CSRF does not apply here. The whole API is described by the OpenAPI document
-at /api/v1/openapi.json (see `scorekeeper.openapi`), the one address that needs no token.
+at /api/v1/openapi.json (see `scorekeeper.api.document`), the one address that needs no token.
 """
 
 from __future__ import annotations
@@ -18,14 +18,15 @@ from flask import Blueprint, Response, g, jsonify, request
 from werkzeug import wrappers
 from werkzeug.exceptions import HTTPException
 
-from .. import queries, services
-from ..documents import api_view, replayed_view
-from ..etags import tag_version, version_tag
+from ..reads import queries
+from .. import services
+from ..reads.documents import api_view, replayed_view
+from ..web.etags import tag_version, version_tag
 from ..figures import nights as night_reads
 from ..pages import nights as night_pages
 from ..extensions import csrf
 from ..models import MAX_ID, User
-from ..openapi import openapi_document
+from ..api.document import openapi_document
 from ..pages.addresses import public_url
 from ..pages.qr import qr_svg
 from ..rules import RuleViolation

@@ -12,7 +12,9 @@ from flask_login import current_user, login_required, login_user, logout_user
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
-from .. import i18n, queries, services, sign_in_limits
+from .. import i18n, services
+from ..reads import queries
+from ..accounts import sign_in_limits
 from ..extensions import limiter
 from ..forms import AccountForm, LoginForm, PasswordForm, TokenForm, add_form_error, required_text
 from ..models import User

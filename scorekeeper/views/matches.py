@@ -9,7 +9,8 @@ from flask_login import current_user
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from .. import queries, services, shown_matches
+from ..reads import queries, matches as shown_matches
+from .. import services
 from ..forms import (
     PochaDealForm, TuteDealForm, add_form_error, attach_errors, has_errors, new_match_form_class, option_fields,
     options_from_form, players_from_form, whole_number,

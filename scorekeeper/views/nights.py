@@ -7,7 +7,8 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from .. import queries, services
+from ..reads import queries
+from .. import services
 from ..figures import nights as night_reads
 from ..forms import NightGapForm, NoteForm, add_form_error, whole_number
 from ..pages import boards, nights as night_pages

@@ -7,7 +7,8 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from .. import queries, services
+from ..reads import queries
+from .. import services
 from ..figures import reads
 from ..pages import charts
 from ..forms import PlayerForm, add_form_error, required_text

@@ -9,7 +9,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
 from flask_babel import gettext
 
-from ..assets import static_url
+from ..web.assets import static_url
 
 bp = Blueprint("pwa", __name__)
 

@@ -16,15 +16,16 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug import wrappers
 
-from .. import queries, services
+from ..reads import queries
+from .. import services
 from ..extensions import csrf
 from ..forms import whole_number
 from ..i18n import game_title
-from ..keys import SHARE_LINK, looks_like_key, shown_link
+from ..accounts.keys import SHARE_LINK, looks_like_key, shown_link
 from ..models import Match
 from ..pages import boards
 from ..pages.addresses import TableAddress, table_url
-from ..shown_matches import ShownMatch
+from ..reads.matches import ShownMatch
 
 bp = Blueprint("share", __name__)
 

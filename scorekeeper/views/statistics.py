@@ -11,10 +11,11 @@ from flask import Blueprint, Response, render_template, request
 from flask_babel import gettext
 from flask_login import current_user
 
-from .. import queries, services
+from ..reads import queries
+from .. import services
 from ..figures import reads
 from ..pages import boards, lists
-from ..documents import match_document
+from ..reads.documents import match_document
 from ..forms import whole_number
 from ..rules import GAMES
 

@@ -18,13 +18,15 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from .. import queries, services, shown_matches, sign_in_limits
+from ..reads import queries, matches as shown_matches
+from .. import services
+from ..accounts import sign_in_limits
 from ..errors import Conflict, MatchOver, NotFound
 from ..forms import JoinTableForm
-from ..keys import ENTRY_LINK, shown_link
+from ..accounts.keys import ENTRY_LINK, shown_link
 from ..models import PLAYING, EntryLink, Match
 from ..pages.addresses import TableAddress, table_url
-from ..shown_matches import ShownMatch
+from ..reads.matches import ShownMatch
 
 bp = Blueprint("table", __name__)
 

@@ -11,7 +11,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import event
 
-from scorekeeper import checkpoints, services
+from scorekeeper.db import checkpoints
+from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.models import User
 

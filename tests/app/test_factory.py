@@ -13,7 +13,7 @@ from flask import Flask
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.hosting import StartRefused
+from scorekeeper.web.hosting import StartRefused
 
 
 def test_default_database_is_sqlite_in_the_instance_folder_with_foreign_keys_and_wal(

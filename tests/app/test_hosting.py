@@ -114,7 +114,7 @@ def test_every_start_logs_its_database_revision_and_instance_folder(
 
 
 def test_a_database_url_is_named_without_its_password() -> None:
-    from scorekeeper.hosting import describe
+    from scorekeeper.web.hosting import describe
 
     shown = describe("postgresql+psycopg://ana:secret@db.example/scores")
     assert shown == "postgresql+psycopg://ana:***@db.example/scores"
@@ -148,7 +148,7 @@ def quick_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "elsewhere").mkdir()
     monkeypatch.chdir(tmp_path / "elsewhere")
     monkeypatch.setattr(sys, "prefix", str(tmp_path / "venv"))
-    monkeypatch.setattr("scorekeeper.hosting.DEPLOYED_INSTANCE", tmp_path / "deployed")
+    monkeypatch.setattr("scorekeeper.web.hosting.DEPLOYED_INSTANCE", tmp_path / "deployed")
     return tmp_path
 
 

@@ -62,7 +62,7 @@ from sqlalchemy.pool import NullPool
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, EntryLink, utcnow
-from scorekeeper.paths import app_folder
+from scorekeeper.web.paths import app_folder
 
 from ..conftest import CHEAP_PASSWORD_HASH, PASSWORD, POSTGRES_URL, _postgres_url
 
@@ -264,7 +264,7 @@ def migrate_to(url: str, folder: Path, revision: str, down: bool = False) -> Non
     migrations' own engine has them off already; the app's has them on.)
     """
     # As `flask db upgrade` (or `downgrade`) makes the app: on a database the code's schema is not
-    # at, which only the flask commands open (a server refuses to start on it: scorekeeper.hosting).
+    # at, which only the flask commands open (a server refuses to start on it: scorekeeper.web.hosting).
     with click.Context(click.Command("db"), info_name="db", obj=ScriptInfo()):
         app = app_on(url, folder, migrate=False)
     with app.app_context():

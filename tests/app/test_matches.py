@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import queries
+from scorekeeper.reads import queries
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
 
@@ -592,7 +592,8 @@ def test_the_scoreboard_reads_the_cached_result_and_does_not_score_again(ana: Br
 
 def test_a_deal_added_to_a_match_another_phone_changed_since_it_was_read_is_refused_whole(
         ana: Browser, app: Flask) -> None:
-    from scorekeeper import queries, services
+    from scorekeeper.reads import queries
+    from scorekeeper import services
     from scorekeeper.extensions import db
     from scorekeeper.models import Deal
 
@@ -619,7 +620,7 @@ def read_before_another_phone_undoes_deal_2(ana: Browser, app: Flask) -> Iterato
     """Play two deals of a Tute match; in an app context, read the match with its deals as a
     request reads it, then undo deal 2 from another connection, as another phone would; yield
     the match read before."""
-    from scorekeeper import queries
+    from scorekeeper.reads import queries
     from scorekeeper.extensions import db
     from scorekeeper.models import Deal, User
 
@@ -650,7 +651,8 @@ def test_a_match_deleted_after_another_phone_undid_its_last_deal_is_deleted_whol
 
 def test_a_match_another_phone_deleted_since_it_was_read_is_not_found_when_deleted_again(
         ana: Browser, app: Flask) -> None:
-    from scorekeeper import queries, services
+    from scorekeeper.reads import queries
+    from scorekeeper import services
     from scorekeeper.extensions import db
     from scorekeeper.models import User
 

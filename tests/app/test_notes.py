@@ -10,7 +10,8 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import services, transfer
+from scorekeeper import services
+from scorekeeper.reads import transfer
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
 

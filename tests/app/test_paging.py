@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from scorekeeper.pages.lists import pager
-from scorekeeper.paging import Page
+from scorekeeper.reads.paging import Page
 
 
 def test_a_page_knows_its_neighbours() -> None:

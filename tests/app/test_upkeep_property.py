@@ -26,7 +26,8 @@ from hypothesis.stateful import (
 from sqlalchemy import Float, delete, exists, select
 from sqlalchemy.orm import aliased
 
-from scorekeeper import services, transfer
+from scorekeeper import services
+from scorekeeper.reads import transfer
 from scorekeeper.extensions import db
 from scorekeeper.figures import upkeep
 from scorekeeper.models import (

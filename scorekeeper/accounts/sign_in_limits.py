@@ -25,8 +25,8 @@ from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage
 from limits.strategies import FixedWindowRateLimiter
 
-from .extensions import limiter
-from .models import name_key
+from ..extensions import limiter
+from ..models import name_key
 
 log = logging.getLogger(__name__)
 

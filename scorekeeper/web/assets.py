@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask, Response, current_app, g, request, session, url_for
 from werkzeug.security import safe_join
 
-from .extensions import compress
+from ..extensions import compress
 
 #: How long a browser keeps a static file whose address names its content: a new file has a new address.
 VERSIONED_MAX_AGE = 365 * 24 * 3600

@@ -12,10 +12,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from .config import Defaults
-from .openapi_schemas import Schema, components, ref
-from .queries import MAX_PAGE_SIZE, PAGE_SIZE
-from .services import MAX_IDEMPOTENCY_KEY
+from ..config import Defaults
+from .schemas import Schema, components, ref
+from ..reads.queries import MAX_PAGE_SIZE, PAGE_SIZE
+from ..services import MAX_IDEMPOTENCY_KEY
 
 OPENAPI_VERSION = "3.1.0"
 #: Where the API lives; the document's paths are relative to it.

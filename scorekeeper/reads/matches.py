@@ -17,10 +17,10 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, select
 
-from .errors import NotFound
-from .extensions import db
-from .i18n import gettext
-from .models import MAX_ID, Deal, EntryLink, Match, Player, Seat, User
+from ..errors import NotFound
+from ..extensions import db
+from ..i18n import gettext
+from ..models import MAX_ID, Deal, EntryLink, Match, Player, Seat, User
 
 
 class DealFacts(NamedTuple):

@@ -18,9 +18,9 @@ def fill_missing_figures() -> None:
     """Derive the statistics' rows and nights for matches that have none yet (a database from before they were kept)."""
     from sqlalchemy import exists, select
 
-    from .extensions import db
-    from .models import Match, PlayerResult, PlayerSummary
-    from .services import recompute_all
+    from ..extensions import db
+    from ..models import Match, PlayerResult, PlayerSummary
+    from ..services import recompute_all
 
     missing = select(Match.id).where(~exists().where(PlayerResult.match_id == Match.id)).limit(1)
     unsummed = select(PlayerResult.id).where(~exists().where(

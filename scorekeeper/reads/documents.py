@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .models import Match
-from .shown_matches import ShownMatch
-from .rules import check_match
+from ..models import Match
+from .matches import ShownMatch
+from ..rules import check_match
 
 
 def match_document(match: Match | ShownMatch, deals: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:

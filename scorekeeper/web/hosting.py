@@ -31,7 +31,7 @@ from flask.cli import ScriptInfo
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from .config import DATABASE_FILE
+from ..config import DATABASE_FILE
 from .paths import checkout_root
 
 #: The instance folder of a server set up as deploy/ does (SCOREKEEPER_INSTANCE_PATH in scorekeeper.env).
@@ -152,7 +152,7 @@ class Schema:
 
 def read_schema(shown: str) -> Schema:
     """Read the schema revision of the app's database (inside an app context), or refuse to start if it cannot."""
-    from .extensions import db
+    from ..extensions import db
 
     script = ScriptDirectory.from_config(current_app.extensions["migrate"].migrate.get_config())
     head = script.get_current_head()
@@ -197,7 +197,7 @@ def announce(app: Flask, database: Database, before: Schema, migrated: bool) -> 
     revision = now.revision or "none (no tables yet)"
     if migrated and before.revision != now.revision:
         revision += f" (upgraded just now from {before.revision})" if before.revision else " (tables created just now)"
-    line = (f"Scorekeeper {package_version()} (code in {Path(__file__).parent}); database: {database.shown}"
+    line = (f"Scorekeeper {package_version()} (code in {Path(__file__).parent.parent}); database: {database.shown}"
             f"{', created just now' if database.new_file else ''}; schema revision {revision}; "
             f"instance folder {app.instance_path}")
     if problem is None:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from .models import MAX_ID, MAX_NOTE_LENGTH, STATUSES
-from .rules import GAMES, SUITS, Code, OptionSpec, get_game, max_cards, possible_card_points
-from .rules.common import DECK_POINTS, DECK_SIZES
-from .rules.options import MAX_SCHEDULE_DEALS
-from .rules.tute import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE_KINDS, tute_sides
-from .text import MAX_NAME_LENGTH
+from ..models import MAX_ID, MAX_NOTE_LENGTH, STATUSES
+from ..rules import GAMES, SUITS, Code, OptionSpec, get_game, max_cards, possible_card_points
+from ..rules.common import DECK_POINTS, DECK_SIZES
+from ..rules.options import MAX_SCHEDULE_DEALS
+from ..rules.tute import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE_KINDS, tute_sides
+from ..text import MAX_NAME_LENGTH
 
 Schema = dict[str, Any]
 

@@ -14,12 +14,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from .extensions import db
-from .models import NOTE_ROOM, STATUSES, Match, Player, User
-from .rules import RuleViolation, check_bids, check_match
+from ..extensions import db
+from ..models import NOTE_ROOM, STATUSES, Match, Player, User
+from ..rules import RuleViolation, check_bids, check_match
 from .documents import match_document
-from .errors import InvalidInput
-from .text import USERNAME_PATTERN, clean_name, clean_note
+from ..errors import InvalidInput
+from ..text import USERNAME_PATTERN, clean_name, clean_note
 
 FORMAT = "scorekeeper-export"
 VERSION = 1

@@ -17,14 +17,14 @@ from sqlalchemy import ColumnElement, Row, Select, bindparam, func, select
 from sqlalchemy.orm import defer, joinedload, load_only, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .errors import NotFound
-from .extensions import db
-from .i18n import gettext
-from .keys import hash_token, looks_like_key, sign_in_lifetime
-from .models import MAX_ID, STATUSES, ApiToken, Deal, EntryLink, Match, Player, PlayerResult, Seat, SignIn, User, utcnow
+from ..errors import NotFound
+from ..extensions import db
+from ..i18n import gettext
+from ..accounts.keys import hash_token, looks_like_key, sign_in_lifetime
+from ..models import MAX_ID, STATUSES, ApiToken, Deal, EntryLink, Match, Player, PlayerResult, Seat, SignIn, User, utcnow
 from .paging import Page
-from .rules import GAMES
-from .sql import fixed_limit
+from ..rules import GAMES
+from ..db.sql import fixed_limit
 
 _players = Player.__table__
 
