@@ -13,7 +13,8 @@ from functools import cache
 from typing import Any
 
 from ..config import Defaults
-from .schemas import Schema, components, ref
+from .json_schema import Schema, ref
+from .schemas import components
 from ..reads.queries import MAX_PAGE_SIZE, PAGE_SIZE
 from ..services import MAX_IDEMPOTENCY_KEY
 

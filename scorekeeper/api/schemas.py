@@ -13,31 +13,14 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from ..games import web_game, web_games
 from ..models import MAX_ID, MAX_NOTE_LENGTH, STATUSES
 from ..rules import GAMES, SUITS, Code, OptionSpec, get_game, max_cards, possible_card_points
 from ..rules.common import DECK_POINTS, DECK_SIZES
 from ..rules.options import MAX_SCHEDULE_DEALS
 from ..rules.tute import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE_KINDS, tute_sides
 from ..text import MAX_NAME_LENGTH
-
-Schema = dict[str, Any]
-
-TUTE_GAMES = tuple(name for name in GAMES if name.startswith("tute"))
-POCHA = "pocha"
-#: The most cards a Pocha player can be dealt, whatever the table (two players, the biggest deck).
-MOST_CARDS = max(max_cards(players, size, twos) for players in range(get_game(POCHA).min_players,
-                                                                    get_game(POCHA).max_players + 1)
-                 for size in DECK_SIZES for twos in (True, False))
-
-
-def ref(name: str) -> Schema:
-    """Return a reference to the component schema `name`."""
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def nullable(schema: Schema) -> Schema:
-    """Return `schema` that also admits null (for a field that may be sent as null or left out)."""
-    return {"anyOf": [schema, {"type": "null"}]}
+from .json_schema import Schema, deal_number, nullable, ref, seat
 
 
 def _unusable_in_names() -> str:
@@ -81,7 +64,7 @@ def option_schema(spec: OptionSpec) -> Schema:
     elif spec.kind == "choice":
         schema = {"enum": list(spec.choices)}
     else:
-        cards = {"type": "integer", "minimum": 1, "maximum": MOST_CARDS}
+        cards = {"type": "integer", "minimum": 1}
         listed = {"type": "array", "items": cards, "minItems": 1, "maxItems": MAX_SCHEDULE_DEALS,
                   "description": "Cards per player in each deal, each from 1 to the most the table can deal "
                                  "(`schedule_invalid` otherwise)."}
@@ -102,91 +85,13 @@ def options_schema(game: str) -> Schema:
         "properties": {spec.name: option_schema(spec) for spec in specs},
         "additionalProperties": False,
     }
-    if game in TUTE_GAMES:
-        # In juegos mode (the default) the target is a number of juegos, with a lower ceiling.
-        schema["if"] = {"properties": {"mode": {"const": "points"}}, "required": ["mode"]}
-        schema["else"] = {"properties": {"target": {"maximum": MAX_JUEGOS_TARGET}}}
-    return schema
-
-
-def seat(players: int, what: str) -> Schema:
-    """Return the schema of a seat of a table of `players` (counted from 0 in the order of play)."""
-    return {"type": "integer", "minimum": 0, "maximum": players - 1, "description": what}
-
-
-def tute_deal(players: int, number: bool = False) -> Schema:
-    """Return the schema of a Tute deal at a table of `players`; with `number`, as the API takes it."""
-    sides = len(tute_sides(players))
-    impossible = [p for p in range(DECK_POINTS + 1) if not possible_card_points(p)]
-    points = {"type": "integer", "minimum": 0, "maximum": DECK_POINTS, "not": {"enum": impossible}}
-    properties: Schema = {
-        "dealer": seat(players, "The seat that dealt."),
-        "trump": {"enum": list(SUITS), "description": "The trump suit."},
-        "points": {"type": "array", "items": points, "minItems": sides, "maxItems": sides,
-                   "description": f"Card points of each side, adding up to {DECK_POINTS} in a deal played out "
-                                  "(`points_total`); after a tute they may be left out (0 each), or add up to "
-                                  f"less: at most {DECK_POINTS - HELD_BY_TUTE['reyes']} after a tute of Reyes, "
-                                  f"{DECK_POINTS - HELD_BY_TUTE['caballos']} after one of Caballos, whose four "
-                                  "cards the declarer still holds."},
-        "last_trick": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": sides - 1}, {"type": "null"}],
-                       "description": "The side that took the last trick; none after a tute."},
-        "cantes": nullable({"type": "array", "maxItems": len(SUITS), "items": {
-            "type": "object", "required": ["seat", "suit"], "additionalProperties": False,
-            "properties": {"seat": seat(players, "The seat that sang."), "suit": {"enum": list(SUITS)}},
-        }, "description": "Who sang in which suit: 40 in trump, 20 elsewhere; each suit once (`cante_suit_twice`)."}),
-        "tute": nullable({"type": "object", "required": ["seat", "kind"], "additionalProperties": False,
-                          "properties": {"seat": seat(players, "The seat that holds the tute."),
-                                         "kind": {"enum": list(TUTE_KINDS)}},
-                          "description": "Four Reyes or four Caballos in one hand: the deal stops there."}),
-    }
-    if number:
-        properties["number"] = deal_number()
-    return {
-        "type": "object",
-        "title": f"Tute deal ({players} players)",
-        "properties": properties,
-        "required": ["dealer", "trump"],
-        "additionalProperties": False,
-        "anyOf": [
-            {"title": "played out", "required": ["points", "last_trick"],
-             "properties": {"tute": {"type": "null"}, "last_trick": {"type": "integer"}}},
-            {"title": "stopped by a tute", "required": ["tute"],
-             "properties": {"tute": {"type": "object"}, "last_trick": {"type": "null"}}},
-        ],
-    }
-
-
-def pocha_deal(number: bool = False) -> Schema:
-    """Return the schema of a Pocha deal; with `number`, as the API takes it."""
-    game = get_game(POCHA)
-    counts = {"type": "integer", "minimum": 0, "maximum": MOST_CARDS}
-    per_seat = {"type": "array", "items": counts, "minItems": game.min_players, "maxItems": game.max_players}
-    properties: Schema = {
-        "dealer": seat(game.max_players, "The seat that dealt (and bid last)."),
-        "cards": {"type": "integer", "minimum": 1, "maximum": MOST_CARDS,
-                  "description": "Cards per player: the scheduled count for this deal (`cards_schedule`)."},
-        "trump": nullable({"enum": list(SUITS), "description": "The trump suit, or none."}),
-        "bids": {**per_seat, "description": "Each seat's bid, from 0 to the cards in hand; under `hook` they may not "
-                                            "add up to the cards in hand (`bid_hook`)."},
-        "tricks": {**per_seat, "description": "Each seat's tricks, adding up to the cards in hand (`tricks_total`)."},
-    }
-    if number:
-        properties["number"] = deal_number()
-    return {"type": "object", "title": "Pocha deal", "properties": properties,
-            "required": ["dealer", "cards", "bids", "tricks"], "additionalProperties": False}
-
-
-def deal_number() -> Schema:
-    """Return the schema of the deal number a client means to enter."""
-    return nullable({"type": "integer", "minimum": 1,
-                     "description": "The number the client means this deal to have; when it is not the match's "
-                                    "next one the answer is 409 and nothing is stored."})
+    return web_game(game).options_schema(schema)
 
 
 def match_document(game: str, stored: bool = False) -> Schema:
     """Return the schema of a match document of `game`; `stored` for the one the API answers with."""
     spec = get_game(game)
-    deal = tute_deal(spec.max_players) if game in TUTE_GAMES else pocha_deal()
+    deal = web_game(game).deal_schema(spec.max_players)
     players = {"type": "array", "items": player_name(), "minItems": spec.min_players, "maxItems": spec.max_players,
                "description": "The players in seat order, which is the order of play; each once "
                               "(`players_duplicate`)."}
@@ -312,10 +217,9 @@ def components() -> dict[str, Schema]:
         "discriminator": {"propertyName": "game", "mapping": {
             game: f"#/components/schemas/{name}MatchDocument" for game, name in by_game.items()}},
     }
-    most_seats = max(get_game(game).max_players for game in TUTE_GAMES)
     schemas["Deal"] = {
         "description": "One deal of the match's game, as the match document holds it, optionally with `number`.",
-        "anyOf": [tute_deal(most_seats, number=True), pocha_deal(number=True)],
+        "anyOf": _distinct([web.deal_schema(web.engine.max_players, number=True) for web in web_games()]),
     }
     schemas["Result"] = result()
     schemas["Match"] = match_view()
@@ -346,3 +250,9 @@ def components() -> dict[str, Schema]:
         "properties": {"message": {"type": "string", "minLength": 1, "description": "What went wrong, in a sentence."}},
     }
     return schemas
+
+
+def _distinct(schemas: list[Schema]) -> list[Schema]:
+    """Return the schemas without those whose title an earlier one has (the one most seats allow comes last)."""
+    by_title = {schema["title"].split(" (")[0]: schema for schema in schemas}
+    return list(by_title.values())

@@ -15,7 +15,7 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..models import ABANDONED, FINISHED, Match
-from ..rules import MatchResult, cante_value
+from ..rules import MatchResult, get_game
 
 
 def result_rows(match: Match, result: MatchResult,
@@ -31,6 +31,7 @@ def seat_rows(user_id: int, match_id: int, game: str, status: str, played_at: da
               seats: Sequence[tuple[int, int]], deals: Sequence[Mapping[str, Any]],
               result: MatchResult) -> list[dict[str, Any]]:
     """Return one row of figures per (seat, player) of a match told by its facts (the columns of PlayerResult)."""
+    engine = get_game(game)
     side_of = {seat: index for index, side in enumerate(result.sides) for seat in side}
     finished = result.finished and status != ABANDONED
     winners = set(result.winners) if finished else set()
@@ -46,18 +47,8 @@ def seat_rows(user_id: int, match_id: int, game: str, status: str, played_at: da
             "exact_bids": 0, "over_bids": 0, "under_bids": 0,
         }
         for deal in deals:
-            if game == "pocha":
-                bid, tricks = deal["bids"][seat], deal["tricks"][seat]
-                key = "exact_bids" if bid == tricks else ("over_bids" if bid > tricks else "under_bids")
-                row[key] += 1
-                continue
-            for cante in deal.get("cantes") or []:
-                if cante["seat"] == seat:
-                    row["cantes_40" if cante_value(cante["suit"], deal["trump"]) == 40 else "cantes_20"] += 1
-            if (deal.get("tute") or {}).get("seat") == seat:
-                row["tutes"] += 1
-            if deal.get("last_trick") == side:
-                row["last_tricks"] += 1
+            for figure, count in engine.seat_tallies(deal, seat, side).items():
+                row[figure] += count
         rows.append(row)
     return rows
 
@@ -76,7 +67,8 @@ def rating_rows(matches: Iterable[Match], start: Mapping[int, tuple[float, float
         sides = result["sides"]
         teams = [[current.setdefault(seat_player(match, seat), model.rating(name=str(seat_player(match, seat))))
                   for seat in side] for side in sides]
-        rated = model.rate(teams, ranks=_ranks(match.game, result))
+        ranks: list[float] = [float(place) for place in get_game(match.game).ranks(MatchResult.from_dict(result))]
+        rated = model.rate(teams, ranks=ranks)
         for side, team in zip(sides, rated):
             for seat, rating in zip(side, team):
                 player = seat_player(match, seat)
@@ -91,10 +83,3 @@ def seat_player(match: Match, seat: int) -> int:
     """Return the player sitting at `seat`."""
     return next(s.player_id for s in match.seats if s.seat == seat)
 
-
-def _ranks(game: str, result: dict[str, Any]) -> list[float]:
-    """Rank sides by place (as openskill takes ranks): Tute's winner first; Pocha by total, ties sharing a place."""
-    if game == "pocha":
-        ordered = sorted(set(result["totals"]), reverse=True)
-        return [ordered.index(total) + 1 for total in result["totals"]]
-    return [1 if side in result["winners"] else 2 for side in range(len(result["sides"]))]

@@ -21,10 +21,11 @@ from .matches import (
     NewMatchForm, new_match_form_class, option_fields, options_from_form,
     players_from_form,
 )
-from .deals import PochaDealForm, TuteDealForm
+from .deals import DealForm, PochaDealForm, TuteDealForm
 from .nights import NightGapForm, NoteForm
 
 __all__ = [
+    "DealForm",
     "MAX_SEATS", "NOBODY", "SUIT_CHOICES", "WholeNumberField", "choices", "required_text", "whole_number",
     "AccountForm", "JoinTableForm", "LoginForm", "PasswordForm", "PlayerForm", "TokenForm", "add_form_error", "attach_errors",
     "group_errors", "has_errors", "NewMatchForm", "new_match_form_class",

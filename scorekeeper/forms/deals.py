@@ -14,12 +14,41 @@ from .base import Form
 from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices
 
 
-class TuteDealForm(Form):
-    """One Tute deal: trump, card points, last trick, cantes by suit, and a tute if there was one."""
+class DealForm(Form):
+    """What every game's deal form has: the number and version it was opened for, and the dealer.
+
+    Each game's form (named by its web side in `scorekeeper.games`) adds its own fields and
+    these methods.
+    """
 
     number = HiddenField()
     version = HiddenField()
     dealer = SelectField(_l("Dealer"), coerce=int, validators=[InputRequired()])
+
+    def load(self, deal: Mapping[str, Any]) -> None:
+        """Show a stored deal (or an entry waiting for its second part) in the form."""
+        raise NotImplementedError
+
+    def error_fields(self) -> dict[str, str]:
+        """Map the engine's fields to this form's."""
+        raise NotImplementedError
+
+    def carried_fields_refused(self) -> bool:
+        """Tell whether fields the page carries unseen (from an earlier step) were refused."""
+        raise NotImplementedError
+
+    def to_bids(self, cards: int | None) -> dict[str, Any]:
+        """Return the entry as it stands before play; `cards` is what the match's schedule gives."""
+        raise NotImplementedError
+
+    def to_deal(self, cards: int | None) -> dict[str, Any]:
+        """Return the whole deal the form describes, as a match document holds it."""
+        raise NotImplementedError
+
+
+class TuteDealForm(DealForm):
+    """One Tute deal: trump, card points, last trick, cantes by suit, and a tute if there was one."""
+
     trump = RadioField(_l("Trump"), choices=SUIT_CHOICES, validators=[Optional()])
     points0 = WholeNumberField(_l("Card points"), validators=[Optional()])
     points1 = WholeNumberField(_l("Card points"), validators=[Optional()])
@@ -46,8 +75,16 @@ class TuteDealForm(Form):
         """Return the cante selects, one per suit."""
         return [getattr(self, f"cante_{suit}") for suit in SUITS]
 
-    def to_deal(self) -> dict[str, Any]:
-        """Return the deal the form describes, as a match document holds it."""
+    def to_bids(self, cards: int | None = None) -> dict[str, Any]:
+        """Return the deal as it stands before play: in Tute, where nothing is bid, the whole deal."""
+        return self.to_deal(cards)
+
+    def carried_fields_refused(self) -> bool:
+        """Tell whether fields the page carries unseen were refused: this form shows every field."""
+        return False
+
+    def to_deal(self, cards: int | None = None) -> dict[str, Any]:
+        """Return the deal the form describes, as a match document holds it (`cards` is Pocha's alone)."""
         deal: dict[str, Any] = {"dealer": self.dealer.data, "trump": self.trump.data}
         declared = self.tute_seat.data not in (None, NOBODY)
         first, second = self.points0.data, self.points1.data
@@ -102,12 +139,9 @@ def _other_side(points: int) -> int:
     return other_side_points(points) if possible_card_points(points) else DECK_POINTS - points
 
 
-class PochaDealForm(Form):
+class PochaDealForm(DealForm):
     """A Pocha deal: its bids before play, its tricks after, or both when a deal is edited."""
 
-    number = HiddenField()
-    version = HiddenField()
-    dealer = SelectField(_l("Dealer"), coerce=int, validators=[InputRequired()])
     trump = RadioField(_l("Trump"), choices=choices([("none", "none")]) + SUIT_CHOICES, default="none",
                        validators=[Optional()])
     bids = FieldList(WholeNumberField(_l("Bid"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
@@ -138,6 +172,10 @@ class PochaDealForm(Form):
     def to_deal(self, cards: int | None) -> dict[str, Any]:
         """Return the whole deal, bids and tricks."""
         return {**self.to_bids(cards), "tricks": [entry.data for entry in self.tricks.entries]}
+
+    def carried_fields_refused(self) -> bool:
+        """Tell whether the bids carried along by the tricks form were refused (the user cannot see them)."""
+        return bool(self.dealer.errors or self.trump.errors or any(entry.errors for entry in self.bids.entries))
 
     def load(self, deal: Mapping[str, Any]) -> None:
         """Show a stored deal (or pending bids) in the form."""

@@ -20,7 +20,8 @@ from ..reads.documents import match_document
 from ..i18n import gettext, ngettext, suit_name, suit_word
 from ..models import ABANDONED, Match
 from ..reads.matches import ShownMatch
-from ..rules import Game, MatchResult, bidding_order, cante_value, check_match, check_options, get_game
+from ..games import WebGame, web_game
+from ..rules import Game, MatchResult, bidding_order, check_match, check_options, get_game
 from ..rules.options import as_int, as_str
 
 
@@ -115,7 +116,12 @@ class Scoreboard:
 
     def deal_rows(self, editable: bool) -> Markup:
         """Return the rows of the deal-by-deal table, with an edit button on each deal when `editable`."""
-        return deal_rows(self.rows, self.side_names, self.match.id, self.game.name == "pocha", bool(editable))
+        return deal_rows(self.rows, self.side_names, self.match.id, self.web.signed_scores, bool(editable))
+
+    @property
+    def web(self) -> WebGame:
+        """Return the game's web side: its forms and the templates of its parts."""
+        return web_game(self.game.name)
 
     @property
     def open(self) -> bool:
@@ -209,6 +215,7 @@ def scoreboard(match: Match | ShownMatch, deals: Sequence[StoredDeal] | None = N
     match's deals when they were read as facts, not loaded with it)."""
     stored = match.deals if deals is None else deals
     game = get_game(match.game)
+    web = web_game(match.game)
     result = match_result(match, stored)
     names = match.player_names
     sides = _name_sides(names, result.sides)
@@ -216,7 +223,7 @@ def scoreboard(match: Match | ShownMatch, deals: Sequence[StoredDeal] | None = N
     rows = []
     said: dict[tuple[Any, ...], str] = {}
     for deal, scored, running in zip(stored, result.deals, result.running_totals()):
-        summary, details = _describe_deal(match.game, deal.data, names, sides, said)
+        summary, details = web.describe_deal(deal.data, names, sides, said)
         rows.append(DealRow(
             number=deal.number, dealer=names[deal.data["dealer"]], summary=summary, details=details,
             scores=scored.scores, running=running,
@@ -231,53 +238,14 @@ def scoreboard(match: Match | ShownMatch, deals: Sequence[StoredDeal] | None = N
     return Scoreboard(
         match=match, game=game, seat_names=names, sides=[tuple(side) for side in result.sides], side_names=sides,
         totals=result.totals, juegos=result.juegos,
-        target=as_int(options, "target") if match.game != "pocha" else None,
-        mode=as_str(options, "mode") if match.game != "pocha" else None,
+        target=as_int(options, "target") if "target" in options else None,
+        mode=as_str(options, "mode") if "mode" in options else None,
         rows=rows, finished=result.finished, abandoned=abandoned,
         winners=[sides[w] for w in result.winners],
         next_number=len(result.deals) + 1,
         next_dealer=None if result.finished or abandoned else next_dealer,
         next_cards=None if abandoned else result.next_cards,
         bidding_order=(list(bidding_order(next_dealer, len(names)))
-                       if match.game == "pocha" and next_dealer is not None and not result.finished else []),
+                       if game.bids_first and next_dealer is not None and not result.finished else []),
         pending=match.pending, options=options)
 
-
-def _describe_deal(game: str, deal: dict[str, Any], names: list[str], sides: list[str],
-                   said: dict[tuple[Any, ...], str]) -> tuple[str, list[str]]:
-    """Return a one-line summary of a deal and the per-seat details shown beside its scores.
-
-    `said` keeps the phrases already made for the match's earlier deals (the same trump and
-    cards come back deal after deal), so that each is looked up in the catalogue once.
-    """
-    if game == "pocha":
-        # Formatted as whole numbers (`d`), so that the deal table may write them unescaped.
-        details = [f"{bid:d}/{tricks:d}" for bid, tricks in zip(deal["bids"], deal["tricks"])]
-        key: tuple[Any, ...] = ("pocha", deal.get("trump"), deal["cards"])
-        if key not in said:
-            # Each trump and each number of cards is looked up once (a Pocha match has a few of
-            # each but many pairs of them).
-            trump_key, cards_key = ("trump", deal.get("trump")), ("cards", deal["cards"])
-            if trump_key not in said:
-                said[trump_key] = suit_name(deal["trump"]) if deal.get("trump") else gettext("no trump")
-            if cards_key not in said:
-                # Outside the f-string, where the catalogues' extraction finds it.
-                said[cards_key] = ngettext("%(num)s card", "%(num)s cards", deal["cards"])
-            said[key] = f"{said[cards_key]} · {said[trump_key]}"
-        return said[key], details
-    trump = deal["trump"]
-    parts = [said.get(("suit", trump)) or said.setdefault(("suit", trump), suit_name(trump))]
-    if "points" in deal:
-        parts.append("–".join(str(p) for p in deal["points"]))
-    if deal.get("last_trick") is not None:
-        side = deal["last_trick"]
-        parts.append(said.get(("last", side)) or said.setdefault(
-            ("last", side), gettext("last trick: %(names)s", names=sides[side])))
-    for cante in deal.get("cantes") or []:
-        parts.append(gettext("%(name)s sang %(points)s in %(suit)s", name=names[cante["seat"]],
-                             points=cante_value(cante["suit"], trump), suit=suit_word(cante["suit"])))
-    tute = deal.get("tute")
-    if tute:
-        kind = gettext("Reyes") if tute["kind"] == "reyes" else gettext("Caballos")
-        parts.append(gettext("%(name)s: tute of %(kind)s", kind=kind, name=names[tute["seat"]]))
-    return " · ".join(parts), []

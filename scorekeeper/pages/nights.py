@@ -13,13 +13,13 @@ from ..figures.nights import MatchRow, NightRows
 from .addresses import address_of
 from .charts import running_totals_svg
 from ..models import FINISHED
-from ..rules import MatchResult
+from ..rules import MatchResult, get_game
 from . import boards
 
 
 def _scored_in_points(match: MatchRow) -> bool:
     """Tell whether a match is won on points (Pocha, Tute in points mode) rather than juegos."""
-    return bool(match.game == "pocha" or match.options.get("mode") == "points")
+    return get_game(match.game).ranked_by_points(match.options)
 
 
 @dataclass(frozen=True)

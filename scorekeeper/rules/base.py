@@ -106,6 +106,19 @@ class Game(ABC):
         """Return the seats of each side for a match of `players` players."""
 
     @abstractmethod
+    def seat_tallies(self, deal: Mapping[str, Any], seat: int, side: int) -> dict[str, int]:
+        """Return what a checked deal counts for the player at `seat` (of `side`): the figures kept per
+        player (cantes, tutes, last tricks, bids made...), each a count of 0 or more."""
+
+    @abstractmethod
+    def ranks(self, result: MatchResult) -> list[int]:
+        """Return each side's place in a finished match (1 first; sides that tie share a place)."""
+
+    def ranked_by_points(self, options: Mapping[str, object]) -> bool:
+        """Tell whether a match under checked `options` is won on points rather than on juegos."""
+        return True
+
+    @abstractmethod
     def play(
         self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
     ) -> MatchResult | None:

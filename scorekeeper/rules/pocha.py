@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from .base import DealResult, Game, MatchResult
 from .common import Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text
@@ -227,6 +227,14 @@ class PochaGame(Game):
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         return tuple((seat,) for seat in range(players))
+
+    def seat_tallies(self, deal: Mapping[str, Any], seat: int, side: int) -> dict[str, int]:
+        bid, tricks = deal["bids"][seat], deal["tricks"][seat]
+        return {"exact_bids": int(bid == tricks), "over_bids": int(bid > tricks), "under_bids": int(bid < tricks)}
+
+    def ranks(self, result: MatchResult) -> list[int]:
+        places = sorted(set(result.totals), reverse=True)
+        return [places.index(total) + 1 for total in result.totals]
 
     def check_options(self, raw: object, players: int | None, log: ErrorLog) -> dict[str, object] | None:
         values = super().check_options(raw, players, log)

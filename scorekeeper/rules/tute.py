@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, cast
+from typing import Any, Final, Literal, cast
 
 from .base import DealResult, Game, MatchResult
 from .common import (
@@ -315,6 +315,19 @@ class TuteGame(Game):
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         return tute_sides(players)
+
+    def seat_tallies(self, deal: Mapping[str, Any], seat: int, side: int) -> dict[str, int]:
+        sung = [cante_value(cante["suit"], deal["trump"]) for cante in deal.get("cantes") or [] if cante["seat"] == seat]
+        return {"cantes_20": sum(1 for value in sung if value != CANTE_IN_TRUMP),
+                "cantes_40": sum(1 for value in sung if value == CANTE_IN_TRUMP),
+                "tutes": int((deal.get("tute") or {}).get("seat") == seat),
+                "last_tricks": int(deal.get("last_trick") == side)}
+
+    def ranks(self, result: MatchResult) -> list[int]:
+        return [1 if side in result.winners else 2 for side in range(len(result.sides))]
+
+    def ranked_by_points(self, options: Mapping[str, object]) -> bool:
+        return options.get("mode") == "points"
 
     def default_for(self, name: str, values: Mapping[str, object]) -> object:
         if name == "target":

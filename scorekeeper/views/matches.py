@@ -6,21 +6,21 @@ from __future__ import annotations
 from flask import Blueprint, flash, jsonify, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
-from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from ..reads import queries, matches as shown_matches
 from .. import services
 from ..forms import (
-    PochaDealForm, TuteDealForm, add_form_error, attach_errors, has_errors, new_match_form_class, option_fields,
-    options_from_form, players_from_form, whole_number,
+    add_form_error, attach_errors, has_errors, new_match_form_class, option_fields, options_from_form,
+    players_from_form, whole_number,
 )
+from ..games import DealForm, web_game, web_games
 from ..i18n import lazy_gettext, say
 from ..models import STATUSES, EntryLink, Match
 from ..pages import boards, lists
 from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
-from ..rules import GAMES, RuleViolation, first_dealer_for_leader, get_game
+from ..rules import GAMES, RuleViolation
 from . import KEPT_OFFLINE_HEADER, MATCH_OVER_HEADER
 from .share import share_section
 from .table import entry_section, match_at_table, match_to_show, sent_key, version_at_table
@@ -37,7 +37,7 @@ Page = Response | tuple[str, int]
 @bp.get("/matches/new")
 def choose_game() -> str:
     """Ask which game the table is about to play."""
-    return render_template("matches/choose_game.html", games=GAMES.values())
+    return render_template("matches/choose_game.html", games=[web.engine for web in web_games()])
 
 
 @bp.route("/matches/new/<game_name>", methods=["GET", "POST"])
@@ -45,25 +45,26 @@ def new(game_name: str) -> Page:
     """Seat the players, choose the first dealer and the house rules, and start the match."""
     if game_name not in GAMES:
         raise services.NotFound(gettext("There is no such game."))
-    game = get_game(game_name)
+    web = web_game(game_name)
+    game = web.engine
     form = new_match_form_class(game)()
     # Only the fields this game shows are read, so that every refusal lands on a visible field.
-    del form["first_dealer" if game.name == "tute4" else "leader"]
-    if game.name != "pocha":
+    del form["first_dealer" if web.asks_leader else "leader"]
+    if not any(spec.kind == "schedule" for spec in game.option_specs):
         del form["schedule_list"]
     known = queries.players(current_user, include_archived=False)
     if form.validate_on_submit():
         names, entries = players_from_form(form)
-        chosen = form.leader if game.name == "tute4" else form.first_dealer
+        chosen = form.leader if web.asks_leader else form.first_dealer
         # The choice names a row of the form; rows left empty are not seats.
         seat = entries.index(chosen.data) if chosen.data in entries else -1
-        first_dealer = first_dealer_for_leader(seat, len(names)) if game.name == "tute4" and seat >= 0 else seat
+        first_dealer = web.first_dealer(seat, len(names)) if seat >= 0 else seat
         try:
             match = services.start_match(current_user, game.name, names, options_from_form(form, game), first_dealer)
         except RuleViolation as violation:
             fields = {f"players.{i}": f"players-{entry}" for i, entry in enumerate(entries)}
             fields.update({f"options.{spec.name}": f"opt_{spec.name}" for spec in game.option_specs})
-            fields.update({"players": "@players", "first_dealer": "leader" if game.name == "tute4" else "first_dealer"})
+            fields.update({"players": "@players", "first_dealer": "leader" if web.asks_leader else "first_dealer"})
             attach_errors(form, violation.problems, fields)
         except services.ServiceError as error:  # a name refused, or a race lost to another phone
             field = error.field or ""
@@ -73,7 +74,7 @@ def new(game_name: str) -> Page:
         else:
             return redirect(url_for("matches.scoreboard", match_id=match.id))
     status = 422 if has_errors(form) else 200
-    return render_template("matches/new.html", form=form, game=game, known=known,
+    return render_template("matches/new.html", form=form, game=game, web=web, known=known,
                            options=option_fields(form, game)), status
 
 
@@ -151,8 +152,9 @@ def rematch(match_id: int) -> Response:
     match = queries.match_for(current_user, match_id)
     leader = whole_number(request.form.get("leader"))
     first_dealer = None
-    if match.game == "tute4" and leader is not None and leader < len(match.seats):
-        first_dealer = first_dealer_for_leader(leader, len(match.seats))
+    web = web_game(match.game)
+    if web.asks_leader and leader is not None and leader < len(match.seats):
+        first_dealer = web.first_dealer(leader, len(match.seats))
     try:
         new_match, made = services.rematch(current_user, match, first_dealer)
     except services.ServiceError as error:
@@ -172,20 +174,16 @@ def _message(error: Exception) -> str:
 # ---------------------------------------------------------------- entering deals
 
 
-def _deal_form(board: boards.Scoreboard) -> TuteDealForm | PochaDealForm:
-    if board.game.name == "pocha":
-        return PochaDealForm().setup(board.seat_names)
-    return TuteDealForm().setup(board.seat_names, board.side_names)
+def _deal_form(board: boards.Scoreboard) -> DealForm:
+    return web_game(board.game.name).deal_form(board.seat_names, board.side_names)
 
 
-def _posted_form(match: Match) -> TuteDealForm | PochaDealForm:
+def _posted_form(match: Match) -> DealForm:
     """Return the deal form for a posted entry, without scoring the match (the service does that)."""
-    if match.game == "pocha":
-        return PochaDealForm().setup(match.player_names)
-    return TuteDealForm().setup(match.player_names, boards.side_names(match))
+    return web_game(match.game).deal_form(match.player_names, boards.side_names(match))
 
 
-def _render_entry(board: boards.Scoreboard, form: FlaskForm, step: str, status: int = 200) -> tuple[str, int]:
+def _render_entry(board: boards.Scoreboard, form: DealForm, step: str, status: int = 200) -> tuple[str, int]:
     return render_template("matches/deal.html", board=board, form=form, step=step, editing=None,
                            cards=board.next_cards or 0, plan=offline_plan(board)), status
 
@@ -202,15 +200,7 @@ def enter_deal(match_id: int) -> Page:
     # The bids replace bids stored meanwhile only as a correction of the state they were entered on.
     form.version.data = str(board.match.version)
     form.dealer.data = board.next_dealer
-    step = "deal"
-    if isinstance(form, PochaDealForm):
-        step = "bids"
-        trump = request.args.get("trump")
-        if trump in ("none", "oros", "copas", "espadas", "bastos"):
-            form.trump.data = trump
-        if board.pending is not None:
-            form.load(board.pending)
-            step = "tricks"
+    step = web_game(board.game.name).entry_step(form, board.pending, request.args)
     return _kept_offline(make_response(_render_entry(board, form, step)), board)
 
 
@@ -236,7 +226,7 @@ def _store_deal(match: Match, step: str, link: EntryLink | None) -> Page:
         add_form_error(form, error.message)
         status = 409
     else:  # the form itself was refused
-        if step == "tricks" and isinstance(form, PochaDealForm) and _hidden_fields_wrong(form):
+        if form.carried_fields_refused():
             add_form_error(form, gettext("This page is out of date. Go back to the scoreboard and enter the tricks "
                                          "again."))
     board = _board_after_refusal(match_id)
@@ -252,7 +242,7 @@ def _board_after_refusal(match_id: int) -> boards.Scoreboard:
     return boards.scoreboard(shown_matches.match_to_show(match_id))
 
 
-def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, key: str | None,
+def _store_posted(match: Match, form: DealForm, step: str, key: str | None,
                   link: EntryLink | None) -> Match:
     """Store the entry the form describes, saying which entry link it came through, or raise what refused it."""
     # A form always carries the number it was opened for; one without is out of date.
@@ -260,32 +250,27 @@ def _store_posted(match: Match, form: TuteDealForm | PochaDealForm, step: str, k
     # The cards in hand follow from the match's schedule: the server knows them, the form does not say.
     cards = boards.next_cards(match)
     via = link.id if link is not None else None
-    if isinstance(form, TuteDealForm):
-        return services.add_deal(match, form.to_deal(), number, key, entry_link_id=via)
+    if step == "deal":
+        return services.add_deal(match, form.to_deal(cards), number, key, entry_link_id=via)
     if step == "bids":
         return services.save_bids(match, form.to_bids(cards), number, key, whole_number(form.version.data))
     return services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key,
                                   entry_link_id=via)
 
 
-def _hidden_fields_wrong(form: PochaDealForm) -> bool:
-    """Tell whether the bids carried along by the tricks form were refused (the user cannot see them)."""
-    return bool(form.dealer.errors or form.trump.errors or any(entry.errors for entry in form.bids.entries))
-
-
 @bp.post("/matches/<int:match_id>/deal")
 def save_deal(match_id: int) -> Page:
     """Store the next deal (Tute), or the tricks of the deal whose bids are in (Pocha)."""
     match, link = match_at_table(match_id, changing=True, deals=False)  # the service reads them, under its lock
-    return _store_deal(match, "tricks" if match.game == "pocha" else "deal", link)
+    return _store_deal(match, web_game(match.game).posted_step, link)
 
 
 @bp.post("/matches/<int:match_id>/bids")
 def save_bids(match_id: int) -> Page:
     """Store the bids of the next Pocha deal, before play."""
     match, link = match_at_table(match_id, changing=True)
-    if match.game != "pocha":
-        raise services.NotFound(gettext("Only Pocha has bids."))
+    if not web_game(match.game).engine.bids_first:
+        raise services.NotFound(gettext("This game has no bids."))
     return _store_deal(match, "bids", link)
 
 
@@ -300,8 +285,8 @@ def edit_deal(match_id: int, number: int) -> Page:
     if stored is None:
         raise services.NotFound(gettext("This match has no deal %(number)s.", number=number))
     form = _deal_form(board)
-    # A Pocha deal is played with the cards its schedule gave it: the stored deal says how many.
-    cards = stored.data.get("cards") if match.game == "pocha" else None
+    # A deal is played with the cards its schedule gave it (in a game that has one): the stored deal says how many.
+    cards = stored.data.get("cards")
     status = 200
     if request.method == "GET":
         form.load(stored.data)
@@ -309,7 +294,7 @@ def edit_deal(match_id: int, number: int) -> Page:
     elif form.validate_on_submit():
         try:
             version = whole_number(form.version.data)
-            deal = form.to_deal(cards) if isinstance(form, PochaDealForm) else form.to_deal()
+            deal = form.to_deal(cards)
             services.replace_deal(match, number, deal, -1 if version is None else version)
         except RuleViolation as violation:
             attach_errors(form, [p for p in violation.problems if p.deal == number], form.error_fields())
@@ -344,7 +329,7 @@ def history() -> str:
                                  game=game if game in GAMES else None, status=status if status in STATUSES else None,
                                  player_id=player_id, note=note)
     return render_template("matches/history.html", page=found, cards=lists.history_cards(found.items),
-                           games=GAMES.values(), statuses=STATUSES, players=queries.player_choices(current_user),
+                           games=[web.engine for web in web_games()], statuses=STATUSES, players=queries.player_choices(current_user),
                            selected={"game": game, "status": status, "player": player_id, "note": note})
 
 

@@ -1,0 +1,79 @@
+"""What a game's web side gives the app: its deal form and the templates of its parts, how an
+entry is stored, how a deal reads in the deal table, and its deals' JSON Schema."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..forms import DealForm
+
+from ..rules import Game
+
+#: A JSON Schema, as the OpenAPI document holds it.
+Schema = dict[str, Any]
+
+
+class WebGame(ABC):
+    """A game's web side. Subclasses set `folder` (their templates under templates/games/) and
+    implement the abstract methods; the engine's `Game` says everything about the rules."""
+
+    #: The folder of this game's templates under templates/games/.
+    folder: str
+    #: Whether each deal's score shows its sign (+5, -3), as in a game where a deal can cost points.
+    signed_scores: bool = False
+
+    def __init__(self, engine: Game, asks_leader: bool = False) -> None:
+        self.engine = engine
+        #: Whether the table names who leads the first trick (who holds the 2 of oros), from
+        #: which the engine tells who dealt first, rather than naming the first dealer.
+        self.asks_leader = asks_leader
+
+    @property
+    def name(self) -> str:
+        """Return the name match documents use."""
+        return self.engine.name
+
+    @property
+    def plays_in_pairs(self) -> bool:
+        """Tell whether partners share a side (so that the new-match form says who sits with whom)."""
+        return any(len(side) > 1 for side in self.engine.sides(self.engine.max_players))
+
+    def template(self, part: str) -> str:
+        """Return the template of this game's `part` (deal_fields, deal_extras, next_step, player_figures)."""
+        return f"games/{self.folder}/{part}.html"
+
+    def first_dealer(self, chosen_seat: int, players: int) -> int:
+        """Return the first dealer for the seat the new-match form chose (the dealer, or the leader)."""
+        return chosen_seat
+
+    @abstractmethod
+    def deal_form(self, seat_names: Sequence[str], side_names: Sequence[str]) -> DealForm:
+        """Return this game's deal form for a table, ready to validate a posted entry."""
+
+    @property
+    def posted_step(self) -> str:
+        """Return the step a deal form's POST completes ("deal"; "tricks" after bids)."""
+        return "tricks" if self.engine.bids_first else "deal"
+
+    @abstractmethod
+    def entry_step(self, form: DealForm, pending: Mapping[str, Any] | None, args: Mapping[str, str]) -> str:
+        """Prepare a new entry's form (with what the scoreboard's button chose, `args`) and return its step."""
+
+    @abstractmethod
+    def describe_deal(self, deal: Mapping[str, Any], names: Sequence[str], sides: Sequence[str],
+                      said: dict[tuple[Any, ...], str]) -> tuple[str, list[str]]:
+        """Return a deal's one-line summary and each side's figures beside its score (may be empty).
+
+        `said` keeps the phrases already made for the match's earlier deals, so that each is
+        looked up in the catalogue once.
+        """
+
+    @abstractmethod
+    def deal_schema(self, players: int, number: bool = False) -> Schema:
+        """Return the JSON Schema of a deal at a table of `players`; with `number`, as the API takes it."""
+
+    def options_schema(self, schema: Schema) -> Schema:
+        """Return the schema of the game's house rules with what only this game states added."""
+        return schema
