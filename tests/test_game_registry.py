@@ -57,3 +57,11 @@ def test_nothing_outside_the_engine_and_the_registry_compares_a_games_name() -> 
                 continue
             found += [f"{path.relative_to(ROOT)}: {hit}" for hit in _comparisons(path.read_text(), names)]
     assert found == []
+
+
+def test_every_games_name_fits_the_tables_that_name_a_game() -> None:
+    from scorekeeper.models import GAME_NAME_LENGTH, Match, PlayerRating, PlayerResult, PlayerSummary
+
+    for model in (Match, PlayerResult, PlayerRating, PlayerSummary):
+        assert model.__table__.c.game.type.length == GAME_NAME_LENGTH
+    assert all(len(name) <= GAME_NAME_LENGTH for name in GAMES)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from .base import (
-    ABANDONED, FINISHED, MAX_ID, MAX_NOTE_LENGTH, NAME_KEY_LENGTH, NOTE_ROOM, PLAYING, STATUSES, Model, UTCDateTime,
+    ABANDONED, FINISHED, GAME_NAME_LENGTH, MAX_ID, MAX_NOTE_LENGTH, NAME_KEY_LENGTH, NOTE_ROOM, PLAYING, STATUSES, Model, UTCDateTime,
     name_key, utcnow,
 )
 from .derived import DealCounts, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
 from .facts import ApiToken, Deal, EntryLink, IdempotencyKey, Match, Player, Seat, SignIn, User
 
 __all__ = [
-    "ABANDONED", "FINISHED", "MAX_ID", "MAX_NOTE_LENGTH", "NAME_KEY_LENGTH", "NOTE_ROOM", "PLAYING", "STATUSES",
+    "ABANDONED", "FINISHED", "GAME_NAME_LENGTH", "MAX_ID", "MAX_NOTE_LENGTH", "NAME_KEY_LENGTH", "NOTE_ROOM", "PLAYING", "STATUSES",
     "ApiToken", "Deal", "DealCounts", "EntryLink", "IdempotencyKey", "Match", "Model", "Player", "PlayerPair", "PlayerRating",
     "PlayerResult", "PlayerSummary", "Seat", "SignIn", "UTCDateTime", "User", "name_key", "utcnow",
 ]

@@ -27,6 +27,8 @@ ABANDONED = "abandoned"
 STATUSES = (PLAYING, FINISHED, ABANDONED)
 #: The largest id an integer column holds on every database; a larger id names nothing.
 MAX_ID = 2**31 - 1
+#: Room for a game's name (the engine's registry names each game), with space for games to come.
+GAME_NAME_LENGTH = 32
 #: Room for a name of 40 characters once case-folded (which can make it up to three times longer).
 NAME_KEY_LENGTH = 160
 #: The longest note that can be typed, in characters once its Unicode is composed (NFC).

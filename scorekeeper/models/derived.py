@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .base import Model, UTCDateTime
+from .base import GAME_NAME_LENGTH, Model, UTCDateTime
 
 
 class DealCounts:
@@ -45,7 +45,7 @@ class PlayerResult(DealCounts, Model):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
-    game: Mapped[str] = mapped_column(String(10))
+    game: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH))
     seat: Mapped[int] = mapped_column()
     side: Mapped[int] = mapped_column()
     status: Mapped[str] = mapped_column(String(10))
@@ -71,7 +71,7 @@ class PlayerRating(Model):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
-    game: Mapped[str] = mapped_column(String(10))
+    game: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH))
     rated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     mu: Mapped[float] = mapped_column()
     sigma: Mapped[float] = mapped_column()
@@ -94,7 +94,7 @@ class PlayerSummary(DealCounts, Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
-    game: Mapped[str] = mapped_column(String(10))
+    game: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH))
     played: Mapped[int] = mapped_column(default=0)
     won: Mapped[int] = mapped_column(default=0)
     abandoned: Mapped[int] = mapped_column(default=0)

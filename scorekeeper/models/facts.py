@@ -14,7 +14,7 @@ from flask_login import UserMixin
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .base import NAME_KEY_LENGTH, NOTE_ROOM, PLAYING, Model, UTCDateTime, utcnow
+from .base import GAME_NAME_LENGTH, NAME_KEY_LENGTH, NOTE_ROOM, PLAYING, Model, UTCDateTime, utcnow
 
 #: The tables whose ids a session, a link, a token or an address holds: SQLite must never hand one
 #: out again once its row is deleted (without AUTOINCREMENT it reuses the highest id), or a phone
@@ -122,7 +122,7 @@ class Match(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     uid: Mapped[str] = mapped_column(String(32), unique=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    game: Mapped[str] = mapped_column(String(10))
+    game: Mapped[str] = mapped_column(String(GAME_NAME_LENGTH))
     #: House rules that differ from the game's defaults, as a match document names them.
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     #: The seat that deals first (chosen at the table; in tute4 set by who holds the 2 of oros).
