@@ -88,7 +88,7 @@ def options_schema(game: str) -> Schema:
     return web_game(game).options_schema(schema)
 
 
-def match_document(game: str, stored: bool = False) -> Schema:
+def match_document_schema(game: str, stored: bool = False) -> Schema:
     """Return the schema of a match document of `game`; `stored` for the one the API answers with."""
     spec = get_game(game)
     deal = web_game(game).deal_schema(spec.max_players)
@@ -201,8 +201,8 @@ def components() -> dict[str, Schema]:
     by_game = {game: game.capitalize() for game in GAMES}
     schemas: dict[str, Schema] = {}
     for game, name in by_game.items():
-        schemas[f"New{name}Match"] = match_document(game)
-        schemas[f"{name}MatchDocument"] = match_document(game, stored=True)
+        schemas[f"New{name}Match"] = match_document_schema(game)
+        schemas[f"{name}MatchDocument"] = match_document_schema(game, stored=True)
     schemas["NewMatch"] = {
         "description": "A match document (DESIGN.md), optionally with `first_dealer` and `note`; with deals, the "
                        "whole match is checked and imported at once.",

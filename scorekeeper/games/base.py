@@ -7,12 +7,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..api.json_schema import Schema
 from ..forms import DealForm
 
 from ..rules import Game
-
-#: A JSON Schema, as the OpenAPI document holds it.
-Schema = dict[str, Any]
 
 
 class WebGame(ABC):

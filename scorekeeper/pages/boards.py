@@ -65,7 +65,7 @@ class DealRow:
 
 
 @dataclass(frozen=True)
-class Standing:
+class StandingLine:
     """One line of the standings: a side's place, name and score, and its bid while a Pocha deal
     waits for its tricks."""
 
@@ -134,7 +134,7 @@ class Scoreboard:
         return None if self.next_dealer is None else self.seat_names[self.next_dealer]
 
     @property
-    def standings(self) -> list[Standing]:
+    def standings(self) -> list[StandingLine]:
         """Return the sides from first to last, ranked on the rules engine's totals (juegos where the
         match counts them), the winners first whatever their totals (a tute can win a match behind),
         each with its bid while the deal waits for its tricks."""
@@ -142,7 +142,7 @@ class Scoreboard:
         winners = set(self.winners)
         keys = [(name in winners, score) for name, score in zip(self.side_names, scores)]
         bids = self.pending["bids"] if self.pending else None
-        lines = [Standing(rank=1 + sum(other > key for other in keys), side=index, name=name,
+        lines = [StandingLine(rank=1 + sum(other > key for other in keys), side=index, name=name,
                           total=self.totals[index], juegos=None if self.juegos is None else self.juegos[index],
                           bid=bids[side[0]] if bids is not None and len(side) == 1 else None,
                           winner=name in winners)

@@ -23,12 +23,12 @@ from ..pages.qr import qr_svg
 from ..rules import GAMES, RuleViolation
 from . import KEPT_OFFLINE_HEADER, MATCH_OVER_HEADER
 from .share import share_section
-from .table import entry_section, match_at_table, match_to_show, sent_key, version_at_table
+from .table import entry_section, reachable_match, reachable_shown_match, sent_key, version_at_table
 
 bp = Blueprint("matches", __name__)
 bp.add_app_template_filter(qr_svg, "qr_svg")
 
-Page = Response | tuple[str, int]
+PageAnswer = Response | tuple[str, int]
 
 
 # ---------------------------------------------------------------- new match
@@ -41,7 +41,7 @@ def choose_game() -> str:
 
 
 @bp.route("/matches/new/<game_name>", methods=["GET", "POST"])
-def new(game_name: str) -> Page:
+def new(game_name: str) -> PageAnswer:
     """Seat the players, choose the first dealer and the house rules, and start the match."""
     if game_name not in GAMES:
         raise services.NotFound(gettext("There is no such game."))
@@ -84,7 +84,7 @@ def new(game_name: str) -> Page:
 @bp.get("/matches/<int:match_id>")
 def scoreboard(match_id: int) -> Response:
     """Show the scoreboard that stays open on the table (to the owner, and to the phones that joined it)."""
-    match, link = match_to_show(match_id)
+    match, link = reachable_shown_match(match_id)
     board = boards.scoreboard(match)
     owner = link is None
     page = render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None,
@@ -119,7 +119,7 @@ UNDONE = {"bids": lazy_gettext("The bids were undone."), "deal": lazy_gettext("T
 @bp.post("/matches/<int:match_id>/undo")
 def undo(match_id: int) -> Response:
     """Undo the last entry (pending bids, else the last deal)."""
-    match, _link = match_at_table(match_id, changing=True)
+    match, _link = reachable_match(match_id, changing=True)
     try:
         flash(str(UNDONE[services.undo(match)]))
     except (RuleViolation, services.ServiceError) as error:
@@ -189,9 +189,9 @@ def _render_entry(board: boards.Scoreboard, form: DealForm, step: str, status: i
 
 
 @bp.get("/matches/<int:match_id>/deal")
-def enter_deal(match_id: int) -> Page:
+def enter_deal(match_id: int) -> PageAnswer:
     """Show the form for the next deal: Tute's deal, or Pocha's bids, then its tricks."""
-    match, _link = match_to_show(match_id)
+    match, _link = reachable_shown_match(match_id)
     board = boards.scoreboard(match)
     if not board.open:
         return redirect(url_for("matches.scoreboard", match_id=match_id))
@@ -210,7 +210,7 @@ def _after(step: str, match_id: int) -> Response:
     return redirect(url_for(endpoint, match_id=match_id))
 
 
-def _store_deal(match: Match, step: str, link: EntryLink | None) -> Page:
+def _store_deal(match: Match, step: str, link: EntryLink | None) -> PageAnswer:
     match_id = match.id
     # A phone that lost its connection sends a saved entry again with the key it chose at first.
     key = sent_key()
@@ -259,25 +259,25 @@ def _store_posted(match: Match, form: DealForm, step: str, key: str | None,
 
 
 @bp.post("/matches/<int:match_id>/deal")
-def save_deal(match_id: int) -> Page:
+def save_deal(match_id: int) -> PageAnswer:
     """Store the next deal (Tute), or the tricks of the deal whose bids are in (Pocha)."""
-    match, link = match_at_table(match_id, changing=True, deals=False)  # the service reads them, under its lock
+    match, link = reachable_match(match_id, changing=True, deals=False)  # the service reads them, under its lock
     return _store_deal(match, web_game(match.game).posted_step, link)
 
 
 @bp.post("/matches/<int:match_id>/bids")
-def save_bids(match_id: int) -> Page:
+def save_bids(match_id: int) -> PageAnswer:
     """Store the bids of the next Pocha deal, before play."""
-    match, link = match_at_table(match_id, changing=True)
+    match, link = reachable_match(match_id, changing=True)
     if not web_game(match.game).engine.bids_first:
         raise services.NotFound(gettext("This game has no bids."))
     return _store_deal(match, "bids", link)
 
 
 @bp.route("/matches/<int:match_id>/deals/<int:number>/edit", methods=["GET", "POST"])
-def edit_deal(match_id: int, number: int) -> Page:
+def edit_deal(match_id: int, number: int) -> PageAnswer:
     """Correct any deal; the whole match is checked again before it is stored."""
-    match, link = match_at_table(match_id, changing=request.method == "POST")
+    match, link = reachable_match(match_id, changing=request.method == "POST")
     board = boards.scoreboard(match)
     if link is not None and not board.open:  # the match is over: the table's phones only read it
         return redirect(url_for("matches.scoreboard", match_id=match_id))

@@ -18,7 +18,7 @@ from .table import entry_section
 
 bp = Blueprint("nights", __name__)
 
-Page = Response | tuple[str, int]
+PageAnswer = Response | tuple[str, int]
 
 
 @bp.get("/nights")
@@ -40,7 +40,7 @@ def night(night_id: int) -> str:
 
 
 @bp.post("/matches/<int:match_id>/note")
-def save_note(match_id: int) -> Page:
+def save_note(match_id: int) -> PageAnswer:
     """Write, change or clear a match's note, from its scoreboard or its page in the history."""
     match = queries.match_for(current_user, match_id)
     back = "matches.detail" if request.args.get("back") == "detail" else "matches.scoreboard"

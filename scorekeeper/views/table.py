@@ -92,7 +92,7 @@ def sent_key() -> str | None:
     return request.headers.get("Idempotency-Key") or request.form.get("idempotency_key") or None
 
 
-def match_at_table(match_id: int, *, changing: bool = False, deals: bool = True) -> tuple[Match, EntryLink | None]:
+def reachable_match(match_id: int, *, changing: bool = False, deals: bool = True) -> tuple[Match, EntryLink | None]:
     """Return the match, whole (without its deals unless `deals`: see `queries.match_at_table`), and, for
     a phone that joined through an entry link, that link (None for the owner).
 
@@ -107,9 +107,9 @@ def match_at_table(match_id: int, *, changing: bool = False, deals: bool = True)
     return match, _link_to(match, changing)
 
 
-def match_to_show(match_id: int) -> tuple[ShownMatch, EntryLink | None]:
+def reachable_shown_match(match_id: int) -> tuple[ShownMatch, EntryLink | None]:
     """Return the match with its deals as facts, for a page that only shows it, and the phone's entry link
-    as `match_at_table` does."""
+    as `reachable_match` does."""
     match = shown_matches.match_to_show(match_id)
     return match, _link_to(match, changing=False)
 

@@ -141,7 +141,7 @@ def _sqlite_file(url: str | URL) -> Path | None:
 
 
 @dataclass(frozen=True)
-class Schema:
+class SchemaState:
     """The database's schema revision, and the one this version's migrations end at."""
 
     revision: str | None
@@ -150,7 +150,7 @@ class Schema:
     known: bool
 
 
-def read_schema(shown: str) -> Schema:
+def read_schema(shown: str) -> SchemaState:
     """Read the schema revision of the app's database (inside an app context), or refuse to start if it cannot."""
     from ..extensions import db
 
@@ -163,10 +163,10 @@ def read_schema(shown: str) -> Schema:
     except SQLAlchemyError as error:
         raise StartRefused(f"Scorekeeper could not open its database, {shown}: {error}") from error
     known = revision is None or revision in {step.revision for step in script.walk_revisions()}
-    return Schema(revision, head, known)
+    return SchemaState(revision, head, known)
 
 
-def schema_problem(shown: str, schema: Schema) -> str | None:
+def schema_problem(shown: str, schema: SchemaState) -> str | None:
     """Say why this version cannot use the database at `schema` until the host acts, or None if it can."""
     if schema.revision == schema.head:
         return None
@@ -181,12 +181,12 @@ def schema_problem(shown: str, schema: Schema) -> str | None:
             f"settings (or let the app apply the migrations as it starts: SCOREKEEPER_AUTO_MIGRATE=true).")
 
 
-def announce(app: Flask, database: Database, before: Schema, migrated: bool) -> None:
+def announce(app: Flask, database: Database, before: SchemaState, migrated: bool) -> None:
     """Log the start's line (version, database, schema revision, instance folder); refuse to serve an outdated schema.
 
     `before` is the schema as the start found it, `migrated` whether the start applied the migrations.
     """
-    now = Schema(before.head, before.head, True) if migrated else before
+    now = SchemaState(before.head, before.head, True) if migrated else before
     problem = schema_problem(database.shown, now)
     if problem is not None and not made_for_a_command():
         raise StartRefused(problem)
