@@ -85,8 +85,8 @@ class StandingLine:
 class Scoreboard:
     """Everything the scoreboard and the deal forms show about a match, derived from its facts."""
 
-    #: The match: as objects where a form changes it, else as read for showing it.
-    match: Match | ShownMatch
+    #: The match, as read for showing it.
+    match: ShownMatch
     game: Game
     seat_names: list[str]
     #: The seats of each side, and the sides' names ("Ana & Carmen" in Tute for four).
@@ -197,7 +197,7 @@ def next_cards(match: Match) -> int | None:
     return cards if isinstance(cards, int) else None
 
 
-def match_result(match: Match | ShownMatch, deals: Sequence[StoredDeal] | None = None) -> MatchResult:
+def match_result(match: ShownMatch, deals: Sequence[StoredDeal] | None = None) -> MatchResult:
     """Return the rules engine's result for the match: the one cached beside its deals, when it agrees
     with the deals read (`deals`, else the match's own), else the facts scored again."""
     cached = match.result
@@ -210,7 +210,7 @@ def match_result(match: Match | ShownMatch, deals: Sequence[StoredDeal] | None =
     return check_match(match_document(match, None if deals is None else [deal.data for deal in deals]))
 
 
-def scoreboard(match: Match | ShownMatch, deals: Sequence[StoredDeal] | None = None) -> Scoreboard:
+def scoreboard(match: ShownMatch, deals: Sequence[StoredDeal] | None = None) -> Scoreboard:
     """Lay out the match's facts, as the rules engine scored them, for the scoreboard (`deals`: the
     match's deals when they were read as facts, not loaded with it)."""
     stored = match.deals if deals is None else deals

@@ -277,11 +277,14 @@ def save_bids(match_id: int) -> PageAnswer:
 @bp.route("/matches/<int:match_id>/deals/<int:number>/edit", methods=["GET", "POST"])
 def edit_deal(match_id: int, number: int) -> PageAnswer:
     """Correct any deal; the whole match is checked again before it is stored."""
-    match, link = reachable_match(match_id, changing=request.method == "POST")
-    board = boards.scoreboard(match)
+    # A correction changes the match, read as objects under the checks of a change (a table's phone
+    # may change nothing once the match is over); the page shows the match as read for showing.
+    match = reachable_match(match_id, changing=True)[0] if request.method == "POST" else None
+    shown, link = reachable_shown_match(match_id)
+    board = boards.scoreboard(shown)
     if link is not None and not board.open:  # the match is over: the table's phones only read it
         return redirect(url_for("matches.scoreboard", match_id=match_id))
-    stored = next((deal for deal in match.deals if deal.number == number), None)
+    stored = next((deal for deal in shown.deals if deal.number == number), None)
     if stored is None:
         raise services.NotFound(gettext("This match has no deal %(number)s.", number=number))
     form = _deal_form(board)
@@ -290,11 +293,12 @@ def edit_deal(match_id: int, number: int) -> PageAnswer:
     status = 200
     if request.method == "GET":
         form.load(stored.data)
-        form.number.data, form.version.data = str(number), str(match.version)  # as the page sends them back
+        form.number.data, form.version.data = str(number), str(shown.version)  # as the page sends them back
     elif form.validate_on_submit():
         try:
             version = whole_number(form.version.data)
             deal = form.to_deal(cards)
+            assert match is not None  # read above for a POST
             services.replace_deal(match, number, deal, -1 if version is None else version)
         except RuleViolation as violation:
             attach_errors(form, [p for p in violation.problems if p.deal == number], form.error_fields())

@@ -7,7 +7,7 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from ..reads import queries
+from ..reads import matches as shown_matches, queries
 from .. import services
 from ..figures import nights as night_reads
 from ..forms import NightGapForm, NoteForm, add_form_error, whole_number
@@ -54,7 +54,7 @@ def save_note(match_id: int) -> PageAnswer:
             flash(gettext("The note was saved.") if match.note else gettext("The note was removed."))
             return redirect(url_for(back, match_id=match_id))
     # Refused: the same page again, with what was typed and the message at the field.
-    board = boards.scoreboard(queries.match_for(current_user, match_id))
+    board = boards.scoreboard(shown_matches.match_to_show_for(current_user, match_id))
     if back == "matches.detail":
         return render_template("matches/detail.html", board=board, note_form=form), 422
     return render_template("matches/scoreboard.html", board=board, note_form=form, guest=False,

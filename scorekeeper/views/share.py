@@ -16,7 +16,7 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug import wrappers
 
-from ..reads import queries
+from ..reads import matches as shown_matches, queries
 from .. import services
 from ..extensions import csrf
 from ..forms import whole_number
@@ -82,7 +82,7 @@ def state() -> Response:
     match = queries.match_for_share(request.form.get("secret") or "")
     if whole_number(request.form.get("version")) == match.version:
         return Response(status=204)
-    board = boards.scoreboard(match)
+    board = boards.scoreboard(shown_matches.match_to_show(match.id))
     response = jsonify({"version": match.version, "title": str(game_title(board.game.name)),
                         "players": ", ".join(board.seat_names),
                         "html": render_template("share/_live_board.html", board=board)})

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, render_template, request
 from flask_babel import gettext
 from flask_login import current_user
 
-from ..reads import queries
+from ..reads import matches as shown_matches, queries
 from .. import services
 from ..figures import reads
 from ..pages import boards, lists
@@ -111,7 +111,7 @@ def head_to_head() -> str:
 @bp.get("/matches/<int:match_id>.csv")
 def match_csv(match_id: int) -> Response:
     """A match's deal table as CSV: each deal's scores and the running totals."""
-    board = boards.scoreboard(queries.match_for(current_user, match_id))
+    board = boards.scoreboard(shown_matches.match_to_show_for(current_user, match_id))
     header: list[object] = ["deal", "dealer", "summary"]
     header += [f"{name} score" for name in board.side_names] + [f"{name} total" for name in board.side_names]
     rows = [header] + [[row.number, row.dealer, row.summary, *row.scores, *row.running] for row in board.rows]
