@@ -19,7 +19,7 @@ from ..i18n import lazy_gettext
 from ..extensions import login_manager
 from ..forms import group_errors
 from ..models import MAX_NOTE_LENGTH
-from ..pages import buttons, lists
+from ..pages import lists
 from ..errors import Conflict, MatchOver, NotFound, ServiceError
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
@@ -63,7 +63,6 @@ def register(app: Flask) -> None:
     app.register_error_handler(429, _too_many)
     app.add_template_filter(_group_errors, "group_errors")
     app.add_template_global(lists.pager, "pager")
-    app.add_template_global(buttons.button_form, "button_form")
     app.jinja_env.globals["max_note_length"] = MAX_NOTE_LENGTH  # the note form's hint says it
     i18n.register(app)
 
