@@ -62,7 +62,7 @@ def register(app: Flask) -> None:
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(429, _too_many)
     app.add_template_filter(_group_errors, "group_errors")
-    app.add_template_global(lists.pager, "pager")
+    app.add_template_global(lists.pages_around, "pages_around")
     app.jinja_env.globals["max_note_length"] = MAX_NOTE_LENGTH  # the note form's hint says it
     i18n.register(app)
 
