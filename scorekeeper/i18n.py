@@ -19,10 +19,11 @@ import flask_babel
 from flask_babel import get_locale, get_timezone, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .rules import GAMES, OptionSpec, RuleError
 from .rules.messages import MESSAGES, PLURALS, N_
+from .templating import macro
 from .text import seat_marks
 
 #: Suit names as players of each language say them (the catalogues hold each language's word).
@@ -294,8 +295,7 @@ def _time(value: datetime, text: str, kind: str) -> Markup:
     """Wrap a shown time in <time>, whose UTC instant lets the browser redo it in its own zone
     (`kind` says whether it shows the "date" or the "moment", date and time)."""
     utc = value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo is not None else value
-    # The stamp is digits and the kind a constant: only the text needs escaping.
-    return Markup(f'<time datetime="{utc.isoformat(timespec="seconds")}Z" data-shows="{kind}">{escape(text)}</time>')
+    return macro("_time.html", "time")(f'{utc.isoformat(timespec="seconds")}Z', kind, text)
 
 
 def moment(value: datetime | None) -> Markup:
