@@ -8,8 +8,9 @@ from functools import lru_cache
 import segno
 from markupsafe import Markup
 
-#: How many drawn codes a process keeps: a code costs some 7 ms to draw, and the owner's
-#: scoreboard shows the same one (its entry link's, its live view's) on every reload all evening.
+#: How many drawn codes a process keeps: drawing one takes longer than the rest of its page,
+#: and the owner's scoreboard shows the same one (its entry link's, its live view's) on every
+#: reload all evening.
 KEPT_CODES = 64
 
 
