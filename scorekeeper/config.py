@@ -74,8 +74,8 @@ class Defaults:
     BABEL_DEFAULT_LOCALE = "en"
     #: Flask-Compress: `assets.register` adds it to every answer but the API's (see `assets._compress`).
     COMPRESS_REGISTER = False
-    #: Brotli first (a tenth smaller than zstd or gzip here, for about a millisecond a page at
-    #: level 6), then zstd, then gzip for the rest.
+    #: Brotli first (smaller than zstd or gzip, and quick enough at level 6 to compress every
+    #: page), then zstd, then gzip for the rest.
     COMPRESS_ALGORITHM = ["br", "zstd", "gzip"]
     COMPRESS_BR_LEVEL = 6
     #: Static files are read whole before they are compressed (`assets._compress`); an answer

@@ -19,10 +19,11 @@ import flask_babel
 from flask_babel import get_locale, get_timezone, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .rules import GAMES, OptionSpec, RuleError
 from .rules.messages import MESSAGES, PLURALS, N_
+from .templating import macro
 from .text import seat_marks
 
 #: Suit names as players of each language say them (the catalogues hold each language's word).
@@ -46,8 +47,8 @@ BROWSER_CHECKED = ("trump_missing", "points_impossible", "points_not_pair", "poi
 def translations() -> NullTranslations:
     """Return the page's translations, looked up once per request.
 
-    Flask-Babel looks the locale and catalogue up again on every call (about 10 µs each);
-    a scoreboard says a few hundred words, so the request keeps what it found. The locale
+    Flask-Babel looks the locale and catalogue up again on every call, and a scoreboard says a
+    few hundred words: so the request keeps what it found. The locale
     is chosen once per request (switching language redirects), so nothing goes stale.
     """
     if not has_request_context():
@@ -176,8 +177,9 @@ ONE_DECIMAL = "#,##0.0"
 def _written(pattern: str, language: str, value: float) -> str:
     """Return `value` written with a CLDR number pattern in a language, as Babel writes it.
 
-    Kept from one request to the next: Babel takes some 10 µs a number, a leaderboard shows
-    ninety, and its figures stay the same from view to view until the next match ends.
+    Kept from one request to the next: Babel parses the pattern and the locale for every number,
+    a leaderboard shows dozens, and its figures stay the same from view to view until the next
+    match ends.
     (A value of -0.0 is the same key as 0.0: callers pass it as 0.0, so that it is written
     one way.)
     """
@@ -192,7 +194,7 @@ class _Formats:
     Babel parses the pattern again each time; a list of 25 dates spends more on that than on
     the rest of its page. Both are chosen once per request, so the request keeps them. The
     locale's name keys the figures and dates kept across requests: Babel writes it out anew
-    each time it is asked (0.8 µs, a quarter of what a kept date takes).
+    each time it is asked, which would be a good part of what finding a kept date takes.
     """
 
     locale: Locale
@@ -271,7 +273,7 @@ def _in_zone(value: datetime, zone: Any) -> datetime:
     """Return an instant (naive ones are UTC) in a time zone."""
     instant = value if value.tzinfo is not None else value.replace(tzinfo=pytz.UTC)
     # No pytz normalize() after it: astimezone() already asks the zone for the offset of that
-    # instant (normalize mends arithmetic on local times), and it doubled the cost of each date.
+    # instant (normalize mends arithmetic on local times), so it would only do the work twice.
     return instant.astimezone(zone)
 
 
@@ -284,8 +286,8 @@ def _date_text(local: datetime, formats: _Formats) -> str:
 def _medium_date(language: str, day: date) -> str:
     """Return a day as a medium date in a language, as Babel writes it.
 
-    Kept from one request to the next, as numbers are (`_written`): Babel takes some 30 µs a
-    date, a list shows a dozen days, and they are the same days from view to view.
+    Kept from one request to the next, as numbers are (`_written`): Babel works out each date's
+    pattern anew, a list shows a dozen days, and they are the same days from view to view.
     """
     return format_date(day, "medium", locale=Locale.parse(language))
 
@@ -294,8 +296,7 @@ def _time(value: datetime, text: str, kind: str) -> Markup:
     """Wrap a shown time in <time>, whose UTC instant lets the browser redo it in its own zone
     (`kind` says whether it shows the "date" or the "moment", date and time)."""
     utc = value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo is not None else value
-    # The stamp is digits and the kind a constant: only the text needs escaping.
-    return Markup(f'<time datetime="{utc.isoformat(timespec="seconds")}Z" data-shows="{kind}">{escape(text)}</time>')
+    return macro("_time.html", "time")(f'{utc.isoformat(timespec="seconds")}Z', kind, text)
 
 
 def moment(value: datetime | None) -> Markup:
@@ -317,7 +318,7 @@ def day(value: datetime | None) -> Markup:
 
 def day_writer() -> Callable[[datetime], Markup]:
     """Return `day` for the many dates of one list, the page's language and zone looked up once
-    rather than for each of its cards (a third of what a kept date took)."""
+    rather than for each of its cards."""
     formats = _formats()
     language, zone = formats.language, formats.zone
     return lambda value: _day(language, zone, value)
@@ -328,9 +329,8 @@ def _day(language: str, zone: Any, value: datetime) -> Markup:
     """Return `day`'s markup for an instant, kept from one request to the next.
 
     A list shows the same matches' and nights' dates view after view (history, head to head
-    and the nights write twenty-odd each); putting one in the zone, writing it and wrapping it
-    took 5 to 7 µs, and a full page of them was a share of what head to head grew by on a long
-    history (2 µs each once kept).
+    and the nights write twenty-odd each): each is put in the zone, written and wrapped once,
+    so that a page of them stays as quick on a long history as on a short one.
     """
     return _time(value, _medium_date(language, _in_zone(value, zone).date()), "date")
 
@@ -358,8 +358,8 @@ def register(app: Flask) -> None:
         lambda string: translations().ugettext(string),
         lambda singular, plural, num: translations().ungettext(singular, plural, num),
         newstyle=True)
-    # Jinja's own new-style `_` passes each word through the template's context three times
-    # (9.7 µs a word, and a scoreboard says some sixty); these do the same in one call.
+    # Jinja's own new-style `_` passes each word through the template's context three times, and
+    # a scoreboard says some sixty words; these do the same in one call.
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext, ngettext=template_ngettext)
 
     @app.context_processor

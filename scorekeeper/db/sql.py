@@ -12,6 +12,6 @@ def fixed_limit(count: int) -> ColumnElement[int]:
     than planning again for the values at hand. Not knowing how many rows a LIMIT parameter
     asks for, it supposes a tenth of all those the query could find, and then prices a kept
     plan for "the latest one" like a walk of the whole account: each statement with such a
-    LIMIT was planned anew at every run, a third of a millisecond or more.
+    LIMIT was planned anew at every run, which took longer than running it.
     """
     return literal_column(str(int(count)), Integer)

@@ -21,8 +21,8 @@ RECENT = 10
 #: The figures a summary row keeps, in the order `reads.GameFigures` takes them after `game`.
 COUNTS = ("played", "won", "abandoned", "unfinished", "finished", "deals", "points", "juegos", "cantes_20",
           "cantes_40", "tutes", "last_tricks", "exact_bids", "over_bids", "under_bids")
-#: The other player's results in a match, joined to a player's own (made once: an alias costs a
-#: millisecond to build).
+#: The other player's results in a match, joined to a player's own (made once: building an
+#: alias is slow, and it never changes).
 _OTHER = aliased(PlayerResult, name="other")
 
 def summary_rows(user_id: int, game: str, player_ids: Collection[int]) -> list[dict[str, Any]]:

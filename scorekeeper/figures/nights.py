@@ -77,7 +77,7 @@ def last_deal_at() -> Select[datetime]:
 
 class Seated(NamedTuple):
     """What one player did in one match of a night, from the derived results (a tuple: a page of
-    nights reads a hundred of them, which a frozen dataclass took three times as long to make)."""
+    nights reads a hundred of them, and a tuple is the quickest of Python's records to make)."""
 
     match_id: int
     player_id: int
@@ -89,8 +89,8 @@ class Seated(NamedTuple):
 
 
 #: The nights' pages change nothing: their statements are plain SQL on the tables, run on the
-#: session's connection. Through the ORM's columns and the session, each statement cost some
-#: 60 µs more, and a night's matches came as objects, which took more than reading them.
+#: session's connection. Through the ORM's columns and the session, each statement did more
+#: work, and a night's matches came as objects, which took more than reading them.
 _matches, _deals, _results, _players = (model.__table__ for model in (Match, Deal, PlayerResult, Player))
 #: What a page of nights reads of each match (its summary reads nothing else), without the rest of the match.
 PLAYED_COLUMNS = tuple(_matches.c[name] for name in ("id", "game", "options", "status", "note", "night_id",
@@ -143,8 +143,7 @@ def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int 
     of_a_player = player_id is not None and 0 < player_id <= MAX_ID
     values = {"user_id": user.id, "player_id": player_id, "limit": per_page, "offset": (page - 1) * per_page}
     connection = db.session.connection()
-    # Fetched whole (`all()`): iterating a result asks SQLite's cursor for one row at a time, and a
-    # page's two reads took 0.79 ms so against 0.70 on the full history.
+    # Fetched whole (`all()`): iterating a result asks SQLite's cursor for one row at a time.
     read = connection.execute(_night_page_statement(of_a_player), values).all()
     # The count comes with every match read; a page past the last (or emptied meanwhile) asks for it alone.
     total = read[0].nights if read else connection.execute(_night_list_statements(of_a_player)[0], values).scalar()
@@ -191,8 +190,9 @@ def _seats_statement(dialect: str) -> Select[int, int, str, int, bool, int, int 
     """Return the statement that reads the results of matches given by id, built once for each database.
 
     On PostgreSQL the ids travel as one array rather than one parameter each: a night's matches
-    grow through the evening, and each new count of them made a statement of its own, which
-    PostgreSQL planned anew at every view (a third of a millisecond of the nights' page).
+    grow through the evening, and each new count of them would make a statement of its own,
+    which PostgreSQL would plan anew at every view instead of keeping one plan. SQLite has no
+    arrays, and keeps no plans between statements: there the ids are one parameter each.
     """
     results = _results.c
     ids = (results.match_id == any_(bindparam("ids", type_=ARRAY(Integer))) if dialect == "postgresql"

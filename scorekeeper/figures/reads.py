@@ -90,8 +90,8 @@ class GameFigures:
 #: The rating chart shows a player's latest ratings, so that it stays as quick to draw after years.
 RATING_CHART_POINTS = 30
 #: The statistics' tables, read as plain rows on the session's connection: the ORM's columns and
-#: the session's machinery cost each statement some 60 µs and each row read several more, and
-#: a long history's pages read more rows (thirty ratings a game, twenty shared matches).
+#: the session's machinery add work to each statement and more to each row read, and a long
+#: history's pages read more rows (thirty ratings a game, twenty shared matches).
 _RATINGS, _SUMMARIES_TABLE = PlayerRating.__table__, PlayerSummary.__table__
 _SUMMARIES = (select(_SUMMARIES_TABLE).where(_SUMMARIES_TABLE.c.user_id == bindparam("user_id"),
                                              _SUMMARIES_TABLE.c.player_id == bindparam("player_id"))
@@ -229,8 +229,8 @@ def _leaderboard_statement(since: bool, until: bool, sort: str, descending: bool
 
 
 class SharedMatch(NamedTuple):
-    """A match two players both sat in (a tuple: a page reads twenty, which a frozen dataclass
-    took three times as long to make)."""
+    """A match two players both sat in (a tuple: a page reads twenty, and a tuple is the quickest
+    of Python's records to make)."""
 
     match_id: int
     game: str
@@ -278,9 +278,9 @@ def _pair_statements() -> dict[str, Any]:
         # The first page without an OFFSET. PostgreSQL guesses that an OFFSET it cannot see skips
         # a tenth of the rows, which makes the plan it would keep for every pair look dearer than
         # the one it makes for the pair at hand: so on a long history it planned the join again
-        # at every view (half a millisecond, more than running it). The LIMIT stays a parameter here:
+        # at every view, which took longer than running it. The LIMIT stays a parameter here:
         # written out (`fixed_limit`), it made the plan for the pair at hand look the cheaper one
-        # again, and the join was planned at every view (0 kept plans against 55).
+        # again, and the join was planned at every view, never kept.
         "first_shared": shared.limit(bindparam("limit")),
         "later_shared": shared.limit(bindparam("limit")).offset(bindparam("offset")),
     }

@@ -56,8 +56,8 @@ def _append(match: Match, deal: Deal, result: MatchResult, kept_key: Mapping[str
     of the account that started after this one, if any, and whether the players' results were rewritten.
 
     These are the UPDATE (with the match's version check) and INSERT that a flush of the session
-    would send, without the unit of work's own bookkeeping, which took a millisecond of every
-    deal entered. The match is left as that flush would have left it, and its deals too when
+    would send, without the unit of work's own bookkeeping, which every deal entered would pay
+    for. The match is left as that flush would have left it, and its deals too when
     they were read as objects (else they are left to load if asked for). The
     UPDATE also answers, in its RETURNING, what `night_moved` would ask in a query of its own.
     On PostgreSQL a deal that leaves the match being played (nearly every one) is stored with the

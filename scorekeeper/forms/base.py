@@ -25,15 +25,15 @@ class Form(FlaskForm):
     """A Flask-WTF form (posted data) whose WTForms messages speak the page's language.
 
     Flask-WTF translates them too, but reads WTForms' catalogue from disk again on every request
-    that makes a form: half a millisecond of every deal entered. The catalogue is the same one,
-    kept here per language instead.
+    that makes a form, every deal entered among them. The catalogue is the same one, kept here
+    per language instead.
     """
 
     class Meta:
         # CSRFProtect checks the token of every POST before its view runs (only the API, which
         # takes no forms, is exempt), so the templates send it with csrf_token() and the form does
         # not check it again: its own token field signed the token anew for every form posted,
-        # a fifth of a millisecond of each deal entered.
+        # every deal entered among them.
         csrf = False
 
         def get_translations(self, form: Any) -> NullTranslations | None:

@@ -1,10 +1,13 @@
 """The pages' view models: what a page shows, laid out from what the reads return.
 
 - `boards`: a match scored and laid out for the scoreboard, the deal forms, the live view and its detail;
-- `lists`: the home page's cards and the history's lines;
+- `lists`: the home page's cards, the history's and head to head's cards, the leaderboard's rows, the pager;
+- `deal_table`: the lines of the deal-by-deal table;
+- `nights`: what the nights' pages show of each night;
 - `offline`: what a deal form carries to go on entering deals without a connection;
 - `charts`: the SVG charts (a match's running totals, a player's bids and ratings).
 - `qr`: the QR codes of the links another phone opens.
 
-No SQL here: the reads are in `queries` and `figures.reads`.
+No SQL here: the reads are in `queries` and `figures.reads`. No markup either (but the QR codes,
+which segno draws): the templates lay these out.
 """

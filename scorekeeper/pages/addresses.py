@@ -2,8 +2,8 @@
 site's public address or, for a page opened on this computer itself, under its address on the local
 network; and those of many rows of one kind (each match of a list, each player of a board), built once.
 
-Flask's url_for costs some 10 µs a call, as much as the rest of a list's row; a page of rows
-asks the router once for the endpoint's address and puts each row's id in it.
+Flask's url_for does as much work as the rest of a list's row; a page of rows asks the router
+once for the endpoint's address and puts each row's id in it.
 """
 
 from __future__ import annotations

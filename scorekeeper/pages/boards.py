@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from markupsafe import Markup
 
 from .charts import running_totals_svg
-from .deal_table import deal_rows
+from .deal_table import DealLine, deal_rows
 from ..reads.documents import match_document
 from ..i18n import gettext, ngettext, suit_name, suit_word
 from ..models import ABANDONED, Match
@@ -114,8 +114,8 @@ class Scoreboard:
             f"{name} {total}" for name, total in zip(self.side_names, self.totals)))
         return running_totals_svg(self.side_names, [row.running for row in self.rows], description)
 
-    def deal_rows(self, editable: bool) -> Markup:
-        """Return the rows of the deal-by-deal table, with an edit button on each deal when `editable`."""
+    def deal_rows(self, editable: bool) -> list[DealLine]:
+        """Return the lines of the deal-by-deal table, with the address of each deal's edit form when `editable`."""
         return deal_rows(self.rows, self.side_names, self.match.id, self.web.signed_scores, bool(editable))
 
     @property

@@ -1,5 +1,7 @@
 """Charts drawn on the server as SVG: no JavaScript, readable in dark mode, with a text alternative.
 
+This module works out each chart's figures and coordinates; templates/_charts.html draws them.
+
 Lines take their colours from CSS classes (so that the dark theme can change them) and
 differ in dash pattern as well, and each line is named at its end, so that colour is never
 the only way to tell them apart.
@@ -8,10 +10,12 @@ the only way to tell them apart.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..figures.reads import GameFigures
+from ..templating import macro
 from ..text import seat_marks
 
 WIDTH, HEIGHT = 340, 180
@@ -51,19 +55,97 @@ def label_positions(ends: Sequence[float], top: float, bottom: float, gap: float
     return placed
 
 
-def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], description: str) -> Markup:
-    """Return a line chart of each side's running total, deal by deal (empty before any deal).
+@dataclass(frozen=True)
+class Tick:
+    """A value on a chart's vertical axis: its grid line's height and its label's."""
+
+    value: int
+    y: str
+    text_y: str
+
+
+@dataclass(frozen=True)
+class Line:
+    """One side's line: its colour (of eight) and dashes, its points, and what names it at its end, where."""
+
+    colour: int
+    dash: str
+    points: str
+    end: str
+    end_y: str
+
+
+@dataclass(frozen=True)
+class KeyRow:
+    """One line's entry in the key under a chart whose lines end in marks: a stroke, the mark and the name."""
+
+    colour: int
+    dash: str
+    mark: str
+    name: str
+    x: int
+    line_y: int
+    text_y: int
+
+
+@dataclass(frozen=True)
+class LineChart:
+    """A line chart of running totals, laid out in the chart's pixels."""
+
+    description: str
+    width: int
+    height: int
+    #: Where the plot begins and ends across, where the axis values end, where the names at the ends begin.
+    left: int
+    right: int
+    value_x: int
+    end_x: int
+    #: The height of the deal numbers under the plot, and the last deal's number.
+    axis_y: int
+    deals: int
+    ticks: list[Tick]
+    lines: list[Line]
+    key: list[KeyRow]
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar: its label, count, colour, and where it and its words stand."""
+
+    label: str
+    count: int
+    colour: int
+    y: int
+    text_y: int
+    width: str
+    count_x: str
+
+
+@dataclass(frozen=True)
+class BarChart:
+    """A horizontal bar chart of labelled counts, laid out in the chart's pixels."""
+
+    description: str
+    width: int
+    height: int
+    label_x: int
+    bar_x: int
+    bars: list[Bar]
+
+
+def running_totals(names: Sequence[str], running: Sequence[Sequence[int]], description: str) -> LineChart | None:
+    """Lay out a line chart of each side's running total, deal by deal (none before any deal).
 
     `description` is the chart's text alternative (its <title>); the deal table beside it
     holds every figure.
     """
     if not running:
-        return Markup("")
+        return None
     series = [[0] + [totals[side] for totals in running] for side in range(len(names))]
     low = min(0, *(min(s) for s in series))
     high = max(1, *(max(s) for s in series))
-    ticks = _ticks(low, high)
-    low, high = min(low, ticks[0]), max(high, ticks[-1])
+    tick_values = _ticks(low, high)
+    low, high = min(low, tick_values[0]), max(high, tick_values[-1])
     deals = len(running)
     # Names that fit stand at their lines' ends; else marks do, and the key under the plot names them.
     keyed = any(len(name) > LONGEST_END_NAME for name in names)
@@ -78,55 +160,53 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], d
     def y(value: int) -> float:
         return TOP + plot_h * (high - value) / (high - low)
 
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT + key_height}" role="img" aria-labelledby="chart-title" '
-             f'xmlns="http://www.w3.org/2000/svg"><title id="chart-title">{escape(description)}</title>']
-    for tick in ticks:
-        parts.append(f'<line class="grid" x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>'
-                     f'<text class="axis" x="{LEFT - 4}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick}</text>')
-    parts.append(f'<text class="axis" x="{LEFT}" y="{HEIGHT - 6}">0</text>'
-                 f'<text class="axis" x="{LEFT + plot_w}" y="{HEIGHT - 6}" text-anchor="end">{deals}</text>')
+    ticks = [Tick(tick, f"{y(tick):.1f}", f"{y(tick) + 4:.1f}") for tick in tick_values]
     # Every series has a point at each deal: each deal's x is written once for them all.
     xs = [f"{x(deal):.1f}," for deal in range(deals + 1)]
-    for index, values in enumerate(series):
-        points = " ".join([f"{at}{y(value):.1f}" for at, value in zip(xs, values)])
-        dash = DASHES[index % len(DASHES)]
-        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        parts.append(f'<polyline class="series series-{index % 8}" points="{points}"{dash_attr}/>')
     label_ys = label_positions([y(values[-1]) for values in series], TOP + 4, HEIGHT - 4)
-    for index, (name, end) in enumerate(zip(ends, label_ys)):
-        parts.append(f'<text class="label series-{index % 8}" x="{LEFT + plot_w + 4}" y="{end + 4:.1f}">'
-                     f'{escape(name)}</text>')
+    lines = [Line(colour=index % 8, dash=DASHES[index % len(DASHES)],
+                  points=" ".join([f"{at}{y(value):.1f}" for at, value in zip(xs, values)]),
+                  end=end, end_y=f"{end_y + 4:.1f}")
+             for index, (values, end, end_y) in enumerate(zip(series, ends, label_ys))]
+    key = []
     if keyed:  # each line's stroke, mark and whole name, a row or half a row each
         column_w = WIDTH // columns
         for index, (mark, name) in enumerate(zip(ends, names)):
             left, top = (index % columns) * column_w, HEIGHT + 4 + (index // columns) * KEY_ROW
-            dash = DASHES[index % len(DASHES)]
-            dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-            parts.append(f'<line class="series series-{index % 8}" x1="{left}" x2="{left + 14}" y1="{top + 7}" '
-                         f'y2="{top + 7}"{dash_attr}/><text class="key" x="{left + 17}" y="{top + 11}">'
-                         f'<tspan class="label series-{index % 8}">{escape(mark)}</tspan> {escape(name)}</text>')
-    parts.append("</svg>")
-    return Markup("".join(parts))
+            key.append(KeyRow(colour=index % 8, dash=DASHES[index % len(DASHES)], mark=mark, name=name,
+                              x=left, line_y=top + 7, text_y=top + 11))
+    return LineChart(description=description, width=WIDTH, height=HEIGHT + key_height, left=LEFT,
+                     right=LEFT + plot_w, value_x=LEFT - 4, end_x=LEFT + plot_w + 4, axis_y=HEIGHT - 6,
+                     deals=deals, ticks=ticks, lines=lines, key=key)
 
 
-def bars_svg(bars: Sequence[tuple[str, int]], description: str) -> Markup:
-    """Return a horizontal bar chart of labelled counts (each bar also says its number)."""
-    if not bars or not any(count for _, count in bars):
-        return Markup("")
-    height = 30 * len(bars) + 8
-    most = max(count for _, count in bars)
+def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], description: str) -> Markup:
+    """Return a line chart of each side's running total, deal by deal, as SVG (empty before any deal)."""
+    chart = running_totals(names, running, description)
+    return Markup("") if chart is None else macro("_charts.html", "line_chart")(chart)
+
+
+def bars(counts: Sequence[tuple[str, int]], description: str) -> BarChart | None:
+    """Lay out a horizontal bar chart of labelled counts (none when every count is naught)."""
+    if not counts or not any(count for _, count in counts):
+        return None
+    most = max(count for _, count in counts)
     label_width, plot_w = 120, WIDTH - 120 - 44
-    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="bars-title" '
-             f'xmlns="http://www.w3.org/2000/svg"><title id="bars-title">{escape(description)}</title>']
-    for index, (label, count) in enumerate(bars):
+    laid = []
+    for index, (label, count) in enumerate(counts):
         top = 6 + 30 * index
         width = plot_w * count / most if most else 0
-        parts.append(f'<text class="axis" x="{label_width - 6}" y="{top + 15}" text-anchor="end">{escape(label)}</text>'
-                     f'<rect class="bar series-{index % 8}" x="{label_width}" y="{top}" width="{width:.1f}" height="20"/>'
-                     f'<text class="label series-{index % 8}" x="{label_width + width + 4:.1f}" y="{top + 15}">{count}'
-                     f'</text>')
-    parts.append("</svg>")
-    return Markup("".join(parts))
+        laid.append(Bar(label=label, count=count, colour=index % 8, y=top, text_y=top + 15, width=f"{width:.1f}",
+                        count_x=f"{label_width + width + 4:.1f}"))
+    return BarChart(description=description, width=WIDTH, height=30 * len(counts) + 8, label_x=label_width - 6,
+                    bar_x=label_width, bars=laid)
+
+
+def bars_svg(counts: Sequence[tuple[str, int]], description: str) -> Markup:
+    """Return a horizontal bar chart of labelled counts as SVG, each bar saying its number (empty
+    when every count is naught)."""
+    chart = bars(counts, description)
+    return Markup("") if chart is None else macro("_charts.html", "bar_chart")(chart)
 
 
 def bid_chart(figures: GameFigures, labels: tuple[str, str, str], description: str) -> Markup:
@@ -141,9 +221,5 @@ def rating_chart(figures: GameFigures, description: str, label: str) -> Markup:
 
 
 def form_run(recent: Sequence[bool], win: str, loss: str) -> Markup:
-    """Return a player's recent form as a run of marks, newest first (`win` and `loss` their words).
-
-    Written here, each mark made once: a template loop escaped and wrote every mark of every game.
-    """
-    marks = (Markup('<span class="loss">%s</span>') % loss, Markup('<span class="win">%s</span>') % win)
-    return Markup("").join(marks[won] for won in recent)
+    """Return a player's recent form as a run of marks, newest first (`win` and `loss` their words)."""
+    return macro("_charts.html", "form_run")(recent, win, loss)

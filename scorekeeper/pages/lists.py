@@ -1,4 +1,5 @@
-"""The lists of matches: the home page's cards and the history's lines under each match."""
+"""The lists of matches: the home page's cards, the history's and head to head's cards, the leaderboard's
+rows and the pager of a long list (their templates lay them out)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from flask import url_for
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .. import i18n
 from ..reads import queries
@@ -70,18 +70,30 @@ def home(user: User) -> Home:
     return Home(playing=playing, recent=recent, facts=card_facts(playing + recent), more_playing=more_playing)
 
 
-def history_cards(matches: Sequence[Any]) -> Markup:
-    """Return the history's cards: each match's game, players and note, the line under them (when,
-    how many deals, how it ended), and links to it and its night (templates/matches/_card.html's
-    markup, written here for the whole page: in the template each of its dozens of words cost
-    several times as much).
+@dataclass(frozen=True)
+class HistoryCard:
+    """One match of the history: its address, game, players and note, the line under them (when, how
+    many deals, how it ended), and the address of its game night, if it has one."""
+
+    href: str
+    title: str
+    players: str
+    memo: str | None
+    day: Markup
+    deals: str
+    outcome: str
+    night: str | None
+
+
+def history_cards(matches: Sequence[Any]) -> list[HistoryCard]:
+    """Return the history's cards (laid out as templates/matches/_card.html's, in matches/history.html).
 
     `matches` are `queries.LISTED_COLUMNS` rows (or whole matches).
     """
     facts = card_facts(matches)
     detail, night = address_of("matches.detail", "match_id"), address_of("nights.night", "night_id")
     day = i18n.day_writer()
-    won_by, night_word = i18n.gettext("won by %(names)s"), Markup(i18n.gettext("Its game night"))
+    won_by = i18n.gettext("won by %(names)s")
     # Each game, status and number of deals said once per page, not once per card.
     titles: dict[str, str] = {}
     statuses: dict[str, str] = {}
@@ -94,52 +106,64 @@ def history_cards(matches: Sequence[Any]) -> Markup:
         deals = counts.get(fact.deals) or counts.setdefault(
             fact.deals, i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals))
         title = titles.get(match.game) or titles.setdefault(match.game, i18n.game_title(match.game))
-        memo = f'\n    <span class="memo">{escape(match.note)}</span>' if match.note else ""
-        link = (f'<a class="night-link" href="{night(match.night_id)}">{night_word} →</a>'
-                if match.night_id else "")
-        cards.append(f'<li><a class="card" href="{detail(match.id)}">\n    <strong>{escape(title)}</strong>\n'
-                     f'    <span>{escape(fact.players)}</span>{memo}\n'
-                     f'    <small>{day(match.created_at)} · {escape(deals)} · {escape(outcome)}</small>\n'
-                     f'  </a>{link}</li>')
-    return Markup("\n  ".join(cards))
+        cards.append(HistoryCard(href=detail(match.id), title=title, players=fact.players, memo=match.note or None,
+                                 day=day(match.created_at), deals=deals, outcome=outcome,
+                                 night=night(match.night_id) if match.night_id else None))
+    return cards
 
 
-def shared_cards(shared: Sequence[SharedMatch], first: str, second: str) -> Markup:
-    """Return the cards of the matches two players shared: the game, the day, whether they were
-    partners and who won (written here for the page, the words looked up once, not once per card)."""
+@dataclass(frozen=True)
+class SharedCard:
+    """One match two players shared: its address, game and day, whether they were partners, and how it
+    ended: "first", "second", "both" or "neither" won, or the status word of a match not finished."""
+
+    href: str
+    title: str
+    day: Markup
+    partners: bool
+    outcome: str
+    finished: bool
+
+
+def shared_cards(shared: Sequence[SharedMatch]) -> list[SharedCard]:
+    """Return the cards of the matches two players shared (statistics/head_to_head.html says who won)."""
     detail, day = address_of("matches.detail", "match_id"), i18n.day_writer()
-    # As the template's _() gives them: the catalogue's words as markup, the names put in escaped.
-    # (Each written out, so that the catalogues' extraction finds them.)
-    words = {"partners": Markup(i18n.gettext("partners")), "both": Markup(i18n.gettext("both won")),
-             "neither": Markup(i18n.gettext("neither won")), "won_by": Markup(i18n.gettext("won by %(names)s"))}
-    outcomes = {(True, False): words["won_by"] % {"names": first}, (False, True): words["won_by"] % {"names": second},
-                (True, True): words["both"], (False, False): words["neither"]}
-    # Each game's title and each outcome escaped once, not once per card.
-    titles: dict[str, Markup] = {}
-    statuses: dict[str, Markup] = {}
+    outcomes = {(True, False): "first", (False, True): "second", (True, True): "both", (False, False): "neither"}
+    # Each game's title and each status said once per page, not once per card.
+    titles: dict[str, str] = {}
+    statuses: dict[str, str] = {}
     cards = []
     for m in shared:
-        title = titles.get(m.game) or titles.setdefault(m.game, escape(i18n.game_title(m.game)))
-        outcome = outcomes[m.first_won, m.second_won] if m.status == FINISHED else (
-            statuses.get(m.status) or statuses.setdefault(m.status, escape(i18n.status_word(m.status))))
-        cards.append(f'<li><a class="card" href="{detail(m.match_id)}">\n      <strong>{title}</strong>\n'
-                     f'      <small>{day(m.played_at)} · {words["partners"] if m.partners else ""}\n'
-                     f'        {outcome}</small>\n    </a></li>')
-    return Markup("\n    ".join(cards))
+        title = titles.get(m.game) or titles.setdefault(m.game, i18n.game_title(m.game))
+        finished = m.status == FINISHED
+        outcome = outcomes[m.first_won, m.second_won] if finished else (
+            statuses.get(m.status) or statuses.setdefault(m.status, i18n.status_word(m.status)))
+        cards.append(SharedCard(href=detail(m.match_id), title=title, day=day(m.played_at), partners=m.partners,
+                                outcome=outcome, finished=finished))
+    return cards
 
 
-def standing_rows(standings: Sequence[Standing]) -> Markup:
-    """Return a leaderboard's rows: each player (a link to their page), matches, wins, win rate,
-    average deal score and rating, in the page's locale (written here for the whole board at once)."""
+@dataclass(frozen=True)
+class StandingLine:
+    """One player's row of a leaderboard, its figures written in the page's locale."""
+
+    href: str
+    name: str
+    matches: int
+    won: int
+    win_rate: str
+    average_deal: str
+    rating: str
+
+
+def standing_rows(standings: Sequence[Standing]) -> list[StandingLine]:
+    """Return a leaderboard's rows: each player (and the address of their page), matches, wins, win
+    rate, average deal score and rating, in the page's locale."""
     player = address_of("players.detail", "player_id")
-    rows = []
-    for s in standings:
-        rows.append(f'<tr>\n      <th scope="row"><a href="{player(s.player_id)}">{escape(s.name)}</a></th>\n'
-                    f'      <td class="num">{s.matches}</td><td class="num">{s.won}</td>'
-                    f'<td class="num wide-only">{escape(i18n.percent(s.win_rate))}</td>\n'
-                    f'      <td class="num wide-only">{escape(i18n.decimal(s.average_deal))}</td>'
-                    f'<td class="num">{escape(i18n.decimal(s.rating))}</td>\n    </tr>')
-    return Markup("\n    ".join(rows))
+    return [StandingLine(href=player(s.player_id), name=s.name, matches=s.matches, won=s.won,
+                         win_rate=i18n.percent(s.win_rate), average_deal=i18n.decimal(s.average_deal),
+                         rating=i18n.decimal(s.rating))
+            for s in standings]
 
 
 class Paged(Protocol):
@@ -160,29 +184,25 @@ class Paged(Protocol):
         """The number of the page after, if there is one."""
 
 
-def pager(page: Paged, endpoint: str, **kept: Any) -> Markup:
-    """Return the links to the newer and older pages of a long list, or nothing when it fits on
-    one; `kept` are the filters chosen, left out of the addresses when they are unset.
+@dataclass(frozen=True)
+class Pager:
+    """Where a page of a long list stands, and the addresses of the newer and older pages (if any)."""
 
-    Written here, not as a template macro: the macro's filters and calls cost some 180 µs on a
-    page with neighbours, about twice this function. The router is asked once, for a page
-    number that `address_of` replaces (with the filters' query string, url_for took 40 µs),
-    and the catalogue's words are put together as the template's _() gives them: markup, with
-    only whole numbers and escaped addresses put in (Markup's own % escapes each value again).
-    """
+    page: int
+    pages: int
+    newer: str | None
+    older: str | None
+
+
+def pages_around(page: Paged, endpoint: str, **kept: Any) -> Pager | None:
+    """Return the pages around `page` of a long list, or none when it fits on one page (templates/_pager.html
+    shows them); `kept` are the filters chosen, left out of the addresses when they are unset."""
     pages = page.pages
     if pages <= 1:
-        return Markup("")
+        return None
     kept = {name: value for name, value in sorted(kept.items()) if value is not None and value != ""}
+    # The router is asked once, for a page number that `address_of` replaces.
     address = address_of(endpoint, "page", **kept)
-    # Outside the f-strings, where the catalogues' extraction finds them.
-    where = i18n.gettext("Page %(page)s of %(pages)s", page=int(page.page), pages=int(pages))
-    label = i18n.gettext("Pages")
-    newer = older = "<span></span>"
-    if page.prev_num is not None:
-        word = i18n.gettext("Newer")
-        newer = f'<a class="button" rel="prev" href="{escape(address(page.prev_num))}">← {word}</a>'
-    if page.next_num is not None:
-        word = i18n.gettext("Older")
-        older = f'<a class="button" rel="next" href="{escape(address(page.next_num))}">{word} →</a>'
-    return Markup(f'<nav class="pager" aria-label="{label}">\n    {newer}\n    <span>{where}</span>\n    {older}\n  </nav>')
+    return Pager(page=int(page.page), pages=int(pages),
+                 newer=None if page.prev_num is None else address(page.prev_num),
+                 older=None if page.next_num is None else address(page.next_num))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from .. import i18n
 from ..figures.nights import MatchRow, NightRows
@@ -153,46 +153,35 @@ def night_page(rows: NightRows) -> NightPage:
                                                  for match in rows.matches])
 
 
-def night_cards(found: Sequence[Night]) -> Markup:
-    """Return the cards of a page of nights: when, where, what was played by whom, who won, the points.
+@dataclass(frozen=True)
+class NightCard:
+    """One night of a page of nights, as nights/index.html lays it out: its address, day and place, its
+    games and match count, its players, each game's winners (with their count) and points."""
 
-    Written here for the whole page (a card has a dozen words, several times dearer in the
-    template); the catalogue's sentences are markup with the names put in escaped, as the
-    template's _() and ngettext gave them.
-    """
+    href: str
+    day: Markup
+    note: str | None
+    games: str
+    matches: int
+    players: str
+    winners: list[tuple[str, str, int]]
+    points: list[tuple[str, str]]
+
+
+def night_cards(found: Sequence[Night]) -> list[NightCard]:
+    """Return the cards of a page of nights: when, where, what was played by whom, who won, the points."""
     address, day = address_of("nights.night", "night_id"), i18n.day_writer()
     titles: dict[str, str] = {}
-    # The same few counts come back card after card: each sentence is looked up once per count.
-    sentences: dict[tuple[str, int], Markup] = {}
-    points_of: dict[str, Markup] = {}
-
-    # Named as the catalogues' extraction knows it (pybabel's -k _plural:1,2).
-    def _plural(singular: str, plural: str, num: int, **variables: str) -> Markup:
-        said = sentences.get((singular, num))
-        if said is None:
-            said = sentences[singular, num] = Markup(i18n.translations().ungettext(singular, plural, num))
-        return said % {"num": num, **variables}
 
     def title(game: str) -> str:
         return titles.get(game) or titles.setdefault(game, i18n.game_title(game))
 
-    cards = []
-    for night in found:
-        note = f" · {escape(night.note)}" if night.note else ""
-        matches = _plural("%(num)s match", "%(num)s matches", len(night.match_ids))
-        lines = [f'<li><a class="card" href="{address(night.id)}">\n    <strong>{day(night.start)}{note}</strong>\n'
-                 f'    <span>{escape(", ".join(title(game) for game in night.games))} · {matches}</span>\n'
-                 f'    <span>{escape(", ".join(night.players))}</span>\n    ']
-        for game, names in night.winners.items():
-            if names:
-                winners = _plural("winner %(names)s", "winners %(names)s", len(names), names=", ".join(names))
-                lines.append(f"\n    <small>{escape(title(game))}: {winners}</small>\n    ")
-        lines.append("\n    ")
-        for game, rows in night.points.items():
-            said = points_of.get(game) or points_of.setdefault(
-                game, Markup(i18n.gettext("%(game)s points:")) % {"game": title(game)})
-            points = ", ".join(f"{escape(row.name)} {row.points}" for row in rows if row.points is not None)
-            lines.append(f"\n    <small>{said} {points}</small>\n    ")
-        lines.append("\n  </a></li>")
-        cards.append("".join(lines))
-    return Markup("\n  ".join(cards))
+    return [NightCard(href=address(night.id), day=day(night.start), note=night.note or None,
+                      games=", ".join(title(game) for game in night.games), matches=len(night.match_ids),
+                      players=", ".join(night.players),
+                      winners=[(title(game), ", ".join(names), len(names)) for game, names in night.winners.items()
+                               if names],
+                      points=[(title(game), ", ".join(f"{row.name} {row.points}" for row in rows
+                                                     if row.points is not None))
+                              for game, rows in night.points.items()])
+            for night in found]

@@ -8,8 +8,9 @@ from functools import lru_cache
 import segno
 from markupsafe import Markup
 
-#: How many drawn codes a process keeps: a code costs some 7 ms to draw, and the owner's
-#: scoreboard shows the same one (its entry link's, its live view's) on every reload all evening.
+#: How many drawn codes a process keeps: drawing one takes longer than the rest of its page,
+#: and the owner's scoreboard shows the same one (its entry link's, its live view's) on every
+#: reload all evening.
 KEPT_CODES = 64
 
 
@@ -28,4 +29,5 @@ def _drawn(url: str, title: str) -> str:
     code = segno.make(url, error="m")
     svg = code.svg_inline(scale=1, dark="#000", light="#fff", border=4, title=title, svgclass="qr",
                           lineclass=None, omitsize=True)
+    # segno names the code (its <title>) but gives the root no role: screen readers need one to read the name.
     return str(svg.replace("<svg ", '<svg role="img" ', 1))

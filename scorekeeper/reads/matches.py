@@ -4,7 +4,7 @@ deals' facts, not objects to change.
 The scoreboard, the deal form's page and a match's page in the history change nothing. Read
 through the ORM, a match came as an object for the match, one for each seat and one for each
 player, its cached result decoded once per seat row, and every statement went through the
-session's machinery: 0.37 ms of a scoreboard's 5.6 on SQLite, more than the page's own layout.
+session's machinery, which took more than the page's own layout.
 Here the statements are plain SQL on the tables, built once, and run on the session's
 connection, in its transaction. What changes a match reads it as objects (`queries.match_at_table`).
 """

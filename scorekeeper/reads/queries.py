@@ -233,8 +233,8 @@ def _history_statements(*chosen: bool) -> tuple[Select[int], Select[*Listed, int
     runs once, and one round trip fewer for the page on a database over the network.
     """
     conditions = _conditions(*chosen)
-    # count(*), not count(id): PostgreSQL then counts on the account's index alone (0.4 ms for
-    # 3,000 matches) instead of reading the whole table for the ids (2.5 ms).
+    # count(*), not count(id): PostgreSQL then counts on the account's index alone instead of
+    # reading the whole table for the ids.
     count = select(func.count()).select_from(Match).where(*conditions)
     total = count.correlate(None).scalar_subquery().label("total")
     return (count, select(*LISTED_COLUMNS, total).where(*conditions).order_by(*NEWEST_FIRST)
@@ -315,8 +315,8 @@ def match_version(match_id: int) -> tuple[int, int] | None:
 #: relationship's loader do) cost as much as the reads themselves.
 _MATCH_WITH_SEATS = select(Match).options(joinedload(Match.seats)).where(Match.id == bindparam("match_id"))
 #: A match's deals as objects, to be changed: each one's number and facts (their dates, which only
-#: an export shows, are left to load if asked for: two dates to read for each of a long match's
-#: deals cost a fifth of it).
+#: an export shows, are left to load if asked for: a change never reads them, and turning two
+#: stored dates back into datetimes for each of a long match's deals is work for nothing).
 DEALS_TO_CHANGE = (select(Deal).options(load_only(Deal.number, Deal.data))
                    .where(Deal.match_id == bindparam("match_id")).order_by(Deal.number))
 
@@ -339,7 +339,7 @@ def match_at_table(match_id: int, *, deals: bool = True) -> Match:
     match = _match_with_seats(match_id)
     if deals:
         # The deals filled in as the relationship's loader would, by a statement built once (the
-        # loader builds its statement and cache key again for every match: a third of the read).
+        # loader builds its statement and cache key again for every match).
         set_committed_value(match, "deals", deals_to_change(match_id))
     return match
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from flask_babel import gettext as _
-from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import bindparam, exists, insert, literal, select
 
-from ..errors import Conflict, InvalidInput, NotFound
+from ..errors import InvalidInput, NotFound
 from ..extensions import db
+from ..figures.locks import lock_figures
 from ..models import MAX_ID, Player, User, name_key, utcnow
 from ..text import clean_name
 from .base import atomic
@@ -31,6 +30,9 @@ def _player_of(user: User, player_id: int) -> Player:
 def add_player(user: User, name: str) -> Player:
     """Add a player to the account; names are unique within it, whatever their case."""
     name = clean_name(name)
+    # Under the account's lock, as `players_for` adds players: a player of the same name added by a
+    # match starting at the same moment is found here, rather than refused by the unique index.
+    lock_figures(user.id)
     if player_named(user, name) is not None:
         raise InvalidInput(_("There is already a player called %(name)s.", name=name), "name")
     player = Player(user_id=user.id, name=name, name_key=name_key(name))
@@ -43,6 +45,7 @@ def rename_player(user: User, player_id: int, name: str) -> Player:
     """Rename a player; their matches follow."""
     player = _player_of(user, player_id)
     name = clean_name(name)
+    lock_figures(user.id)  # as `add_player`: a player of that name added meanwhile is found, not refused
     other = player_named(user, name)
     if other is not None and other.id != player.id:
         raise InvalidInput(_("There is already a player called %(name)s.", name=name), "name")
@@ -64,29 +67,43 @@ def players_for(user: User, names: Sequence[str], unarchive: bool = True) -> lis
     A player who sits down again is no longer archived, unless `unarchive` is off (imports).
     """
     keys = [name_key(name) for name in names]
+    # Two phones starting a match with the same new player at once must both get it: the second
+    # waits until the first has committed, then finds the player it added and adds none. On
+    # PostgreSQL the account's lock makes it wait (the changes of a match take the lock before
+    # they write anything, so this takes it first); on SQLite, which takes no row locks, the
+    # insert itself waits for the database's one writer, and then looks for the player again.
+    lock_figures(user.id)
 
     def by_key() -> dict[str, Player]:
         found = select(Player).where(Player.user_id == user.id, Player.name_key.in_(keys))
         return {player.name_key: player for player in db.session.scalars(found)}
 
     known = by_key()
-    missing = [name for name, key in zip(names, keys) if key not in known]
+    missing: dict[str, str] = {}  # each new player once, named as first written
+    for name, key in zip(names, keys):
+        if key not in known:
+            missing.setdefault(key, name)
     if missing:
-        # Two phones starting a match with the same new player at once must both get it: the
-        # second insert waits for the first and then adds nothing, instead of failing.
-        dialect = db.session.get_bind().dialect.name
-        insert_new = (postgresql_insert if dialect == "postgresql" else sqlite_insert)(Player.__table__)
-        db.session.execute(insert_new.on_conflict_do_nothing(index_elements=["user_id", "name_key"]), [
-            {"user_id": user.id, "name": clean_name(name), "name_key": name_key(name), "archived": False,
-             "created_at": utcnow()} for name in missing])
+        for key, name in missing.items():
+            db.session.execute(_INSERT_IF_NEW, {"user_id": user.id, "name": clean_name(name), "name_key": key,
+                                                "created_at": utcnow()})
         known = by_key()
     players = []
     for key in keys:
-        player = known.get(key)
-        if player is None:  # only if the row that stopped the insert was rolled back meanwhile
-            raise Conflict(_("Someone else changed this at the same moment. Reload the page and try again."))
+        player = known[key]
         if player.archived and unarchive:
             player.archived = False
         players.append(player)
     db.session.flush()
     return players
+
+
+_players = Player.__table__
+#: Add a player unless the account has one of that name already, as it stands when the insert runs.
+_INSERT_IF_NEW = insert(_players).from_select(
+    ["user_id", "name", "name_key", "archived", "created_at"],
+    select(bindparam("user_id", type_=_players.c.user_id.type), bindparam("name", type_=_players.c.name.type),
+           bindparam("name_key", type_=_players.c.name_key.type), literal(False),
+           bindparam("created_at", type_=_players.c.created_at.type))
+    .where(~exists().where(_players.c.user_id == bindparam("user_id"),
+                           _players.c.name_key == bindparam("name_key"))))

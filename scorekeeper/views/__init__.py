@@ -21,7 +21,7 @@ from ..extensions import login_manager
 from ..games import web_game, web_games
 from ..forms import group_errors
 from ..models import MAX_NOTE_LENGTH
-from ..pages import buttons, lists
+from ..pages import lists
 from ..errors import Conflict, MatchOver, NotFound, ServiceError
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
@@ -64,10 +64,9 @@ def register(app: Flask) -> None:
     app.register_error_handler(405, _not_allowed)
     app.register_error_handler(429, _too_many)
     app.add_template_filter(_group_errors, "group_errors")
-    app.add_template_global(lists.pager, "pager")
+    app.add_template_global(lists.pages_around, "pages_around")
     app.add_template_global(web_game, "web_game")
     app.add_template_global(web_games, "web_games")
-    app.add_template_global(buttons.button_form, "button_form")
     app.jinja_env.globals["max_note_length"] = MAX_NOTE_LENGTH  # the note form's hint says it
     i18n.register(app)
 

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from typing import Any
 
-from scorekeeper.pages.lists import pager
+from flask import Flask, render_template_string
+
 from scorekeeper.reads.paging import Page
+
+#: The pager as a list's page shows it.
+PAGER = '{% from "_pager.html" import pager %}{{ pager(pages_around(page, endpoint, **kept)) }}'
+
+
+def pager(page: Page, endpoint: str, **kept: Any) -> str:
+    """Return the pager of `page` as the templates write it."""
+    return render_template_string(PAGER, page=page, endpoint=endpoint, kept=kept)
 
 
 def test_a_page_knows_its_neighbours() -> None:
