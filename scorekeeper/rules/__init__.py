@@ -14,6 +14,7 @@ are exported for the rest of the package::
 from .base import DealResult, Game, MatchResult
 from .common import (
     CARD_POINTS, DECK_POINTS, RANKS_BY_STRENGTH, SUITS, Card, Code, RuleError, RuleViolation, Suit, deck, next_seat,
+    other_side_points, possible_card_points,
 )
 from .match import GAMES, check_bids, check_match, check_options, get_game, score_match
 from .options import OptionSpec
@@ -21,8 +22,7 @@ from .pocha import (
     POCHA_PRESETS, PochaDeal, PochaOptions, bidding_order, forbidden_bid, max_cards, pocha_schedule, score_bid,
 )
 from .tute import (
-    Cante, TuteDeal, TuteDeclaration, TuteOptions, cante_value, first_dealer_for_leader, juegos_earned,
-    other_side_points, possible_card_points, score_tute_deal,
+    Cante, TuteDeal, TuteDeclaration, TuteOptions, cante_value, first_dealer_for_leader, juegos_earned, score_tute_deal,
 )
 
 __all__ = [

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, cast
+from typing import Any, Final, Literal, cast
 
 from .base import DealResult, Game, MatchResult
 from .common import (
-    CARD_POINTS, DECK_POINTS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text,
-    seat_in_range,
+    CARD_POINTS, DECK_POINTS, SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text,
+    possible_card_points, seat_in_range,
 )
 from .messages import N_
 from .options import OptionSpec, as_bool, as_int, as_str
@@ -47,7 +47,6 @@ TUTE_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
 )
 
 
-
 def tute_kind(raw: object) -> str | None:
     """Return the kind a raw tute declaration names, if it names one (checked on its own elsewhere)."""
     kind = raw.get("kind") if isinstance(raw, Mapping) else None
@@ -68,6 +67,11 @@ class TuteOptions:
     def __post_init__(self) -> None:
         if self.target == 0:
             object.__setattr__(self, "target", DEFAULT_TARGETS[self.mode])
+
+    @property
+    def tute_ends_match(self) -> bool:
+        """Tell whether a tute declaration ends the match at once (`tute: match`, or in points mode)."""
+        return self.tute == "match" or self.mode == "points"
 
     @classmethod
     def from_values(cls, values: Mapping[str, object]) -> TuteOptions:
@@ -117,18 +121,6 @@ def tute_sides(players: int) -> tuple[tuple[int, ...], ...]:
     return ((0,), (1,))
 
 
-def possible_card_points(points: int) -> bool:
-    """Tell whether one side can capture `points` card points (0 to 120, never 1 or 119)."""
-    return 0 <= points <= DECK_POINTS and points not in (1, DECK_POINTS - 1)
-
-
-def other_side_points(points: int) -> int:
-    """Return the other side's card points in a played-out deal, given one side's."""
-    if not possible_card_points(points):
-        raise ValueError(f"a side cannot capture {number_text(points)} card points")
-    return DECK_POINTS - points
-
-
 def cante_value(suit: Suit, trump: Suit) -> int:
     """Return what a cante is worth: las cuarenta in the trump suit, twenty in any other."""
     return CANTE_IN_TRUMP if suit == trump else CANTE_ELSEWHERE
@@ -161,8 +153,12 @@ def score_tute_deal(
 
 def juegos_earned(deal: TuteDeal, winner_score: int, options: TuteOptions) -> int:
     """Return the juegos the deal's winner earns in `juegos` mode."""
+    return _juegos(deal.tute is not None, winner_score, options)
+
+
+def _juegos(declared: bool, winner_score: int, options: TuteOptions) -> int:
     big = 2 if options.double_over_100 else 1
-    if deal.tute is not None:
+    if declared:
         return 0 if options.tute == "match" else big
     return big if winner_score >= OVER_100 else 1
 
@@ -304,6 +300,8 @@ def read_tute_deal(
 class TuteGame(Game):
     """Tute for two players, or for four in two pairs sitting opposite each other."""
 
+    form_kind = "card_points"
+
     def __init__(self, name: str, title: str, seats: int) -> None:
         self.name = name
         self.title = title
@@ -315,6 +313,23 @@ class TuteGame(Game):
 
     def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
         return tute_sides(players)
+
+    def browser_details(self, options: Mapping[str, object], players: int) -> dict[str, Any]:
+        """Return the card points, the last trick's bonus, cante values, tutes, juegos and the target."""
+        rules = TuteOptions.from_values(options)
+        return {
+            "deck_points": DECK_POINTS, "card_points": dict(CARD_POINTS),
+            "impossible_points": [p for p in range(DECK_POINTS + 1) if not possible_card_points(p)],
+            "last_trick_bonus": rules.last_trick_bonus,
+            "cantes": {suit: {trump: cante_value(suit, trump) for trump in SUITS} for suit in SUITS},  # [suit][trump]
+            "held_by_tute": dict(HELD_BY_TUTE), "tute": rules.tute, "tute_ends_match": rules.tute_ends_match,
+            # juegos a deal's winner earns: `over` from a deal score of `over_from`, `under` below it
+            "juegos": None if rules.mode != "juegos" else {
+                "under": _juegos(False, OVER_100 - 1, rules), "over": _juegos(False, OVER_100, rules),
+                "over_from": OVER_100, "tute": _juegos(True, 0, rules)},
+            "target": rules.target,
+            "dealer_for_leader": [first_dealer_for_leader(leader, players) for leader in range(players)],
+        }
 
     def default_for(self, name: str, values: Mapping[str, object]) -> object:
         if name == "target":
@@ -355,7 +370,7 @@ class TuteGame(Game):
             results.append(DealResult(number, scores, winner))
             totals = [t + s for t, s in zip(totals, scores)]
             last_dealer = deal.dealer
-            if deal.tute is not None and (rules.tute == "match" or rules.mode == "points"):
+            if deal.tute is not None and rules.tute_ends_match:
                 finished, winners = True, (winner,)
             elif rules.mode == "juegos":
                 juegos[winner] += juegos_earned(deal, scores[winner], rules)
