@@ -13,12 +13,15 @@ const CACHE = "scorekeeper-__VERSION__";
 const PAGES = "scorekeeper-pages";
 const SHELL = "__SHELL__";
 const OFFLINE = SHELL[SHELL.length - 1];
+/* Kept with the shell by its own name, which keptNamed finds for whatever digest a page asks for:
+   the rules the deal forms check by, offline too. */
+const ALSO_KEPT = ["/static/rules.js"];
 /* the app's own addresses start where this worker is served (/sw.js, or under a path) */
 const ROOT = new URL("./", self.location).pathname;
 const KEPT = /^matches\/\d+(\/deal)?$/;
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL.concat(ALSO_KEPT))).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
