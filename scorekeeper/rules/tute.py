@@ -322,7 +322,8 @@ class TuteGame(Game):
             "impossible_points": [p for p in range(DECK_POINTS + 1) if not possible_card_points(p)],
             "last_trick_bonus": rules.last_trick_bonus,
             "cantes": {suit: {trump: cante_value(suit, trump) for trump in SUITS} for suit in SUITS},  # [suit][trump]
-            "held_by_tute": dict(HELD_BY_TUTE), "tute": rules.tute, "tute_ends_match": rules.tute_ends_match,
+            "held_by_tute": dict(HELD_BY_TUTE), "tute_allowed": rules.tute != "off",
+            "tute_ends_match": rules.tute_ends_match,
             # juegos a deal's winner earns: `over` from a deal score of `over_from`, `under` below it
             "juegos": None if rules.mode != "juegos" else {
                 "under": _juegos(False, OVER_100 - 1, rules), "over": _juegos(False, OVER_100, rules),

@@ -41,7 +41,7 @@ def test_tute2_at_the_defaults_of_rules_md() -> None:
         "next_dealer": [1, 0], "deck_points": 120,
         "card_points": {"as": 11, "3": 10, "rey": 4, "caballo": 3, "sota": 2},
         "impossible_points": [1, 119], "last_trick_bonus": 10, "cantes": CANTES,
-        "held_by_tute": {"reyes": 16, "caballos": 12}, "tute": "deal", "tute_ends_match": False,
+        "held_by_tute": {"reyes": 16, "caballos": 12}, "tute_allowed": True, "tute_ends_match": False,
         "juegos": {"under": 1, "over": 1, "over_from": 101, "tute": 1}, "target": 3,
         "dealer_for_leader": [1, 0],
     }
@@ -64,7 +64,7 @@ def test_tute_house_rules_reach_the_browser() -> None:
 def test_a_tute_that_wins_the_match_earns_no_juegos_and_ends_it() -> None:
     data = rules_of("tute2", 2, tute="match")
     assert data["juegos"] == {"under": 1, "over": 1, "over_from": 101, "tute": 0}
-    assert data["tute"] == "match" and data["tute_ends_match"] is True
+    assert data["tute_allowed"] is True and data["tute_ends_match"] is True
 
 
 def test_points_mode_counts_no_juegos_and_a_tute_ends_the_match() -> None:
@@ -72,7 +72,7 @@ def test_points_mode_counts_no_juegos_and_a_tute_ends_the_match() -> None:
     assert data["juegos"] is None and data["target"] == 101
     assert data["tute_ends_match"] is True
     off = rules_of("tute2", 2, tute="off")
-    assert off["tute"] == "off" and off["tute_ends_match"] is False
+    assert off["tute_allowed"] is False and off["tute_ends_match"] is False
 
 
 def test_pocha_for_four_at_the_defaults_of_rules_md() -> None:
