@@ -119,55 +119,13 @@ const fieldOf = (form) => (name) => {
   return !field || field instanceof RadioNodeList ? null : field.value;
 };
 
-/* The deal a form's fields describe, shaped as a match document holds it and read as the server
-   reads the same fields (forms/deals.py), for each kind of deal form; `value(name)` gives a field. */
-const FORM_DEALS = {
-  card_points(rules, value) {
-    const whole = (name) => number(value(name) ?? "");
-    const deal = { dealer: whole("dealer"), trump: value("trump") || null };
-    const declared = Boolean(value("tute_seat"));
-    let [first, second] = [whole("points0"), whole("points1")];
-    const otherSide = (points) => Rules.kinds.card_points.otherSide(rules, points);
-    if (declared) {
-      if (first !== null || second !== null) deal.points = [first ?? 0, second ?? 0];
-    } else {
-      if (second === null && first !== null) second = otherSide(first);
-      else if (first === null && second !== null) first = otherSide(second);
-      deal.points = [first, second];
-      deal.last_trick = whole("last_trick");
-    }
-    deal.cantes = rules.suits.filter((suit) => value(`cante_${suit}`)).map((suit) => ({ seat: Number(value(`cante_${suit}`)), suit }));
-    if (declared) deal.tute = { seat: Number(value("tute_seat")), kind: value("tute_kind") || null };
-    return deal;
-  },
-  bids(rules, value, { cards = null, withTricks = true } = {}) {
-    const whole = (name) => number(value(name) ?? "");
-    const seats = rules.next_dealer.map((_, seat) => seat);
-    const trump = value("trump");
-    const deal = { dealer: whole("dealer"), cards, trump: !trump || trump === "none" ? null : trump,
-                   bids: seats.map((seat) => whole(`bids-${seat}`)) };
-    if (withTricks) deal.tricks = seats.map((seat) => whole(`tricks-${seat}`));
-    return deal;
-  },
-};
-
-/* The engine's field of a problem, as this form names it: points.1 is points1, bids.2 is bids-2,
-   a cante is the row of its suit, a tute its seat's choice. */
-function formField(field, deal) {
-  const [head, index, rest] = field.split(".");
-  if (head === "cantes" && index !== undefined) return `cante_${(deal.cantes[Number(index)] || {}).suit}`;
-  if (head === "tute") return rest === undefined && index === "kind" ? "tute_kind" : "tute_seat";
-  if (index === undefined) return head;
-  return head === "points" ? `points${index}` : `${head}-${index}`;
-}
-
 /* The rules' problems as the form shows them: each at its field, in the page's words. Missing
    values speak only when the form is sent; a problem without a sentence on the page is left to
    the server, which says it. */
 function formProblems(problems, deal) {
   return problems.filter((p) => MESSAGES[p.message] !== undefined).map((p) => {
     const params = p.params.kind !== undefined ? { ...p.params, kind: p.params.kind ? say(`kind_${p.params.kind}`) : "" } : p.params;
-    return { field: formField(p.field, deal), late: p.missing, code: p.code, message: say(p.message, params, p.count) };
+    return { field: Rules.formField(p.field, deal), late: p.missing, code: p.code, message: say(p.message, params, p.count) };
   });
 }
 function showErrors(form, errors, all) {
@@ -189,9 +147,8 @@ function checkCardPoints(form, rules) {
     const typed = input.value.trim();
     if (typed !== "" && number(typed) === null) errors.push({ field: `points${side}`, message: say("points_impossible", { points: typed }) });
   });
-  const deal = FORM_DEALS.card_points(rules, fieldOf(form));
-  /* The side filled in from the other is wrong only because the typed one is: as on the server,
-     its complaint would repeat the other's at a field nobody touched. */
+  const deal = Rules.formDeals.card_points(rules, fieldOf(form));
+  /* As on the server: the side filled in from the other is wrong only because the typed one is. */
   const typed = inputs.map((input) => number(input.value) !== null);
   const filled = deal.tute || typed[0] === typed[1] ? null : (typed[0] ? 1 : 0);
   const problems = Rules.check(rules, deal, { names: JSON.parse(form.dataset.names || "[]") })
@@ -235,7 +192,7 @@ function checkBids(form, rules) {
     }
   }
   const withTricks = step !== "bids";
-  const deal = FORM_DEALS.bids(rules, value, { cards, withTricks });
+  const deal = Rules.formDeals.bids(rules, value, { cards, withTricks });
   return formProblems(Rules.check(rules, deal, { names, number: Number(form.elements.number.value), withTricks }), deal);
 }
 
@@ -435,15 +392,31 @@ function setupWatch() {
 
 /* ---------------------------------------------------------------- deals kept on the phone */
 
+function loadScript(src) {
+  /* A script of this site, run once it has loaded (the page's policy allows no other). */
+  return new Promise((resolve) => {
+    const script = Object.assign(document.createElement("script"), { src });
+    script.addEventListener("load", resolve);
+    script.addEventListener("error", resolve);  /* without it the server still checks every deal */
+    document.head.append(script);
+  });
+}
+
+function loadRules() {
+  /* rules.js, named beside the rules data it follows: where deals are entered or kept deals totted up. */
+  const holder = $("form[data-rules-js]") || (waitingDeals() && $("[data-rules-js]"));
+  return holder ? loadScript(holder.dataset.rulesJs) : Promise.resolve();
+}
+
+function waitingDeals() {
+  try { return (JSON.parse(localStorage.getItem("scorekeeper-queue")) || []).length > 0; } catch (e) { return false; }
+}
+
 function loadOffline() {
   /* offline.js is needed where deals are entered, and wherever deals wait on the phone to be
      sent; elsewhere the page stays lighter without it. */
-  let waiting = false;
-  try { waiting = (JSON.parse(localStorage.getItem("scorekeeper-queue")) || []).length > 0; } catch (e) { /* none */ }
-  if (!waiting && !$("form[data-offline='deal']")) return;
-  const script = Object.assign(document.createElement("script"), { src: document.body.dataset.offlineJs });
-  script.addEventListener("load", () => setupOffline());
-  document.head.append(script);
+  if (!waitingDeals() && !$("form[data-offline='deal']")) return;
+  loadScript(document.body.dataset.offlineJs).then(() => setupOffline());
 }
 
 function setupKeptPages() {
@@ -485,8 +458,10 @@ document.addEventListener("DOMContentLoaded", () => {
   setupTimeZone();
   setupSeatNames();
   setupConfirms();
-  setupDealForm();
-  loadOffline();
+  loadRules().then(() => {
+    setupDealForm();
+    loadOffline();
+  });
   setupKeptPages();
   setupLiveView();
   setupShareButtons();

@@ -13,7 +13,7 @@
    connection) is made ready for the deal after those kept on the phone.
    Every rule it follows (scores, juegos, the next dealer, the cards of each deal) is the engine's,
    in the plan's `rules`, through rules.js.
-   Loaded by app.js where it is needed, and uses its helpers ($, $$, say, fillIn, number, FORM_DEALS). */
+   Loaded by app.js where it is needed, and uses its helpers ($, $$, say, fillIn, number). */
 "use strict";
 
 const QUEUE = "scorekeeper-queue";
@@ -175,7 +175,7 @@ function keptDeal(plan, body) {
      null for bids waiting for their tricks. */
   const number = Number(body.get("number"));
   if (plan.bids_first && !body.has("tricks-0")) return null;
-  const deal = FORM_DEALS[plan.rules.kind](plan.rules, (name) => body.get(name), { cards: Rules.cardsFor(plan.rules, number) });
+  const deal = Rules.formDeals[plan.rules.kind](plan.rules, (name) => body.get(name), { cards: Rules.cardsFor(plan.rules, number) });
   return { number, deal };
 }
 
@@ -189,7 +189,8 @@ function keptLines(path, template) {
   const seen = new Set();
   return load(QUEUE).filter((item) => matchPath(item.action) === path).map((item) => {
     const body = new URLSearchParams(item.body);
-    const plan = item.plan && item.plan.rules ? item.plan : pagePlan;  /* kept before the plan carried the rules: the page's */
+    /* kept before the plan carried the rules: the page's; on a page without rules.js, the deal's number alone */
+    const plan = typeof Rules === "undefined" ? null : item.plan && item.plan.rules ? item.plan : pagePlan;
     const kept = plan && keptDeal(plan, body);
     if (kept) { seen.add(kept.number); return dealLine(template, plan, kept, Rules.score(plan.rules, kept.deal).scores); }
     const number = Number(body.get("number"));
@@ -209,7 +210,7 @@ function showKept() {
   /* The deals kept on this phone for this match, and the totals they give (on the scoreboard and
      under the deal form). */
   const box = $("#kept-deals");
-  if (!box) return;
+  if (!box || typeof Rules === "undefined") return;
   const plan = JSON.parse(box.dataset.plan);
   const mine = load(QUEUE).filter((item) => matchPath(item.action) === box.dataset.path)
     .map((item) => keptDeal(plan, new URLSearchParams(item.body))).filter(Boolean);

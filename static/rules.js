@@ -212,11 +212,57 @@ const Rules = (() => {
     },
   };
 
+  const wholeNumber = (text) => (/^-?\d{1,9}$/.test(String(text ?? "").trim()) ? parseInt(text, 10) : null);
+
+  /* The deal a form's fields describe, shaped as a match document holds it and read as the server
+     reads the same fields (forms/deals.py), for each kind of deal form; `value(name)` gives a field. */
+  const FORM_DEALS = {
+    card_points(rules, value) {
+      const whole = (name) => wholeNumber(value(name));
+      const deal = { dealer: whole("dealer"), trump: value("trump") || null };
+      const declared = Boolean(value("tute_seat"));
+      let [first, second] = [whole("points0"), whole("points1")];
+      const otherSide = (points) => cardPoints.otherSide(rules, points);
+      if (declared) {
+        if (first !== null || second !== null) deal.points = [first ?? 0, second ?? 0];
+      } else {
+        if (second === null && first !== null) second = otherSide(first);
+        else if (first === null && second !== null) first = otherSide(second);
+        deal.points = [first, second];
+        deal.last_trick = whole("last_trick");
+      }
+      deal.cantes = rules.suits.filter((suit) => value(`cante_${suit}`)).map((suit) => ({ seat: Number(value(`cante_${suit}`)), suit }));
+      if (declared) deal.tute = { seat: Number(value("tute_seat")), kind: value("tute_kind") || null };
+      return deal;
+    },
+    bids(rules, value, { cards = null, withTricks = true } = {}) {
+      const whole = (name) => wholeNumber(value(name));
+      const seats = rules.next_dealer.map((_, seat) => seat);
+      const trump = value("trump");
+      const deal = { dealer: whole("dealer"), cards, trump: !trump || trump === "none" ? null : trump,
+                     bids: seats.map((seat) => whole(`bids-${seat}`)) };
+      if (withTricks) deal.tricks = seats.map((seat) => whole(`tricks-${seat}`));
+      return deal;
+    },
+  };
+
+  /* The engine's field of a problem, as this form names it: points.1 is points1, bids.2 is bids-2,
+     a cante is the row of its suit, a tute its seat's choice. */
+  function formField(field, deal) {
+    const [head, index, rest] = field.split(".");
+    if (head === "cantes" && index !== undefined) return `cante_${(deal.cantes[Number(index)] || {}).suit}`;
+    if (head === "tute") return rest === undefined && index === "kind" ? "tute_kind" : "tute_seat";
+    if (index === undefined) return head;
+    return head === "points" ? `points${index}` : `${head}-${index}`;
+  }
+
   const KINDS = { card_points: cardPoints, bids };
   const kindOf = (rules) => KINDS[rules.kind];
 
   return {
     kinds: KINDS,
+    formDeals: FORM_DEALS,
+    formField,
 
     /* The problems of one deal (deal `number` of its match), as the engine finds them; `withTricks`
        false checks the bids of a deal before play. `names` only fill the sentences. */
