@@ -41,7 +41,9 @@ PLAYER_RANGE = N_("%(low)s to %(high)s")
 #: The engine's messages that the deal forms check in the browser before sending.
 BROWSER_CHECKED = ("trump_missing", "points_impossible", "points_not_pair", "points_total", "points_total_tute",
                    "last_trick_missing",
-                   "bid_hook", "tricks_total", "bids_not_list", "tricks_not_list")
+                   "tute_kind", "tute_off", "cante_after_tute", "cante_suit_twice", "last_trick_after_tute",
+                   "bid_hook", "bid_range", "tricks_total", "tricks_range", "cards_range", "cards_schedule",
+                   "bids_not_list", "tricks_not_list")
 
 
 def translations() -> NullTranslations:

@@ -102,10 +102,32 @@ const say = (id, params = {}, count = null) => {
   const one = count !== null && plurals && MESSAGES[`${id}_one`] !== undefined && plurals.select(count) === "one";
   return fillIn(MESSAGES[one ? `${id}_one` : id] || id, params);
 };
-const possible = (points) => points >= 0 && points <= 120 && points !== 1 && points !== 119;
 const number = (value) => (/^-?\d{1,9}$/.test(String(value).trim()) ? parseInt(value, 10) : null);
 const picked = (form, name) => { const input = $(`input[name="${name}"]:checked`, form); return input ? input.value : null; };
 
+/* The rules of the match the form is for, as the engine renders them (see rules.js). */
+function rulesOf(form) {
+  const plan = JSON.parse(form.dataset.plan || "null");
+  return plan ? plan.rules : JSON.parse(form.dataset.rules || "null");
+}
+
+/* A field's value as the form would send it: the chosen button of a group, else the field's own value. */
+const fieldOf = (form) => (name) => {
+  const chosen = picked(form, name);
+  if (chosen !== null) return chosen;
+  const field = form.elements[name];
+  return !field || field instanceof RadioNodeList ? null : field.value;
+};
+
+/* The rules' problems as the form shows them: each at its field, in the page's words. Missing
+   values speak only when the form is sent; a problem without a sentence on the page is left to
+   the server, which says it. */
+function formProblems(problems, deal) {
+  return problems.filter((p) => MESSAGES[p.message] !== undefined).map((p) => {
+    const params = p.params.kind !== undefined ? { ...p.params, kind: p.params.kind ? say(`kind_${p.params.kind}`) : "" } : p.params;
+    return { field: Rules.formField(p.field, deal), late: p.missing, code: p.code, message: say(p.message, params, p.count) };
+  });
+}
 function showErrors(form, errors, all) {
   /* Live, only the fields already touched speak (the server's messages stay until then);
      on sending, every field does. */
@@ -117,56 +139,40 @@ function showErrors(form, errors, all) {
   });
 }
 
-function checkTute(form) {
+function checkCardPoints(form, rules) {
   const errors = [];
-  if (!picked(form, "trump")) errors.push({ field: "trump", late: true, message: say("trump_missing") });
-  const declared = Boolean(picked(form, "tute_seat"));
   const inputs = [form.elements.points0, form.elements.points1];
-  let points = inputs.map((input) => number(input.value));
+  /* Text that is no whole number is said at its own field; the deal reads it as not typed. */
   inputs.forEach((input, side) => {
-    if (input.value.trim() !== "" && points[side] === null) {
-      errors.push({ field: `points${side}`, message: say("points_impossible", { points: input.value.trim() }) });
-    }
+    const typed = input.value.trim();
+    if (typed !== "" && number(typed) === null) errors.push({ field: `points${side}`, message: say("points_impossible", { points: typed }) });
   });
-  points.forEach((p, side) => {
-    if (p !== null && !possible(p)) errors.push({ field: `points${side}`, message: say("points_impossible", { points: p }, p) });
-  });
-  const typed = inputs.some((input) => input.value.trim() !== "");
-  if (!declared && !typed) errors.push({ field: "points", late: true, message: say("points_not_pair") });
-  if (points.every((p) => p !== null && possible(p))) {
-    const total = points[0] + points[1];
-    if (!declared && total !== 120) errors.push({ field: "points", message: say("points_total", { total }) });
-    /* The declarer still holds the four Reyes (4 points each) or Caballos (3 each). */
-    const kind = picked(form, "tute_kind");
-    const most = 120 - ({ reyes: 16, caballos: 12 }[kind] || 0);
-    if (declared && total > most) {
-      errors.push({ field: "points", message: say("points_total_tute", { kind: kind ? say(`kind_${kind}`) : "", most, total }) });
-    }
-  }
-  if (!declared && picked(form, "last_trick") === null) errors.push({ field: "last_trick", late: true, message: say("last_trick_missing") });
-  const trump = picked(form, "trump");
+  const deal = Rules.formDeals.card_points(rules, fieldOf(form));
+  /* As on the server: the side filled in from the other is wrong only because the typed one is. */
+  const typed = inputs.map((input) => number(input.value) !== null);
+  const filled = deal.tute || typed[0] === typed[1] ? null : (typed[0] ? 1 : 0);
+  const problems = Rules.check(rules, deal, { names: JSON.parse(form.dataset.names || "[]") })
+    .filter((p) => p.field !== `points.${filled}`);
+  errors.push(...formProblems(problems, deal));
   $$(".cante-row", form).forEach((row) => {
-    const inTrump = row.dataset.suit === trump;
-    $("[id$='-label']", row).textContent = inTrump ? row.dataset.labelTrump : row.dataset.labelOther;
-    $(".suit-name small", row).textContent = inTrump ? "40" : "20";
+    const suit = row.dataset.suit;
+    const trump = deal.trump || rules.suits.find((other) => other !== suit);  /* before a trump is chosen: as any other suit */
+    $("[id$='-label']", row).textContent = suit === deal.trump ? row.dataset.labelTrump : row.dataset.labelOther;
+    $(".suit-name small", row).textContent = String(rules.cantes[suit][trump]);
   });
   return errors;
 }
 
-function checkPocha(form) {
-  const errors = [];
+function checkBids(form, rules) {
   const rows = $(".seat-rows", form);
   const names = JSON.parse(form.dataset.names || "[]");
   const cards = Number(rows.dataset.cards);
   const step = form.dataset.step;
-  const dealer = number(form.elements.dealer.value);
-  const hook = Boolean(form.elements.hook && form.elements.hook.value);
-  const seats = names.map((_, seat) => seat);
-  const bidOf = (seat) => number(picked(form, `bids-${seat}`) ?? (form.elements[`bids-${seat}`] || {}).value ?? "");
+  const value = fieldOf(form);
+  const seats = rules.next_dealer.map((_, seat) => seat);
   if (step !== "tricks") {
-    const bids = seats.map(bidOf);
-    const others = seats.filter((seat) => seat !== dealer);
-    const forbidden = hook && others.every((seat) => bids[seat] !== null) ? cards - others.reduce((sum, seat) => sum + bids[seat], 0) : null;
+    const dealer = number(value("dealer") ?? "");
+    const forbidden = Rules.kinds.bids.forbidden(rules, cards, dealer, seats.map((seat) => number(value(`bids-${seat}`) ?? "")));
     $$(`input[name^="bids-"]`, form).forEach((input) => {
       /* Not disabled: a tap on it must still reach the page, to say why it cannot be chosen. */
       const banned = input.name === `bids-${dealer}` && Number(input.value) === forbidden;
@@ -174,38 +180,35 @@ function checkPocha(form) {
       input.setAttribute("aria-disabled", String(banned));
       input.closest("label").classList.toggle("forbidden", banned);
     });
-    if (bids.some((b) => b === null)) errors.push({ field: "bids", late: true, message: say("bids_not_list", { players: names.length }) });
-    else if (hook && bids.reduce((a, b) => a + b, 0) === cards) {
-      errors.push({ field: `bids-${dealer}`, message: say("bid_hook", { name: names[dealer], bid: bids[dealer], cards }, cards) });
-    }
   }
   if (step !== "bids") {
     const filled = form.dataset.filledSeat === undefined ? null : Number(form.dataset.filledSeat);
     const tricks = seats.map((seat) => (seat === filled ? null : number(picked(form, `tricks-${seat}`) ?? "")));
     const open = seats.filter((seat) => tricks[seat] === null);
     if (open.length === 1) {  /* the last player's tricks are what is left */
-      const left = cards - tricks.reduce((sum, t) => sum + (t || 0), 0);
+      const left = cards - tricks.reduce((total, t) => total + (t || 0), 0);
       $$(`input[name="tricks-${open[0]}"]`, form).forEach((input) => { input.checked = Number(input.value) === left; });
-      if (left >= 0 && left <= cards) { tricks[open[0]] = left; form.dataset.filledSeat = String(open[0]); }
-    }
-    if (tricks.some((t) => t === null)) errors.push({ field: "tricks", late: true, message: say("tricks_not_list", { players: names.length }) });
-    else if (tricks.reduce((a, b) => a + b, 0) !== cards) {
-      errors.push({ field: "tricks", message: say("tricks_total", { cards, total: tricks.reduce((a, b) => a + b, 0) }, cards) });
+      if (left >= 0 && left <= cards) form.dataset.filledSeat = String(open[0]);
     }
   }
-  return errors;
+  const withTricks = step !== "bids";
+  const deal = Rules.formDeals.bids(rules, value, { cards, withTricks });
+  return formProblems(Rules.check(rules, deal, { names, number: Number(form.elements.number.value), withTricks }), deal);
 }
 
-function followPoints(form, typed) {
-  /* One side's card points typed, the other side's follow (120 minus them), on a new deal and
-     on a correction alike; after a tute the points are the declarer's own count, so nothing follows. */
+function followPoints(form, typed, rules) {
+  /* One side's card points typed, the other side's follow (the rest of the deck's), on a new deal
+     and on a correction alike; after a tute the points are the declarer's own count, so nothing follows. */
   const inputs = [form.elements.points0, form.elements.points1];
   const side = inputs.indexOf(typed);
   if (side < 0 || picked(form, "tute_seat")) return;
   const points = number(typed.value);
-  /* 1 and 119 cannot be captured: the other side's 119 or 1 would only be a second complaint
-     about the same typing, so it stays empty until the number can be. */
-  if (points !== null && points >= 0 && points <= 120) inputs[1 - side].value = possible(points) ? String(120 - points) : "";
+  const card = Rules.kinds.card_points;
+  /* Points no side can capture leave the other side empty: its own impossible number would only
+     be a second complaint about the same typing. */
+  if (points !== null && points >= 0 && points <= rules.deck_points) {
+    inputs[1 - side].value = card.possible(rules, points) ? String(card.otherSide(rules, points)) : "";
+  }
 }
 
 function setupCanteGrid(form) {
@@ -266,18 +269,25 @@ function setupCardCounter(form) {
   }));
 }
 
+/* Each kind of deal form (the rules' `kind`): its check, and what else it sets up. */
+const DEAL_FORMS = {
+  card_points: { check: checkCardPoints, setup: (form) => { setupCanteGrid(form); setupCardCounter(form); } },
+  bids: { check: checkBids, setup: explainForbiddenBids },
+};
+
 function setupDealForm() {
   const form = $("form[data-live-check]");
-  if (!form) return;
-  if (form.dataset.liveCheck === "tute") { setupCanteGrid(form); setupCardCounter(form); }
-  else explainForbiddenBids(form);
-  const check = () => (form.dataset.liveCheck === "tute" ? checkTute(form) : checkPocha(form));
+  const rules = form && typeof Rules !== "undefined" ? rulesOf(form) : null;
+  const kind = form && DEAL_FORMS[form.dataset.liveCheck];
+  if (!rules || !kind) return;  /* the server checks every deal anyway */
+  kind.setup(form);
+  const check = () => kind.check(form, rules);
   form.dataset.touched = "|";
   const onChange = (event) => {
     const name = (event.target.name || "").replace(/^(points)[01]$/, "$1").replace(/^(bids|tricks)-\d+$/, "$1");
     form.dataset.touched += `${name}|${event.target.name}|`;
     if (event.target.name === `tricks-${form.dataset.filledSeat}`) delete form.dataset.filledSeat;  /* tapped by hand */
-    if (event.type === "input" && name === "points") followPoints(form, event.target);
+    if (event.type === "input" && name === "points") followPoints(form, event.target, rules);
     if (name === "tute_seat" || name === "points") form.dataset.touched += "last_trick|points|points0|points1|";
     showErrors(form, check(), false);
   };
@@ -382,15 +392,31 @@ function setupWatch() {
 
 /* ---------------------------------------------------------------- deals kept on the phone */
 
+function loadScript(src) {
+  /* A script of this site, run once it has loaded (the page's policy allows no other). */
+  return new Promise((resolve) => {
+    const script = Object.assign(document.createElement("script"), { src });
+    script.addEventListener("load", resolve);
+    script.addEventListener("error", resolve);  /* without it the server still checks every deal */
+    document.head.append(script);
+  });
+}
+
+function loadRules() {
+  /* rules.js, named beside the rules data it follows: where deals are entered or kept deals totted up. */
+  const holder = $("form[data-rules-js]") || (waitingDeals() && $("[data-rules-js]"));
+  return holder ? loadScript(holder.dataset.rulesJs) : Promise.resolve();
+}
+
+function waitingDeals() {
+  try { return (JSON.parse(localStorage.getItem("scorekeeper-queue")) || []).length > 0; } catch (e) { return false; }
+}
+
 function loadOffline() {
   /* offline.js is needed where deals are entered, and wherever deals wait on the phone to be
      sent; elsewhere the page stays lighter without it. */
-  let waiting = false;
-  try { waiting = (JSON.parse(localStorage.getItem("scorekeeper-queue")) || []).length > 0; } catch (e) { /* none */ }
-  if (!waiting && !$("form[data-offline='deal']")) return;
-  const script = Object.assign(document.createElement("script"), { src: document.body.dataset.offlineJs });
-  script.addEventListener("load", () => setupOffline());
-  document.head.append(script);
+  if (!waitingDeals() && !$("form[data-offline='deal']")) return;
+  loadScript(document.body.dataset.offlineJs).then(() => setupOffline());
 }
 
 function setupKeptPages() {
@@ -432,8 +458,10 @@ document.addEventListener("DOMContentLoaded", () => {
   setupTimeZone();
   setupSeatNames();
   setupConfirms();
-  setupDealForm();
-  loadOffline();
+  loadRules().then(() => {
+    setupDealForm();
+    loadOffline();
+  });
   setupKeptPages();
   setupLiveView();
   setupShareButtons();

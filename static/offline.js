@@ -11,6 +11,8 @@
    be entered, and are dropped with one confirmation. Anything else is tried again later.
    A deal form opened again (or reloaded from the copy the service worker kept, without a
    connection) is made ready for the deal after those kept on the phone.
+   Every rule it follows (scores, juegos, the next dealer, the cards of each deal) is the engine's,
+   in the plan's `rules`, through rules.js.
    Loaded by app.js where it is needed, and uses its helpers ($, $$, say, fillIn, number). */
 "use strict";
 
@@ -40,7 +42,7 @@ function tablePlan(form) {
   /* What a kept deal needs to be read back anywhere (the banner lists it on every page): the
      table and the house rules, not the standings. */
   const plan = JSON.parse(form.dataset.plan || "null");
-  return plan && { game: plan.game, bids_first: plan.bids_first, names: plan.names, sides: plan.sides, side_names: plan.side_names, options: plan.options };
+  return plan && { bids_first: plan.bids_first, names: plan.names, sides: plan.sides, side_names: plan.side_names, options: plan.options, rules: plan.rules };
 }
 
 function keep(form) {
@@ -53,7 +55,7 @@ function keep(form) {
 /* ---------------------------------------------------------------- the next deal, prepared on the phone */
 
 function readyForNext(form) {
-  /* Tute: the next deal's number, the next dealer, and empty choices. */
+  /* A deal entered in one go (Tute): the next deal's number, the next dealer, and empty choices. */
   const next = Number(form.elements.number.value) + 1;
   const heading = $("h1", form);
   if (heading) heading.textContent = heading.textContent.replace(/\d+/, String(next));
@@ -61,7 +63,8 @@ function readyForNext(form) {
   const button = $("button[type=submit]", form);
   button.textContent = button.textContent.replace(/\d+/, String(next));
   const dealer = form.elements.dealer;
-  if (dealer && dealer.tagName === "SELECT") dealer.selectedIndex = (dealer.selectedIndex + 1) % dealer.options.length;
+  const plan = JSON.parse(form.dataset.plan || "null");
+  if (dealer && dealer.tagName === "SELECT" && plan) dealer.value = String(Rules.nextDealer(plan.rules, Number(dealer.value)));
   $$("input[type=radio]", form).forEach((input) => { input.checked = input.value === ""; });  /* "nobody", "no tute" */
   $$("input[type=number], input[inputmode=numeric]", form).forEach((input) => { input.value = ""; });
   restart(form);
@@ -100,18 +103,17 @@ function numberButtons(row, cards) {
   });
 }
 
-function nextPochaDeal(form) {
-  /* Pocha: the next deal's bids, on this same page: the next dealer, the bidding order and the
-     cards in hand from the schedule, with the buttons to match. */
+function nextBidsDeal(form) {
+  /* A deal whose bids come before play (Pocha): the next deal's bids, on this same page: the next
+     dealer, the bidding order and the cards in hand from the schedule, with the buttons to match. */
   const plan = JSON.parse(form.dataset.plan || "null");
   const template = $("#next-deal");
   const next = Number(form.elements.number.value) + 1;
-  const cards = plan && plan.schedule[next - 1];
+  const cards = plan && Rules.cardsFor(plan.rules, next);
   const button = $("button[type=submit]", form);
   if (!template || !cards) { button.disabled = true; return; }  /* the schedule is over */
-  const players = plan.names.length;
-  const dealer = (Number(form.elements.dealer.value) + 1) % players;
-  const order = plan.names.map((_, step) => (dealer + 1 + step) % players);
+  const dealer = Rules.nextDealer(plan.rules, Number(form.elements.dealer.value));
+  const order = plan.rules.bidding_order[dealer];
   const parts = template.content;
   /* what the tricks page holds instead: the bids and trump as sent, which this deal has yet to get */
   $$("input[type=hidden]", form).filter((input) => /^(bids|tricks)-\d+$|^trump$/.test(input.name)).forEach((input) => input.remove());
@@ -169,47 +171,16 @@ function toTricksOffline(form) {
 /* ---------------------------------------------------------------- the kept deals and their provisional totals */
 
 function keptDeal(plan, body) {
-  /* Read a kept deal back from its form fields; null for bids waiting for their tricks. */
-  const value = (name) => body.get(name);
-  const seats = plan.names.map((_, seat) => seat);
-  if (plan.game === "pocha") {
-    if (!body.has("tricks-0")) return null;
-    return { number: Number(value("number")), trump: value("trump"),
-             bids: seats.map((s) => Number(value(`bids-${s}`))), tricks: seats.map((s) => Number(value(`tricks-${s}`))) };
-  }
-  const declared = value("tute_seat") ? { seat: Number(value("tute_seat")), kind: value("tute_kind") } : null;
-  let points = [number(value("points0") || ""), number(value("points1") || "")];
-  if (!declared && points[1] === null && points[0] !== null) points[1] = 120 - points[0];
-  if (!declared && points[0] === null && points[1] !== null) points[0] = 120 - points[1];
-  points = points.map((p) => p || 0);
-  const cantes = ["oros", "copas", "espadas", "bastos"].filter((suit) => value(`cante_${suit}`))
-    .map((suit) => ({ suit, seat: Number(value(`cante_${suit}`)) }));
-  const lastTrick = value("last_trick") === null || value("last_trick") === "" ? null : Number(value("last_trick"));
-  return { number: Number(value("number")), trump: value("trump"), points, lastTrick, cantes, tute: declared };
+  /* Read a kept deal back from its form fields, as the match document holds it (with its number);
+     null for bids waiting for their tricks. */
+  const number = Number(body.get("number"));
+  if (plan.bids_first && !body.has("tricks-0")) return null;
+  const deal = Rules.formDeals[plan.rules.kind](plan.rules, (name) => body.get(name), { cards: Rules.cardsFor(plan.rules, number) });
+  return { number, deal };
 }
 
-function provisionalScores(plan, deal) {
-  /* The deal's score per side, as RULES.md gives it (the server scores it again when it is sent). */
-  const o = plan.options;
-  if (plan.game === "pocha") {
-    return { scores: deal.bids.map((bid, seat) => {
-      const tricks = deal.tricks[seat];
-      const score = bid === tricks ? o.exact_base + o.per_trick * tricks : -o.miss_per_trick * Math.abs(bid - tricks);
-      return o.oros_double && deal.trump === "oros" ? 2 * score : score;
-    }), juegos: null };
-  }
-  const sideOf = (seat) => plan.sides.findIndex((side) => side.includes(seat));
-  const scores = deal.points.slice();
-  if (deal.lastTrick !== null) scores[deal.lastTrick] += o.last_trick_bonus;
-  deal.cantes.forEach((cante) => { scores[sideOf(cante.seat)] += cante.suit === deal.trump ? 40 : 20; });
-  const winner = deal.tute ? sideOf(deal.tute.seat) : scores[0] !== scores[1] ? (scores[0] > scores[1] ? 0 : 1) : deal.lastTrick;
-  const big = o.double_over_100 ? 2 : 1;
-  const earned = deal.tute ? (o.tute === "match" ? 0 : big) : scores[winner] >= 101 ? big : 1;
-  return { scores, juegos: scores.map((_, side) => (side === winner ? earned : 0)) };
-}
-
-function dealLine(template, plan, deal, scores) {
-  return `${fillIn(template, { number: deal.number })}: ${plan.side_names.map((name, side) => `${name} ${scores[side]}`).join(" · ")}`;
+function dealLine(template, plan, kept, scores) {
+  return `${fillIn(template, { number: kept.number })}: ${plan.side_names.map((name, side) => `${name} ${scores[side]}`).join(" · ")}`;
 }
 
 function keptLines(path, template) {
@@ -218,9 +189,10 @@ function keptLines(path, template) {
   const seen = new Set();
   return load(QUEUE).filter((item) => matchPath(item.action) === path).map((item) => {
     const body = new URLSearchParams(item.body);
-    const plan = item.plan || pagePlan;
-    const deal = plan && keptDeal(plan, body);
-    if (deal) { seen.add(deal.number); return dealLine(template, plan, deal, provisionalScores(plan, deal).scores); }
+    /* kept before the plan carried the rules: the page's; on a page without rules.js, the deal's number alone */
+    const plan = typeof Rules === "undefined" ? null : item.plan && item.plan.rules ? item.plan : pagePlan;
+    const kept = plan && keptDeal(plan, body);
+    if (kept) { seen.add(kept.number); return dealLine(template, plan, kept, Rules.score(plan.rules, kept.deal).scores); }
     const number = Number(body.get("number"));
     if (seen.has(number) || (plan && plan.bids_first)) return null;  /* bids, whose tricks follow */
     seen.add(number);
@@ -238,27 +210,23 @@ function showKept() {
   /* The deals kept on this phone for this match, and the totals they give (on the scoreboard and
      under the deal form). */
   const box = $("#kept-deals");
-  if (!box) return;
+  if (!box || typeof Rules === "undefined") return;
   const plan = JSON.parse(box.dataset.plan);
   const mine = load(QUEUE).filter((item) => matchPath(item.action) === box.dataset.path)
     .map((item) => keptDeal(plan, new URLSearchParams(item.body))).filter(Boolean);
   box.hidden = mine.length === 0;
   if (!mine.length) return;
-  const totals = plan.totals.slice();
-  const juegos = plan.juegos ? plan.juegos.slice() : null;
-  const lines = mine.map((deal) => {
-    const { scores, juegos: earned } = provisionalScores(plan, deal);
-    scores.forEach((score, side) => { totals[side] += score; });
-    if (juegos && earned) earned.forEach((count, side) => { juegos[side] += count; });
-    return dealLine(box.dataset.keptDeal, plan, deal, scores);
-  });
+  const standing = Rules.follow(plan.rules, { totals: plan.totals, juegos: plan.juegos, dealt: plan.next_number - 1 },
+    mine.map((kept) => kept.deal));
+  const { totals, juegos } = standing;
+  const lines = mine.map((kept, index) => dealLine(box.dataset.keptDeal, plan, kept, standing.scores[index] || Rules.score(plan.rules, kept.deal).scores));
   const points = (side) => `${totals[side]} ${box.dataset.pointsWord}`;
-  const standing = plan.side_names.map((name, side) => (juegos ? `${name} ${juegos[side]} ${box.dataset.juegosWord}, ${points(side)}` : `${name} ${totals[side]}`));
+  const said = plan.side_names.map((name, side) => (juegos ? `${name} ${juegos[side]} ${box.dataset.juegosWord}, ${points(side)}` : `${name} ${totals[side]}`));
   const list = Object.assign(document.createElement("ul"), { className: "list" });
   list.replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
   box.replaceChildren(
     Object.assign(document.createElement("h2"), { textContent: box.dataset.keptTitle }), list,
-    Object.assign(document.createElement("p"), { className: "provisional", textContent: `${box.dataset.provisional}: ${standing.join(" · ")}` }));
+    Object.assign(document.createElement("p"), { className: "provisional", textContent: `${box.dataset.provisional}: ${said.join(" · ")}` }));
 }
 
 /* ---------------------------------------------------------------- sending, in order */
@@ -450,7 +418,7 @@ function readyAfterKept(form) {
   if (done && Number(done.get("number")) >= Number(form.elements.number.value)) {
     form.elements.number.value = done.get("number");
     form.elements.dealer.value = done.get("dealer");
-    nextPochaDeal(form);
+    nextBidsDeal(form);
   }
   if (last === done) return;
   /* the bids of the next deal are kept, its tricks are not: on to them, with the bids as kept */
@@ -497,7 +465,7 @@ function setupOffline() {
       } else if (response === null || response.status >= 500) {
         keep(form);
         if (form.dataset.step === "bids") toTricksOffline(form);
-        else if (form.dataset.liveCheck === "pocha") nextPochaDeal(form);
+        else if ((JSON.parse(form.dataset.plan || "null") || {}).bids_first) nextBidsDeal(form);
         else readyForNext(form);
         if (waiting) sendQueue();
       } else if (stored(response, form.action)) {

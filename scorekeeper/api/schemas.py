@@ -11,16 +11,13 @@ spellings of one name), which the rules engine refuses with 422.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 
 from ..games import web_game, web_games
 from ..models import MAX_ID, MAX_NOTE_LENGTH, STATUSES
-from ..rules import GAMES, SUITS, Code, OptionSpec, get_game, max_cards, possible_card_points
-from ..rules.common import DECK_POINTS, DECK_SIZES
+from ..rules import GAMES, Code, OptionSpec, get_game
 from ..rules.options import MAX_SCHEDULE_DEALS
-from ..rules.tute import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE_KINDS, tute_sides
 from ..text import MAX_NAME_LENGTH
-from .json_schema import Schema, deal_number, nullable, ref, seat
+from .json_schema import Schema, nullable, ref, seat
 
 
 def _unusable_in_names() -> str:

@@ -10,7 +10,7 @@ from ..forms import TuteDealForm
 from ..i18n import gettext, lazy_gettext, suit_name, suit_word
 from ..rules import CARD_POINTS, SUITS, cante_value, first_dealer_for_leader, possible_card_points
 from ..rules.common import DECK_POINTS
-from ..rules.tute import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE_KINDS
+from ..rules.tute_deal import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE_KINDS
 from ..forms import DealForm
 from .base import WebGame
 

@@ -14,16 +14,15 @@ are exported for the rest of the package::
 from .base import DealResult, Game, MatchResult
 from .common import (
     CARD_POINTS, DECK_POINTS, RANKS_BY_STRENGTH, SUITS, Card, Code, RuleError, RuleViolation, Suit, deck, next_seat,
+    other_side_points, possible_card_points,
 )
 from .match import GAMES, check_bids, check_match, check_options, get_game, score_match
 from .options import OptionSpec
 from .pocha import (
     POCHA_PRESETS, PochaDeal, PochaOptions, bidding_order, forbidden_bid, max_cards, pocha_schedule, score_bid,
 )
-from .tute import (
-    Cante, TuteDeal, TuteDeclaration, TuteOptions, cante_value, first_dealer_for_leader, juegos_earned,
-    other_side_points, possible_card_points, score_tute_deal,
-)
+from .tute import juegos_earned, score_tute_deal
+from .tute_deal import Cante, TuteDeal, TuteDeclaration, TuteOptions, cante_value, first_dealer_for_leader
 
 __all__ = [
     "CARD_POINTS", "DECK_POINTS", "GAMES", "POCHA_PRESETS", "RANKS_BY_STRENGTH", "SUITS",

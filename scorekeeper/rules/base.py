@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .common import ErrorLog
+from .common import SUITS, ErrorLog, next_seat
 from .options import OptionSpec, read_options
 
 
@@ -95,6 +95,8 @@ class Game(ABC):
     max_players: int
     #: Whether each deal's bids are entered before play, and its tricks after it.
     bids_first: bool = False
+    #: The shape of the deal form, which the browser follows: "card_points" (Tute) or "bids" (Pocha).
+    form_kind: str
 
     @property
     @abstractmethod
@@ -123,6 +125,25 @@ class Game(ABC):
         self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
     ) -> MatchResult | None:
         """Check and score `deals` under checked `options`; log every problem, return None if any."""
+
+    def browser_rules(self, options: Mapping[str, object], players: int) -> dict[str, Any]:
+        """Return every number and rule a browser needs to check, score and follow this match's deals.
+
+        `options` are checked (`check_options`). JSON-shaped, so that a page can carry it: the
+        browser's code holds no rule of its own, only this data, the same the engine plays by.
+        """
+        return {
+            "kind": self.form_kind,
+            "seats": players,
+            "suits": list(SUITS),
+            "sides": [list(side) for side in self.sides(players)],
+            "next_dealer": [next_seat(seat, players) for seat in range(players)],
+            **self.browser_details(options, players),
+        }
+
+    @abstractmethod
+    def browser_details(self, options: Mapping[str, object], players: int) -> dict[str, Any]:
+        """Return this game's own part of `browser_rules`."""
 
     def check_options(self, raw: object, players: int | None, log: ErrorLog) -> dict[str, object] | None:
         """Check raw house rules for a match of `players` (None if unknown); return them complete."""

@@ -49,6 +49,18 @@ def deck(size: int = 40) -> tuple[Card, ...]:
     return tuple(Card(rank, suit) for suit in SUITS for rank in ranks)
 
 
+def possible_card_points(points: int) -> bool:
+    """Tell whether one side can capture `points` card points (0 to 120, never 1 or 119)."""
+    return 0 <= points <= DECK_POINTS and points not in (1, DECK_POINTS - 1)
+
+
+def other_side_points(points: int) -> int:
+    """Return the other side's card points in a played-out deal, given one side's."""
+    if not possible_card_points(points):
+        raise ValueError(f"a side cannot capture {number_text(points)} card points")
+    return DECK_POINTS - points
+
+
 def next_seat(seat: int, players: int) -> int:
     """Return the seat that follows `seat` in the order of play."""
     return (seat + 1) % players

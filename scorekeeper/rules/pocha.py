@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .base import DealResult, Game, MatchResult
-from .common import Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text
+from .common import SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text
 from .messages import N_
 from .options import OptionSpec, as_bool, as_int
 
@@ -126,7 +126,12 @@ def score_bid(bid: int, tricks: int, options: PochaOptions, trump: Suit | None =
         score = options.exact_base + options.per_trick * tricks
     else:
         score = -options.miss_per_trick * abs(bid - tricks)
-    return score * 2 if options.oros_double and trump == "oros" else score
+    return score * trump_factor(trump, options)
+
+
+def trump_factor(trump: Suit | None, options: PochaOptions) -> int:
+    """Return what every score of a deal with `trump` is multiplied by: 2 for oros under `oros_double`."""
+    return 2 if options.oros_double and trump == "oros" else 1
 
 
 _DEAL_FIELDS: Final = frozenset({"dealer", "cards", "trump", "bids", "tricks"})
@@ -220,6 +225,7 @@ class PochaGame(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     bids_first = True
+    form_kind = "bids"
 
     @property
     def option_specs(self) -> tuple[OptionSpec, ...]:
@@ -235,6 +241,21 @@ class PochaGame(Game):
     def ranks(self, result: MatchResult) -> list[int]:
         places = sorted(set(result.totals), reverse=True)
         return [places.index(total) + 1 for total in result.totals]
+
+    def browser_details(self, options: Mapping[str, object], players: int) -> dict[str, Any]:
+        """Return the schedule, the hook, the bidding order and the score of every bid and tricks pair."""
+        rules = PochaOptions.from_values(options)
+        most = max_cards(players, rules.deck, rules.remove_twos)
+        counts = range(most + 1)
+        return {
+            "schedule": list(pocha_schedule(players, rules)),
+            "most_cards": most,
+            "hook": rules.hook,
+            "bidding_order": [list(bidding_order(dealer, players)) for dealer in range(players)],
+            # scores[bid][tricks], before the trump's factor ("none": a deal without trump)
+            "scores": [[score_bid(bid, tricks, rules) for tricks in counts] for bid in counts],
+            "trump_factor": {trump or "none": trump_factor(trump, rules) for trump in (None, *SUITS)},
+        }
 
     def check_options(self, raw: object, players: int | None, log: ErrorLog) -> dict[str, object] | None:
         values = super().check_options(raw, players, log)

@@ -14,7 +14,7 @@ from ..web.assets import static_url
 bp = Blueprint("pwa", __name__)
 
 #: Files the service worker keeps, so that pages open and look right without a connection.
-SHELL_FILES = ("app.css", "app.js", "offline.js", "theme.js", "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png")
+SHELL_FILES = ("app.css", "app.js", "offline.js", "rules.js", "theme.js", "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png")
 
 
 @bp.get("/manifest.webmanifest")

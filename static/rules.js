@@ -1,0 +1,303 @@
+/* The rules of Scorekeeper's games in the browser: a deal checked as it is entered, the scores
+   and standings of deals kept on the phone, who deals next. Every number and rule comes from the
+   data the engine renders for a match (Game.browser_rules, carried as the offline plan's `rules`):
+   nothing here knows a game's name or a score of its own, it only follows that data, dispatching
+   on its `kind` (the shape of the deal form). A test plays these functions and the engine on the
+   same matches and asks them to agree.
+   No DOM: functions of (rules, deal), the deal shaped as a match document holds it (DESIGN.md). */
+"use strict";
+
+const Rules = (() => {
+  const isInt = (value) => Number.isInteger(value);
+  const sum = (values) => values.reduce((total, value) => total + value, 0);
+  const intList = (value, length) => (Array.isArray(value) && value.length === length && value.every(isInt) ? value : null);
+  const owns = (table, key) => typeof key === "string" && Object.prototype.hasOwnProperty.call(table, key);
+  const seatOf = (rules, value) => isInt(value) && value >= 0 && value < rules.seats;
+  const nameOf = (names, seat) => (names && names[seat] !== undefined ? names[seat] : String(seat + 1));
+  /* One problem as the engine reports it (its code and field) with its sentence's id and values;
+     `count` picks the sentence's plural form, `missing` marks a value not given yet. */
+  const problem = (code, field, message, params = {}, { count = null, missing = false } = {}) =>
+    ({ code, field, message, params, count, missing });
+
+  function checkDealer(rules, deal, found) {
+    if (!isInt(deal.dealer)) found.push(problem("malformed", "dealer", "dealer_not_seat", {}, { missing: true }));
+    else if (!seatOf(rules, deal.dealer)) found.push(problem("dealer_invalid", "dealer", "dealer_out_of_range", { players: rules.seats }));
+    return seatOf(rules, deal.dealer) ? deal.dealer : null;
+  }
+
+  /* ------------------------------------------------------------ card points: Tute */
+
+  const cardPoints = {
+    possible: (rules, points) => isInt(points) && points >= 0 && points <= rules.deck_points && !rules.impossible_points.includes(points),
+
+    /* The other side's card points when one side's are typed, in a deal played out. */
+    otherSide: (rules, points) => rules.deck_points - points,
+
+    check(rules, deal, names) {
+      const found = [];
+      checkDealer(rules, deal, found);
+      if (!rules.suits.includes(deal.trump)) found.push(problem("trump_invalid", "trump", "trump_missing", {}, { missing: true }));
+      const raw = deal.tute ?? null;
+      const tute = raw === null ? null : cardPoints.declaration(rules, raw, found);
+      const declared = raw !== null && rules.tute_allowed;
+      cardPoints.checkPoints(rules, deal.points ?? null, declared, raw && owns(rules.held_by_tute, raw.kind) ? raw.kind : null, found);
+      const last = deal.last_trick ?? null;
+      if (declared) {
+        if (last !== null) found.push(problem("last_trick_invalid", "last_trick", "last_trick_after_tute"));
+      } else if (last === null) {
+        found.push(problem("last_trick_invalid", "last_trick", "last_trick_missing", {}, { missing: true }));
+      } else if (!isInt(last)) {
+        found.push(problem("malformed", "last_trick", "last_trick_not_side"));
+      } else if (last < 0 || last >= rules.sides.length) {
+        found.push(problem("last_trick_invalid", "last_trick", "last_trick_out_of_range"));
+      }
+      cardPoints.checkCantes(rules, deal.cantes ?? [], tute, names, found);
+      return found;
+    },
+
+    declaration(rules, raw, found) {
+      const start = found.length;
+      if (!isInt(raw.seat)) found.push(problem("malformed", "tute.seat", "tute_seat_missing", {}, { missing: true }));
+      else if (!seatOf(rules, raw.seat)) found.push(problem("seat_invalid", "tute.seat", "seat_missing", { seat: raw.seat + 1 }));
+      if (!owns(rules.held_by_tute, raw.kind)) found.push(problem("malformed", "tute.kind", "tute_kind", {}, { missing: true }));
+      if (!rules.tute_allowed) found.push(problem("tute_disabled", "tute", "tute_off"));
+      return found.length === start ? raw : null;
+    },
+
+    checkPoints(rules, value, declared, kind, found) {
+      if (value === null && declared) return;  /* after a tute the points are optional */
+      const pair = intList(value, rules.sides.length);
+      if (pair === null) {
+        found.push(problem("malformed", "points", "points_not_pair", {}, { missing: true }));
+        return;
+      }
+      const impossible = pair.filter((points) => !cardPoints.possible(rules, points));
+      pair.forEach((points, side) => {
+        if (!cardPoints.possible(rules, points)) found.push(problem("points_impossible", `points.${side}`, "points_impossible", { points }, { count: points }));
+      });
+      if (impossible.length) return;
+      const total = sum(pair);
+      if (!declared) {
+        if (total !== rules.deck_points) found.push(problem("points_total", "points", "points_total", { total }));
+        return;
+      }
+      /* the declarer still holds the four of the tute's kind: their points were never captured */
+      const most = rules.deck_points - (kind === null ? 0 : rules.held_by_tute[kind]);
+      if (total > most) found.push(problem("points_total", "points", "points_total_tute", { kind: kind || "", most, total }));
+    },
+
+    checkCantes(rules, cantes, tute, names, found) {
+      if (!Array.isArray(cantes)) {
+        found.push(problem("malformed", "cantes", "cantes_not_list"));
+        return;
+      }
+      const sung = [];
+      cantes.forEach((item, index) => {
+        const where = `cantes.${index}`;
+        if (item === null || typeof item !== "object" || Array.isArray(item)) {
+          found.push(problem("malformed", where, "cante_not_object"));
+          return;
+        }
+        const { seat, suit } = item;
+        if (!isInt(seat)) found.push(problem("malformed", `${where}.seat`, "cante_seat_missing"));
+        else if (!seatOf(rules, seat)) found.push(problem("seat_invalid", `${where}.seat`, "seat_missing", { seat: seat + 1 }));
+        else if (tute !== null && seat !== tute.seat) {
+          found.push(problem("seat_invalid", `${where}.seat`, "cante_after_tute",
+            { singer: nameOf(names, seat), holder: nameOf(names, tute.seat), kind: tute.kind }));
+        }
+        if (!rules.suits.includes(suit)) found.push(problem("malformed", `${where}.suit`, "cante_suit"));
+        else if (sung.includes(suit)) found.push(problem("cante_suit_twice", `${where}.suit`, "cante_suit_twice", { suit }));
+        if (seatOf(rules, seat) && rules.suits.includes(suit)) sung.push(suit);
+      });
+    },
+
+    /* A checked deal's score per side, the side that won it and the juegos it earns (per side). */
+    score(rules, deal) {
+      const sideOf = (seat) => rules.sides.findIndex((side) => side.includes(seat));
+      const scores = deal.points ? deal.points.slice() : rules.sides.map(() => 0);
+      const last = deal.last_trick ?? null;
+      if (last !== null) scores[last] += rules.last_trick_bonus;
+      (deal.cantes || []).forEach((cante) => { scores[sideOf(cante.seat)] += rules.cantes[cante.suit][deal.trump]; });
+      let winner = last;  /* on a tie, the side that took the last trick */
+      const best = Math.max(...scores);
+      if (deal.tute) winner = sideOf(deal.tute.seat);
+      else if (scores.filter((score) => score === best).length === 1) winner = scores.indexOf(best);
+      const table = rules.juegos;
+      let earned = null;
+      if (table) earned = deal.tute ? table.tute : scores[winner] >= table.over_from ? table.over : table.under;
+      return { scores, winner, juegos: earned === null ? null : scores.map((_, side) => (side === winner ? earned : 0)) };
+    },
+
+    /* Add a checked deal to the standing; say whether the match is over after it. */
+    apply(rules, standing, deal) {
+      const result = cardPoints.score(rules, deal);
+      result.scores.forEach((score, side) => { standing.totals[side] += score; });
+      if (deal.tute && rules.tute_ends_match) return { result, finished: true };
+      if (standing.juegos && result.juegos) {
+        result.juegos.forEach((count, side) => { standing.juegos[side] += count; });
+        return { result, finished: standing.juegos[result.winner] >= rules.target };
+      }
+      return { result, finished: Math.max(...standing.totals) >= rules.target };
+    },
+  };
+
+  /* ------------------------------------------------------------ bids: Pocha */
+
+  const bids = {
+    /* The bid the dealer may not make, given everyone else's; null when there is none (yet). */
+    forbidden(rules, cards, dealer, bidList) {
+      if (!rules.hook || !isInt(cards)) return null;
+      const others = bidList.filter((_, seat) => seat !== dealer);
+      if (!others.every(isInt)) return null;
+      const missing = cards - sum(others);
+      return missing >= 0 && missing <= cards ? missing : null;
+    },
+
+    check(rules, deal, names, number, withTricks = true) {
+      const found = [];
+      const dealer = checkDealer(rules, deal, found);
+      const cards = bids.checkCards(rules, deal.cards, number, found);
+      const trump = deal.trump ?? null;
+      if (trump !== null && !rules.suits.includes(trump)) found.push(problem("trump_invalid", "trump", "pocha_trump"));
+      const bidList = bids.counts(rules, "bids", deal.bids, cards, names, found);
+      if (bidList !== null && cards !== null && dealer !== null && rules.hook && sum(bidList) === cards) {
+        found.push(problem("bid_hook", `bids.${dealer}`, "bid_hook", { name: nameOf(names, dealer), bid: bidList[dealer], cards }, { count: cards }));
+      }
+      const tricks = withTricks ? bids.counts(rules, "tricks", deal.tricks, cards, names, found) : null;
+      if (tricks !== null && cards !== null && sum(tricks) !== cards) {
+        found.push(problem("tricks_total", "tricks", "tricks_total", { cards, total: sum(tricks) }, { count: cards }));
+      }
+      return found;
+    },
+
+    checkCards(rules, cards, number, found) {
+      if (!isInt(cards)) {
+        found.push(problem("malformed", "cards", "cards_missing"));
+        return null;
+      }
+      if (cards < 1 || cards > rules.most_cards) {
+        found.push(problem("cards_range", "cards", "cards_range", { players: rules.seats, most: rules.most_cards, cards }));
+        return null;
+      }
+      const scheduled = rules.schedule[number - 1];
+      if (cards !== scheduled) found.push(problem("cards_schedule", "cards", "cards_schedule", { number, scheduled, cards }, { count: scheduled }));
+      return cards;
+    },
+
+    counts(rules, field, value, cards, names, found) {
+      const values = intList(value, rules.seats);
+      const bidding = field === "bids";
+      if (values === null) {
+        found.push(problem("malformed", field, bidding ? "bids_not_list" : "tricks_not_list", { players: rules.seats }, { missing: true }));
+        return null;
+      }
+      if (cards === null) return values;
+      const wrong = values.map((count, seat) => [count, seat]).filter(([count]) => count < 0 || count > cards);
+      wrong.forEach(([count, seat]) => {
+        const params = bidding ? { name: nameOf(names, seat), bid: count, cards } : { name: nameOf(names, seat), tricks: count, cards };
+        found.push(problem(bidding ? "bid_range" : "tricks_range", `${field}.${seat}`, bidding ? "bid_range" : "tricks_range", params, { count: cards }));
+      });
+      return wrong.length ? null : values;
+    },
+
+    score(rules, deal) {
+      const factor = rules.trump_factor[deal.trump ?? "none"];
+      return { scores: deal.bids.map((bid, seat) => rules.scores[bid][deal.tricks[seat]] * factor), winner: null, juegos: null };
+    },
+
+    apply(rules, standing, deal) {
+      const result = bids.score(rules, deal);
+      result.scores.forEach((score, side) => { standing.totals[side] += score; });
+      return { result, finished: standing.dealt + 1 >= rules.schedule.length };
+    },
+  };
+
+  const wholeNumber = (text) => (/^-?\d{1,9}$/.test(String(text ?? "").trim()) ? parseInt(text, 10) : null);
+
+  /* The deal a form's fields describe, shaped as a match document holds it and read as the server
+     reads the same fields (forms/deals.py), for each kind of deal form; `value(name)` gives a field. */
+  const FORM_DEALS = {
+    card_points(rules, value) {
+      const whole = (name) => wholeNumber(value(name));
+      const deal = { dealer: whole("dealer"), trump: value("trump") || null };
+      const declared = Boolean(value("tute_seat"));
+      let [first, second] = [whole("points0"), whole("points1")];
+      const otherSide = (points) => cardPoints.otherSide(rules, points);
+      if (declared) {
+        if (first !== null || second !== null) deal.points = [first ?? 0, second ?? 0];
+      } else {
+        if (second === null && first !== null) second = otherSide(first);
+        else if (first === null && second !== null) first = otherSide(second);
+        deal.points = [first, second];
+        deal.last_trick = whole("last_trick");
+      }
+      deal.cantes = rules.suits.filter((suit) => value(`cante_${suit}`)).map((suit) => ({ seat: Number(value(`cante_${suit}`)), suit }));
+      if (declared) deal.tute = { seat: Number(value("tute_seat")), kind: value("tute_kind") || null };
+      return deal;
+    },
+    bids(rules, value, { cards = null, withTricks = true } = {}) {
+      const whole = (name) => wholeNumber(value(name));
+      const seats = rules.next_dealer.map((_, seat) => seat);
+      const trump = value("trump");
+      const deal = { dealer: whole("dealer"), cards, trump: !trump || trump === "none" ? null : trump,
+                     bids: seats.map((seat) => whole(`bids-${seat}`)) };
+      if (withTricks) deal.tricks = seats.map((seat) => whole(`tricks-${seat}`));
+      return deal;
+    },
+  };
+
+  /* The engine's field of a problem, as this form names it: points.1 is points1, bids.2 is bids-2,
+     a cante is the row of its suit, a tute its seat's choice. */
+  function formField(field, deal) {
+    const [head, index, rest] = field.split(".");
+    if (head === "cantes" && index !== undefined) return `cante_${(deal.cantes[Number(index)] || {}).suit}`;
+    if (head === "tute") return rest === undefined && index === "kind" ? "tute_kind" : "tute_seat";
+    if (index === undefined) return head;
+    return head === "points" ? `points${index}` : `${head}-${index}`;
+  }
+
+  const KINDS = { card_points: cardPoints, bids };
+  const kindOf = (rules) => KINDS[rules.kind];
+
+  return {
+    kinds: KINDS,
+    formDeals: FORM_DEALS,
+    formField,
+
+    /* The problems of one deal (deal `number` of its match), as the engine finds them; `withTricks`
+       false checks the bids of a deal before play. `names` only fill the sentences. */
+    check: (rules, deal, { names = null, number = 1, withTricks = true } = {}) => kindOf(rules).check(rules, deal, names, number, withTricks),
+
+    /* The score per side of a checked deal, its winner and the juegos it earns (null where none are kept). */
+    score: (rules, deal) => kindOf(rules).score(rules, deal),
+
+    /* Who deals after `dealer`. */
+    nextDealer: (rules, dealer) => rules.next_dealer[dealer],
+
+    /* The cards in hand of deal `number`, where a schedule says them; null past its end or without one. */
+    cardsFor: (rules, number) => (rules.schedule && number >= 1 && number <= rules.schedule.length ? rules.schedule[number - 1] : null),
+
+    /* The standing after checked `deals` are added to `start` ({totals, juegos, dealt, finished,
+       next_dealer}): totals, juegos, each deal's scores, whether the match is over, and who deals
+       next with how many cards. A deal after the end is not counted: the server refuses it. */
+    follow(rules, start, deals) {
+      const standing = { totals: start.totals.slice(), juegos: start.juegos ? start.juegos.slice() : null, dealt: start.dealt };
+      let finished = Boolean(start.finished);
+      let nextDealer = start.next_dealer ?? null;
+      const scores = [];
+      deals.forEach((deal) => {
+        if (finished) return;
+        const step = kindOf(rules).apply(rules, standing, deal);
+        standing.dealt += 1;
+        scores.push(step.result.scores);
+        finished = step.finished;
+        nextDealer = rules.next_dealer[deal.dealer];
+      });
+      return {
+        totals: standing.totals, juegos: standing.juegos, scores, finished, dealt: standing.dealt,
+        next_dealer: finished ? null : nextDealer,
+        next_cards: finished || !rules.schedule ? null : rules.schedule[standing.dealt] ?? null,
+      };
+    },
+  };
+})();

@@ -1,0 +1,203 @@
+"""The browser's rules (static/rules.js, fed the engine's `browser_rules` data) agree with the engine's
+on hypothesis-made matches of every game in the registry, under random house rules: the totals and
+juegos of a sequence of deals added to a standing, who deals next and with how many cards, and the
+codes of the problems a deal entered on the form is refused for, valid or not.
+
+The browser's code runs in Chromium, on one blank page for the whole module; each example is one
+call into it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules import GAMES, OptionSpec, RuleViolation, check_bids, check_options, score_match
+
+RULES_JS = Path(__file__).resolve().parents[2] / "static" / "rules.js"
+SUITS = ["oros", "copas", "espadas", "bastos"]
+Deal = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any) -> Iterator[Any]:
+    """A blank page holding rules.js and nothing else."""
+    context = browser.new_context()
+    blank = context.new_page()
+    blank.set_content("<!doctype html><title>rules</title>")
+    blank.add_script_tag(content=RULES_JS.read_text())
+    yield blank
+    context.close()
+
+
+# ---------------------------------------------------------------- matches
+
+
+def option_value(spec: OptionSpec) -> st.SearchStrategy[Any]:
+    """Any value a table may choose for one house rule (some refused later, by the engine)."""
+    if spec.kind == "bool":
+        return st.booleans()
+    if spec.kind == "int":
+        low, high = spec.minimum or 0, spec.maximum if spec.maximum is not None else 100
+        return st.integers(low, min(high, low + 150)) | st.sampled_from([low, high])
+    if spec.kind == "choice":
+        return st.sampled_from(spec.choices)
+    # a schedule: named, or a list of cards no deck is too small for (at least 5 each for 8 players)
+    return st.sampled_from(spec.choices) | st.lists(st.integers(1, 5), min_size=1, max_size=6)
+
+
+@st.composite
+def tables(draw: st.DrawFn, name: str) -> tuple[list[str], dict[str, Any], dict[str, Any]]:
+    """Players, house rules (as a match document says them) and the engine's rules data for them."""
+    game = GAMES[name]
+    players = [f"P{seat}" for seat in range(draw(st.integers(game.min_players, game.max_players)))]
+    raw = {spec.name: draw(option_value(spec)) for spec in game.option_specs if draw(st.booleans())}
+    try:
+        values = check_options(name, raw, len(players))
+    except RuleViolation:
+        reject()
+    return players, raw, game.browser_rules(values, len(players))
+
+
+def valid_card_points(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
+    """A Tute deal that could have been played."""
+    deal: Deal = {"dealer": rnd.randrange(rules["seats"]), "trump": rnd.choice(SUITS)}
+    suits = rnd.sample(SUITS, rnd.randint(0, 3))
+    if rules["tute_allowed"] and rnd.random() < 0.15:
+        seat, kind = rnd.randrange(rules["seats"]), rnd.choice(["reyes", "caballos"])
+        deal["tute"] = {"seat": seat, "kind": kind}
+        deal["cantes"] = [{"seat": seat, "suit": suit} for suit in suits]
+        if rnd.random() < 0.5:
+            first = rnd.choice([0, 2, 30, 60])
+            deal["points"] = [first, rnd.choice([0, 2, 120 - rules["held_by_tute"][kind] - first])]
+        return deal
+    first = rnd.choice([0, 2, 118, 120, rnd.randint(2, 118)])
+    deal.update(points=[first, 120 - first], last_trick=rnd.randrange(2),
+                cantes=[{"seat": rnd.randrange(rules["seats"]), "suit": suit} for suit in suits])
+    return deal
+
+
+def any_card_points(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
+    """A Tute deal as a form could send it, right or wrong."""
+    deal = valid_card_points(rules, number, rnd)
+    points = lambda: rnd.choice([None, -1, 0, 1, 2, 60, 65, 104, 108, 110, 119, 120, 121, rnd.randint(0, 120)])  # noqa: E731
+    if rnd.random() < 0.2:
+        deal["trump"] = None
+    if rnd.random() < 0.5:
+        deal["points"] = rnd.choice([None, [points(), points()], [None, None]])
+    if rnd.random() < 0.3:
+        deal["tute"] = {"seat": rnd.randrange(rules["seats"]), "kind": rnd.choice(["reyes", "caballos", None])}
+    if rnd.random() < 0.3:
+        deal["last_trick"] = rnd.choice([None, 0, 1, 2])
+    if rnd.random() < 0.3:
+        deal["cantes"] = [{"seat": rnd.randrange(rules["seats"]), "suit": rnd.choice(SUITS)} for _ in range(rnd.randint(0, 4))]
+    return {key: value for key, value in deal.items() if value is not None or rnd.random() < 0.5}
+
+
+def valid_bids(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
+    """A Pocha deal that could have been played: the scheduled cards, tricks that add up, a bid the hook allows."""
+    seats, cards = rules["seats"], rules["schedule"][number - 1]
+    dealer = rnd.randrange(seats)
+    tricks = [0] * seats
+    for _ in range(cards):
+        tricks[rnd.randrange(seats)] += 1
+    bids = [rnd.choice([rnd.randint(0, cards), tricks[seat]]) for seat in range(seats)]
+    if rules["hook"] and sum(bids) == cards:
+        bids[dealer] += 1 if bids[dealer] < cards else -1
+    return {"dealer": dealer, "cards": cards, "trump": rnd.choice([None, *SUITS]), "bids": bids, "tricks": tricks}
+
+
+def any_bids(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
+    """A Pocha deal as a form could send it, right or wrong."""
+    deal = valid_bids(rules, number, rnd)
+    cards = deal["cards"]
+    if rnd.random() < 0.2:
+        deal["cards"] = cards = rnd.choice([0, 1, cards + 1, rules["most_cards"], rules["most_cards"] + 1])
+    count = lambda: rnd.choice([None, -1, cards + 1, rnd.randint(0, max(cards, 0))])  # noqa: E731
+    for field in ("bids", "tricks"):
+        for seat in range(rules["seats"]):
+            if rnd.random() < 0.15:
+                deal[field][seat] = count()
+    if rnd.random() < 0.3 and rules["hook"] and isinstance(cards, int):  # the dealer's forbidden bid
+        others = sum(bid for seat, bid in enumerate(deal["bids"]) if seat != deal["dealer"] and isinstance(bid, int))
+        deal["bids"][deal["dealer"]] = cards - others
+    return deal
+
+
+#: For each kind of deal form: a deal that could have been played, and one a form could send.
+DEALS: dict[str, tuple[Callable[[dict[str, Any], int, random.Random], Deal], ...]] = {
+    "card_points": (valid_card_points, any_card_points),
+    "bids": (valid_bids, any_bids),
+}
+
+
+def engine_codes(document: dict[str, Any], deal: Deal, with_tricks: bool = True) -> list[str]:
+    """Return the codes the engine refuses `deal` for, entered after the document's deals."""
+    try:
+        if with_tricks:
+            score_match({**document, "deals": [*document["deals"], deal]})
+        else:
+            check_bids(document, {key: value for key, value in deal.items() if key != "tricks"})
+    except RuleViolation as violation:
+        return sorted(violation.codes)
+    return []
+
+
+# ---------------------------------------------------------------- the test
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_browser_scores_follows_and_refuses_deals_as_the_engine_does(page: Any, name: str) -> None:
+    @settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(table=tables(name), rnd=st.randoms(use_true_random=False), data=st.data())
+    def agree(table: tuple[list[str], dict[str, Any], dict[str, Any]], rnd: random.Random, data: st.DataObject) -> None:
+        players, options, rules = table
+        valid, anything = DEALS[rules["kind"]]
+        document: dict[str, Any] = {"game": name, "players": players, "options": options, "deals": []}
+        scheduled = len(rules.get("schedule") or []) or 12
+        deals: list[Deal] = []
+        for number in range(1, min(scheduled, 14) + 1):
+            deals.append(valid(rules, number, rnd))
+        # the engine's standing after each deal, up to the one that ends the match
+        standings = [score_match(document)]
+        while len(standings) <= len(deals) and not standings[-1]["finished"]:
+            standings.append(score_match({**document, "deals": deals[:len(standings)]}))
+        played = len(standings) - 1
+        split = data.draw(st.integers(0, played), label="deals already stored")
+        start = standings[split]
+        # deals as a form could send them, each at a number the match has yet to play, after valid deals
+        checks = []
+        for _ in range(6):
+            number = rnd.randint(1, min(scheduled, played + 1)) if not standings[-1]["finished"] else 1
+            deal = anything(rules, number, rnd)
+            with_tricks = rules["kind"] != "bids" or rnd.random() < 0.7
+            prefix = {**document, "deals": deals[:number - 1]}
+            checks.append({"deal": deal, "number": number, "withTricks": with_tricks,
+                           "expected": engine_codes(prefix, deal, with_tricks)})
+        seen = page.evaluate("""({ rules, start, deals, checks }) => ({
+            follow: Rules.follow(rules, start, deals),
+            valid: deals.map((deal, index) => Rules.check(rules, deal, { number: start.dealt + index + 1 }).map((p) => p.code)),
+            codes: checks.map((c) => Rules.check(rules, c.deal, { number: c.number, withTricks: c.withTricks })
+                .map((p) => p.code).sort()),
+        })""", {"rules": rules, "deals": deals[split:],
+                 "start": {"totals": start["totals"], "juegos": start["juegos"], "dealt": split,
+                           "finished": start["finished"], "next_dealer": start["next_dealer"]},
+                 "checks": checks})
+        end = standings[played]
+        follow = seen["follow"]
+        assert follow["totals"] == end["totals"], ("totals", deals, split)
+        assert follow["juegos"] == end["juegos"], ("juegos", deals, split)
+        assert follow["scores"] == [deal["scores"] for deal in end["deals"][split:]], ("scores", deals)
+        assert (follow["finished"], follow["next_dealer"], follow["next_cards"]) == (
+            end["finished"], end["next_dealer"], end["next_cards"]), ("next", deals, split)
+        assert seen["valid"][:played - split] == [[]] * (played - split)
+        assert [check["expected"] for check in checks] == seen["codes"], [
+            (check["deal"], check["number"], check["withTricks"], check["expected"], codes)
+            for check, codes in zip(checks, seen["codes"]) if check["expected"] != codes]
+
+    agree()
