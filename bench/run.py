@@ -46,11 +46,11 @@ import tempfile
 import time
 import urllib.parse
 import uuid
-from datetime import UTC, datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.cookies import SimpleCookie
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
@@ -61,14 +61,13 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
+from bench import history
+from bench.app import FLOOR_PATH, bench_app
 from scorekeeper import checkpoints, services
 from scorekeeper.backup import backup_sqlite
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal, Match, Player, User
 from scorekeeper.rules import SUITS, score_match
-
-from bench import history
-from bench.app import FLOOR_PATH, bench_app
 
 ROOT = Path(__file__).resolve().parent.parent
 USERNAME, PASSWORD = "bench", "benchmark password"
@@ -260,9 +259,9 @@ def csrf_of(page: str) -> str:
 def tute_form(deal: dict[str, Any], number: int, csrf: str) -> dict[str, Any]:
     """Return the fields the Tute deal form posts for `deal`, with a fresh idempotency key as a phone sends."""
     points = deal.get("points") or ["", ""]
-    form = {"csrf_token": csrf, "idempotency_key": uuid.uuid4().hex, "number": number, "dealer": deal["dealer"], "trump": deal["trump"],
-            "points0": points[0], "points1": points[1], "last_trick": deal.get("last_trick", ""),
-            "tute_seat": "", **{f"cante_{suit}": "" for suit in SUITS}}
+    form = {"csrf_token": csrf, "idempotency_key": uuid.uuid4().hex, "number": number, "dealer": deal["dealer"],
+            "trump": deal["trump"], "points0": points[0], "points1": points[1],
+            "last_trick": deal.get("last_trick", ""), "tute_seat": "", **{f"cante_{suit}": "" for suit in SUITS}}
     for cante in deal.get("cantes") or []:
         form[f"cante_{cante['suit']}"] = str(cante["seat"])
     if deal.get("tute"):
