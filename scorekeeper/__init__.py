@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +113,10 @@ def _finish_config(app: Flask, instance_named: bool) -> None:
         Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
         url = sqlite_url(app.instance_path)
     if url.startswith(("postgres://", "postgresql://")):
-        url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3 is the driver we ship
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3: the postgres extra's driver
+    if url.startswith("postgresql+psycopg") and find_spec("psycopg") is None:
+        raise hosting.StartRefused("A PostgreSQL database needs psycopg, which the postgres extra installs: "
+                                   "pip install 'scorekeeper[postgres]' (or '.[postgres]' in a checkout)")
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)

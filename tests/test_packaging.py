@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
+import scorekeeper
 from scorekeeper import create_app
+from scorekeeper.web.hosting import StartRefused
 from scorekeeper.web.paths import APP_FOLDERS, app_folder, checkout_root
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,3 +114,22 @@ def test_the_wheel_carries_templates_static_files_catalogues_and_migrations(tmp_
     # Only what runs: no tests, benchmark, instance files, caches or translation sources.
     assert all(name.startswith(("scorekeeper/", "scorekeeper-")) for name in names), sorted(names)
     assert not [n for n in names if "__pycache__" in n or n.endswith((".po", ".pot", ".pyc"))]
+
+
+def test_a_postgresql_database_without_its_driver_is_refused_with_the_extra_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = scorekeeper.find_spec
+    monkeypatch.setattr(scorekeeper, "find_spec", lambda name: None if name == "psycopg" else found(name))
+    for url in ("postgresql:///scorekeeper", "postgres://ana@db/scores", "postgresql+psycopg:///scorekeeper"):
+        with pytest.raises(StartRefused, match=re.escape("pip install 'scorekeeper[postgres]'")):
+            create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": str(tmp_path),
+                        "SQLALCHEMY_DATABASE_URI": url})
+
+
+def test_psycopg_is_an_extra_that_the_tests_bring() -> None:
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        project = tomllib.load(handle)["project"]
+    assert not [name for name in project["dependencies"] if name.startswith("psycopg")]
+    assert [name for name in project["optional-dependencies"]["postgres"] if name.startswith("psycopg[binary]")]
+    assert "scorekeeper[postgres]" in project["optional-dependencies"]["test"]
