@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from ..config import Defaults
-from .json_schema import Schema, ref
+from ..games.json_schema import Schema, ref
 from .schemas import components
 from ..reads.queries import MAX_PAGE_SIZE, PAGE_SIZE
 from ..services import MAX_IDEMPOTENCY_KEY

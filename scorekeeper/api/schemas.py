@@ -17,7 +17,7 @@ from ..models import MAX_ID, MAX_NOTE_LENGTH, STATUSES
 from ..rules import GAMES, Code, OptionSpec, get_game
 from ..rules.options import MAX_SCHEDULE_DEALS
 from ..text import MAX_NAME_LENGTH
-from .json_schema import Schema, nullable, ref, seat
+from ..games.json_schema import Schema, nullable, ref, seat
 
 
 def _unusable_in_names() -> str:

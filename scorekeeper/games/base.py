@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..api.json_schema import Schema
+from .json_schema import Schema
 from ..forms import DealForm
 
 from ..rules import Game

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ..api.json_schema import Schema, deal_number, nullable, seat
+from .json_schema import Schema, deal_number, nullable, seat
 from ..forms import PochaDealForm
 from ..i18n import gettext, ngettext, suit_name
 from ..rules import SUITS, max_cards

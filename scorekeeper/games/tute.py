@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..api.json_schema import Schema, deal_number, nullable, seat
+from .json_schema import Schema, deal_number, nullable, seat
 from ..forms import TuteDealForm
 from ..i18n import gettext, lazy_gettext, suit_name, suit_word
 from ..rules import CARD_POINTS, SUITS, cante_value, first_dealer_for_leader, possible_card_points

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from markupsafe import Markup
 
 from .charts import running_totals_svg
-from .deal_table import DealLine, deal_rows
+from .deal_table import DealLine, DealRow, deal_rows
 from ..reads.documents import match_document
 from ..i18n import gettext, ngettext, suit_name, suit_word
 from ..models import ABANDONED, Match
@@ -33,35 +33,6 @@ class StoredDeal(Protocol):
 
     @property
     def data(self) -> dict[str, Any]: ...
-
-
-@dataclass(frozen=True)
-class DealRow:
-    """One line of the deal-by-deal table."""
-
-    number: int
-    dealer: str
-    summary: str
-    #: Each side's figures in the deal, in Pocha its bid and tricks ("2/1"); none in Tute.
-    details: list[str]
-    scores: tuple[int, ...]
-    running: tuple[int, ...]
-    winner: str | None
-
-    @property
-    def dealt(self) -> str:
-        """Return who dealt, as a sentence."""
-        return gettext("%(name)s dealt", name=self.dealer)
-
-    @property
-    def won_by(self) -> str | None:
-        """Return who won the deal, as a sentence, if anyone did."""
-        return None if self.winner is None else gettext("won by %(names)s", names=self.winner)
-
-    @property
-    def edit_label(self) -> str:
-        """Return the label of the deal's edit button."""
-        return gettext("Edit deal %(number)s", number=self.number)
 
 
 @dataclass(frozen=True)

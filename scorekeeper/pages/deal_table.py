@@ -4,13 +4,38 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..i18n import gettext
 from .addresses import address_of
 
-if TYPE_CHECKING:
-    from .boards import DealRow
+
+@dataclass(frozen=True)
+class DealRow:
+    """One line of the deal-by-deal table."""
+
+    number: int
+    dealer: str
+    summary: str
+    #: Each side's figures in the deal, in Pocha its bid and tricks ("2/1"); none in Tute.
+    details: list[str]
+    scores: tuple[int, ...]
+    running: tuple[int, ...]
+    winner: str | None
+
+    @property
+    def dealt(self) -> str:
+        """Return who dealt, as a sentence."""
+        return gettext("%(name)s dealt", name=self.dealer)
+
+    @property
+    def won_by(self) -> str | None:
+        """Return who won the deal, as a sentence, if anyone did."""
+        return None if self.winner is None else gettext("won by %(names)s", names=self.winner)
+
+    @property
+    def edit_label(self) -> str:
+        """Return the label of the deal's edit button."""
+        return gettext("Edit deal %(number)s", number=self.number)
 
 
 @dataclass(frozen=True)
@@ -38,10 +63,10 @@ class DealLine:
     cells: list[DealCell]
 
 
-def deal_rows(rows: Sequence[DealRow], side_names: Sequence[str], match_id: int, pocha: bool,
+def deal_rows(rows: Sequence[DealRow], side_names: Sequence[str], match_id: int, signed: bool,
               editable: bool) -> list[DealLine]:
     """Return the table's lines: each deal's number (and edit form's address), its summary, and each
-    side's details, score (signed in Pocha, where a deal can lose points) and running total."""
+    side's details, score (signed where a deal can lose points) and running total."""
     # Each sentence is looked up once for the whole table, then filled in line by line.
     dealt, won_by, edit_label = gettext("%(name)s dealt"), gettext("won by %(names)s"), gettext("Edit deal %(number)s")
     edit_address = address_of("matches.edit_deal", "number", match_id=match_id) if editable else None
@@ -49,7 +74,7 @@ def deal_rows(rows: Sequence[DealRow], side_names: Sequence[str], match_id: int,
     for row in rows:
         details = row.details
         cells = [DealCell(side_names[index], details[index] if details else None,
-                          f"{score:+d}" if pocha else str(score), row.running[index])
+                          f"{score:+d}" if signed else str(score), row.running[index])
                  for index, score in enumerate(row.scores)]
         lines.append(DealLine(number=row.number, edit=edit_address(row.number) if edit_address else None,
                               edit_label=edit_label % {"number": row.number}, dealt=dealt % {"name": row.dealer},

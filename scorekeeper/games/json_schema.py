@@ -1,4 +1,4 @@
-"""The small JSON Schema builders that the API's schemas and every game's deal schema share."""
+"""The small JSON Schema builders that each game's deal schema and the API's schemas share."""
 
 from __future__ import annotations
 
