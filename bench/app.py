@@ -29,7 +29,8 @@ WRITE_FLOOR_PATH = "/bench/write-floor"
 #: The write floor's rows: a table of the benchmark's own, outside the app's models and
 #: migrations, so that it changes nothing the app reads.
 WRITES = sa.Table(
-    "bench_writes", sa.MetaData(),
+    "bench_writes",
+    sa.MetaData(),
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("user_id", sa.Integer, nullable=False),
 )

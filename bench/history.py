@@ -23,9 +23,36 @@ from scorekeeper.models import Match, Player, User
 from scorekeeper.rules import SUITS
 
 PLAYER_NAMES = [
-    "Ana", "Bea", "Carmen", "Dolores", "Elena", "Fermín", "Gloria", "Héctor", "Inés", "Javier",
-    "Lucía", "Manolo", "Nuria", "Óscar", "Paco", "Quique", "Rosa", "Sergio", "Teresa", "Ulises",
-    "Valle", "Xavi", "Yolanda", "Zoe", "Álvaro", "Begoña", "Chema", "Divina", "Eusebio", "Fina",
+    "Ana",
+    "Bea",
+    "Carmen",
+    "Dolores",
+    "Elena",
+    "Fermín",
+    "Gloria",
+    "Héctor",
+    "Inés",
+    "Javier",
+    "Lucía",
+    "Manolo",
+    "Nuria",
+    "Óscar",
+    "Paco",
+    "Quique",
+    "Rosa",
+    "Sergio",
+    "Teresa",
+    "Ulises",
+    "Valle",
+    "Xavi",
+    "Yolanda",
+    "Zoe",
+    "Álvaro",
+    "Begoña",
+    "Chema",
+    "Divina",
+    "Eusebio",
+    "Fina",
 ]
 #: Share of the matches each game has: Pocha runs to 26–29 deals, Tute to about a dozen.
 GAME_MIX = (("pocha", 0.5), ("tute2", 0.25), ("tute4", 0.25))
@@ -65,8 +92,10 @@ def make_table(user: User, players: int) -> Table:
 
 def table_of(user: User) -> Table:
     """Return the table of the players `make_table` added to the account, regulars first."""
-    names = [player.name for player in db.session.scalars(
-        select(Player).where(Player.user_id == user.id).order_by(Player.id))]
+    names = [
+        player.name
+        for player in db.session.scalars(select(Player).where(Player.user_id == user.id).order_by(Player.id))
+    ]
     return Table(user, names, _weights(len(names)))
 
 
@@ -80,11 +109,20 @@ def tute_deal(rng: random.Random, seats: int, dealer: int) -> dict[str, Any]:
     cantes = [{"seat": rng.randrange(seats), "suit": suit} for suit in SUITS if rng.random() < 0.3]
     if rng.random() < 0.02:  # somebody holds all four Reyes or Caballos
         holder = rng.randrange(seats)
-        return {"dealer": dealer, "trump": trump, "cantes": [dict(c, seat=holder) for c in cantes],
-                "tute": {"seat": holder, "kind": rng.choice(["reyes", "caballos"])}}
+        return {
+            "dealer": dealer,
+            "trump": trump,
+            "cantes": [dict(c, seat=holder) for c in cantes],
+            "tute": {"seat": holder, "kind": rng.choice(["reyes", "caballos"])},
+        }
     points = rng.choice(POSSIBLE_POINTS)
-    return {"dealer": dealer, "trump": trump, "points": [points, 120 - points],
-            "last_trick": rng.randrange(2), "cantes": cantes}
+    return {
+        "dealer": dealer,
+        "trump": trump,
+        "points": [points, 120 - points],
+        "last_trick": rng.randrange(2),
+        "cantes": cantes,
+    }
 
 
 def pocha_deal(rng: random.Random, players: int, dealer: int, cards: int) -> dict[str, Any]:
@@ -121,8 +159,9 @@ def start_match(rng: random.Random, table: Table, game: str | None = None, playe
     return services.start_match(table.user, game, table.seat(rng, count), options, rng.randrange(count))
 
 
-def play(rng: random.Random, match: Match, add_deal: Callable[..., Match] = services.add_deal,
-         stop_after: int | None = None) -> Iterator[Match]:
+def play(
+    rng: random.Random, match: Match, add_deal: Callable[..., Match] = services.add_deal, stop_after: int | None = None
+) -> Iterator[Match]:
     """Enter deals until the match is over (or `stop_after` deals), yielding after each one."""
     entered = 0
     while match.status == "playing" and (stop_after is None or entered < stop_after):
@@ -145,8 +184,7 @@ def reference_scoreboards(user: User) -> dict[str, Match]:
     return played
 
 
-def build(rng: random.Random, table: Table, matches: int,
-          played: Callable[[Match], None] = lambda match: None) -> int:
+def build(rng: random.Random, table: Table, matches: int, played: Callable[[Match], None] = lambda match: None) -> int:
     """Add `matches` matches, each played to its end (a few abandoned); return the deals entered.
 
     `played` is told of each match once it is over.
@@ -188,8 +226,9 @@ class Calendar:
 
     def date(self, match: Match) -> None:
         """Move a finished (or abandoned) match and its deals to its place in the calendar."""
-        started = self.first_evening + timedelta(days=self.dated // MATCHES_A_NIGHT,
-                                                 minutes=MINUTES_BETWEEN_MATCHES * (self.dated % MATCHES_A_NIGHT))
+        started = self.first_evening + timedelta(
+            days=self.dated // MATCHES_A_NIGHT, minutes=MINUTES_BETWEEN_MATCHES * (self.dated % MATCHES_A_NIGHT)
+        )
         self.dated += 1
         match.created_at = started
         for number, deal in enumerate(match.deals, start=1):

@@ -29,8 +29,13 @@ from pathlib import Path
 USERNAME, PASSWORD = "ana", "a long secret"
 #: Lighthouse 12 is the newest that runs on Node 20 (13 needs Node 22).
 LIGHTHOUSE = "npx --yes lighthouse@12.8.2"
-METRICS = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift",
-           "speed-index")
+METRICS = (
+    "first-contentful-paint",
+    "largest-contentful-paint",
+    "total-blocking-time",
+    "cumulative-layout-shift",
+    "speed-index",
+)
 
 
 def make_demo(database: Path) -> None:
@@ -40,8 +45,13 @@ def make_demo(database: Path) -> None:
     from . import history
 
     database.parent.mkdir(parents=True, exist_ok=True)
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database.resolve()}", "SECRET_KEY": "demo",
-                      "INSTANCE_PATH": str(database.parent.resolve())})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database.resolve()}",
+            "SECRET_KEY": "demo",
+            "INSTANCE_PATH": str(database.parent.resolve()),
+        }
+    )
     with app.app_context():
         user = services.create_user(USERNAME, PASSWORD)
         for game, match in history.reference_scoreboards(user).items():
@@ -65,9 +75,17 @@ def session_cookie(base: str) -> str:
 
 def run_lighthouse(url: str, headers: Path, output: Path) -> dict[str, object]:
     """Run Lighthouse once on `url` with the extra headers in `headers`; return its report."""
-    command = [*shlex.split(os.environ.get("LIGHTHOUSE", LIGHTHOUSE)), url, "--only-categories=performance",
-               "--form-factor=mobile", "--chrome-flags=--headless=new --no-sandbox", "--output=json",
-               f"--output-path={output}", f"--extra-headers={headers}", "--quiet"]
+    command = [
+        *shlex.split(os.environ.get("LIGHTHOUSE", LIGHTHOUSE)),
+        url,
+        "--only-categories=performance",
+        "--form-factor=mobile",
+        "--chrome-flags=--headless=new --no-sandbox",
+        "--output=json",
+        f"--output-path={output}",
+        f"--extra-headers={headers}",
+        "--quiet",
+    ]
     environment = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}
     subprocess.run(command, check=True, env=environment)
     report: dict[str, object] = json.loads(output.read_text())

@@ -75,8 +75,21 @@ from scorekeeper.rules import SUITS, score_match
 
 ROOT = Path(__file__).resolve().parent.parent
 USERNAME, PASSWORD = "bench", "benchmark password"
-PAGES = ("floor", "write floor", "home", "scoreboard", "entry-link scoreboard", "deal POST", "history", "player",
-         "leaderboard", "head-to-head", "API match", "nights", "night")
+PAGES = (
+    "floor",
+    "write floor",
+    "home",
+    "scoreboard",
+    "entry-link scoreboard",
+    "deal POST",
+    "history",
+    "player",
+    "leaderboard",
+    "head-to-head",
+    "API match",
+    "nights",
+    "night",
+)
 #: The evening the history's first game night begins (20:00 in Madrid).
 FIRST_EVENING = datetime(2020, 1, 10, 19, 0, tzinfo=UTC)
 #: The POSTs, which commit, measured against the write floor; the other pages against the read floor.
@@ -195,10 +208,14 @@ def copy_history(source: History, instance: Path, url: str) -> History:
     assert result.exit_code == 0, f"flask export failed: {result.output}"
     export.write_text(result.stdout, encoding="utf-8")
     with source.app.app_context():
-        uids = {match_id: db.session.scalar(sa.select(Match.uid).where(Match.id == match_id))
-                for match_id in (source.pocha_match, source.table_match)}
-        names = [db.session.scalar(sa.select(Player.name).where(Player.id == player_id))
-                 for player_id in (source.player, source.rival)]
+        uids = {
+            match_id: db.session.scalar(sa.select(Match.uid).where(Match.id == match_id))
+            for match_id in (source.pocha_match, source.table_match)
+        }
+        names = [
+            db.session.scalar(sa.select(Player.name).where(Player.id == player_id))
+            for player_id in (source.player, source.rival)
+        ]
     app = bench_app({"SQLALCHEMY_DATABASE_URI": url, "INSTANCE_PATH": str(instance)})
     began = time.perf_counter()
     result = app.test_cli_runner().invoke(args=["import", str(export)])
@@ -212,8 +229,10 @@ def copy_history(source: History, instance: Path, url: str) -> History:
         with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
             connection.execute(sa.text("VACUUM ANALYZE " + ", ".join(db.metadata.tables)))
         token = services.create_api_token(bench_user(), "bench")
-        pocha, table = (db.session.scalar(sa.select(Match.id).where(Match.uid == uids[match_id]))
-                        for match_id in (source.pocha_match, source.table_match))
+        pocha, table = (
+            db.session.scalar(sa.select(Match.id).where(Match.uid == uids[match_id]))
+            for match_id in (source.pocha_match, source.table_match)
+        )
         players = [db.session.scalar(sa.select(Player.id).where(Player.name == name)) for name in names]
     bench = sign_in(source.label, app, token, pocha or 0, table or 0, [p or 0 for p in players])
     bench.build_rate = source.build_rate
@@ -265,9 +284,18 @@ def csrf_of(page: str) -> str:
 def tute_form(deal: dict[str, Any], number: int, csrf: str) -> dict[str, Any]:
     """Return the fields the Tute deal form posts for `deal`, with a fresh idempotency key as a phone sends."""
     points = deal.get("points") or ["", ""]
-    form = {"csrf_token": csrf, "idempotency_key": uuid.uuid4().hex, "number": number, "dealer": deal["dealer"],
-            "trump": deal["trump"], "points0": points[0], "points1": points[1],
-            "last_trick": deal.get("last_trick", ""), "tute_seat": "", **{f"cante_{suit}": "" for suit in SUITS}}
+    form = {
+        "csrf_token": csrf,
+        "idempotency_key": uuid.uuid4().hex,
+        "number": number,
+        "dealer": deal["dealer"],
+        "trump": deal["trump"],
+        "points0": points[0],
+        "points1": points[1],
+        "last_trick": deal.get("last_trick", ""),
+        "tute_seat": "",
+        **{f"cante_{suit}": "" for suit in SUITS},
+    }
     for cante in deal.get("cantes") or []:
         form[f"cante_{cante['suit']}"] = str(cante["seat"])
     if deal.get("tute"):
@@ -392,6 +420,7 @@ def measure(histories: list[History], rounds: int, warmup: int) -> dict[tuple[st
     original = services.add_deal
     for number in range(warmup + rounds):
         for bench in histories:
+
             def timed(*args: Any, _bench: History = bench, **kwargs: Any) -> Any:
                 began = time.perf_counter()
                 try:
@@ -410,8 +439,10 @@ def measure(histories: list[History], rounds: int, warmup: int) -> dict[tuple[st
                         samples[bench.label, page].append(time.perf_counter() - began)
             finally:
                 services.add_deal = original
-    return {key: Figures(1000 * statistics.median(values), 1000 * percentile(values, 0.95), queries[key])
-            for key, values in samples.items()}
+    return {
+        key: Figures(1000 * statistics.median(values), 1000 * percentile(values, 0.95), queries[key])
+        for key, values in samples.items()
+    }
 
 
 def time_finishing_deals(histories: list[History], matches: int, seed: int) -> None:
@@ -466,8 +497,11 @@ def time_import(bench: History, workdir: Path, postgres: str | None, urls: list[
     exported = time.perf_counter() - began
     assert result.exit_code == 0, f"flask export failed: {result.output}"
     export.write_text(result.stdout, encoding="utf-8")
-    deals = sum(len(match["match"]["deals"]) for account in json.loads(result.stdout)["accounts"]
-                for match in account["matches"])
+    deals = sum(
+        len(match["match"]["deals"])
+        for account in json.loads(result.stdout)["accounts"]
+        for match in account["matches"]
+    )
     url = database_url(workdir, f"imported_{uuid.uuid4().hex[:6]}", postgres)
     urls.append(url)
     instance = workdir / "imported"
@@ -504,8 +538,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def http_request(port: int, method: str, path: str, body: str | None = None,
-                 jar: SimpleCookie | None = None, headers: dict[str, str] | None = None) -> tuple[int, str]:
+def http_request(
+    port: int,
+    method: str,
+    path: str,
+    body: str | None = None,
+    jar: SimpleCookie | None = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, str]:
     """Send one request on a new connection with the cookies of `jar`, keeping those it sets; return status and body."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     sent = dict(headers or {})
@@ -557,7 +597,8 @@ def load_client(job: dict[str, Any]) -> tuple[int, int, list[float]]:
             response = connection.getresponse()
             response.read()
             good = response.status == job["expected"] and (
-                job["expected"] != 302 or "/login" not in response.getheader("Location", ""))
+                job["expected"] != 302 or "/login" not in response.getheader("Location", "")
+            )
         except (OSError, http.client.HTTPException):
             connection.close()
             good = False
@@ -585,8 +626,12 @@ def run_load(port: int, jobs: list[dict[str, Any]]) -> Load:
     elapsed = max(time.perf_counter() - began, max(job["seconds"] for job in jobs))
     ok = sum(r[0] for r in results)
     latencies = [latency for r in results for latency in r[2]]
-    return Load(ok / elapsed, sum(r[1] for r in results), 1000 * statistics.median(latencies),
-                1000 * percentile(latencies, 0.95))
+    return Load(
+        ok / elapsed,
+        sum(r[1] for r in results),
+        1000 * statistics.median(latencies),
+        1000 * percentile(latencies, 0.95),
+    )
 
 
 def sqlite_copy(bench: History, instance: Path) -> History:
@@ -615,15 +660,33 @@ def close(bench: History) -> None:
         db.engine.dispose()
 
 
-def load_test(bench: History, instance: Path, url: str, workers: int, clients: int, seconds: float,
-              seed: int) -> dict[str, Load]:
+def load_test(
+    bench: History, instance: Path, url: str, workers: int, clients: int, seconds: float, seed: int
+) -> dict[str, Load]:
     """Serve the history with gunicorn on loopback and measure requests per second under load."""
     port = free_port()
-    environment = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_DATABASE_URL": url,
-                   "SCOREKEEPER_SIGN_IN_LIMIT_PER_ADDRESS": "1000 per minute"}
+    environment = {
+        **os.environ,
+        "SCOREKEEPER_INSTANCE_PATH": str(instance),
+        "SCOREKEEPER_DATABASE_URL": url,
+        "SCOREKEEPER_SIGN_IN_LIMIT_PER_ADDRESS": "1000 per minute",
+    }
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
-         "--log-level", "warning", "bench.wsgi:app"], cwd=ROOT, env=environment)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "bench.wsgi:app",
+        ],
+        cwd=ROOT,
+        env=environment,
+    )
     try:
         for _ in range(300):
             try:
@@ -637,19 +700,26 @@ def load_test(bench: History, instance: Path, url: str, workers: int, clients: i
         bench.csrf = csrf
         results: dict[str, Load] = {}
         for name, path in (("floor", FLOOR_PATH), ("scoreboard", f"/matches/{bench.pocha_match}")):
-            results[name] = run_load(port, [{"port": port, "cookies": cookies, "path": path, "forms": [],
-                                             "expected": 200, "seconds": seconds}] * clients)
+            results[name] = run_load(
+                port,
+                [{"port": port, "cookies": cookies, "path": path, "forms": [], "expected": 200, "seconds": seconds}]
+                * clients,
+            )
         # As many write-floor POSTs as one client could possibly send in the time given.
         floor_forms = [{"path": WRITE_FLOOR_PATH, "form": {"csrf_token": csrf}}] * int(seconds * 400)
-        results["write floor"] = run_load(port, [{"port": port, "cookies": cookies, "path": "", "forms": floor_forms,
-                                                  "expected": 302, "seconds": seconds}] * clients)
+        results["write floor"] = run_load(
+            port,
+            [{"port": port, "cookies": cookies, "path": "", "forms": floor_forms, "expected": 302, "seconds": seconds}]
+            * clients,
+        )
         jobs = []
         for client in range(clients):
             plan = deal_plan(bench, seed + client, target=15)
             # As many deals as one client could possibly send in the time given.
             forms = [next(plan) for _ in range(int(seconds * 200))]
-            jobs.append({"port": port, "cookies": cookies, "path": "", "forms": forms, "expected": 302,
-                         "seconds": seconds})
+            jobs.append(
+                {"port": port, "cookies": cookies, "path": "", "forms": forms, "expected": 302, "seconds": seconds}
+            )
         results["deal POST"] = run_load(port, jobs)
         return {name: results[name] for name in ("floor", "write floor", "scoreboard", "deal POST")}
     finally:
@@ -660,15 +730,26 @@ def load_test(bench: History, instance: Path, url: str, workers: int, clients: i
 # ---------------------------------------------------------------- the report
 
 
-def report(histories: list[History], figures: dict[tuple[str, str], Figures], load: dict[str, Load] | None,
-           imported: Import | None, rounds: int, workers: int, clients: int) -> list[str]:
+def report(
+    histories: list[History],
+    figures: dict[tuple[str, str], Figures],
+    load: dict[str, Load] | None,
+    imported: Import | None,
+    rounds: int,
+    workers: int,
+    clients: int,
+) -> list[str]:
     """Print the tables; return the budgets that were missed."""
     small, full = histories
     missed = []
-    print(f"\nServer time per request, in one process (median of {rounds} rounds, ms); × floor: a POST's "
-          f"ratio to the write floor, a read's to the (read) floor:\n")
-    print(f"| page | {small.label}: median | p95 | × floor | queries "
-          f"| {full.label}: median | p95 | × floor | queries | full ÷ {small.label} |")
+    print(
+        f"\nServer time per request, in one process (median of {rounds} rounds, ms); × floor: a POST's "
+        f"ratio to the write floor, a read's to the (read) floor:\n"
+    )
+    print(
+        f"| page | {small.label}: median | p95 | × floor | queries "
+        f"| {full.label}: median | p95 | × floor | queries | full ÷ {small.label} |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for page in PAGES:
         row = [page]
@@ -682,15 +763,21 @@ def report(histories: list[History], figures: dict[tuple[str, str], Figures], lo
         if ratio > FLOOR_RATIO_BUDGET:
             missed.append(f"{page}: {ratio:.2f}× the {floor_of(page)} (budget {FLOOR_RATIO_BUDGET}×)")
         if growth > GROWTH_BUDGET:
-            missed.append(f"{page}: {100 * (growth - 1):.0f}% slower on the full history "
-                          f"(budget {100 * (GROWTH_BUDGET - 1):.0f}%)")
+            missed.append(
+                f"{page}: {100 * (growth - 1):.0f}% slower on the full history "
+                f"(budget {100 * (GROWTH_BUDGET - 1):.0f}%)"
+            )
         if figures[full.label, page].queries != figures[small.label, page].queries:
-            missed.append(f"{page}: {figures[small.label, page].queries} queries on {small.label}, "
-                          f"{figures[full.label, page].queries} on {full.label}")
+            missed.append(
+                f"{page}: {figures[small.label, page].queries} queries on {small.label}, "
+                f"{figures[full.label, page].queries} on {full.label}"
+            )
     print()
-    for label, attribute in (("Check, score and store one deal (services.add_deal) in the deal POSTs", "store_times"),
-                             ("Every deal of the matches played", "played_times"),
-                             ("The deal that finishes a match, on its own", "finish_times")):
+    for label, attribute in (
+        ("Check, score and store one deal (services.add_deal) in the deal POSTs", "store_times"),
+        ("Every deal of the matches played", "played_times"),
+        ("The deal that finishes a match, on its own", "finish_times"),
+    ):
         medians, p95s = [], []
         for bench in histories:
             times = [1000 * t for t in getattr(bench, attribute)]
@@ -708,25 +795,31 @@ def report(histories: list[History], figures: dict[tuple[str, str], Figures], lo
         # histories taking turns match by match), not on the deal POSTs' 200: there a handful
         # of finishing deals sit just above the 95th rank, which falls on the ordinary deals'
         # slowest three or four, and from run to run the ratio came out anywhere from 0.89 to 1.46.
-        checked = {"store_times": [], "played_times": [("p95", p95s)]}.get(attribute, [("median", medians),
-                                                                                        ("p95", p95s)])
+        checked = {"store_times": [], "played_times": [("p95", p95s)]}.get(
+            attribute, [("median", medians), ("p95", p95s)]
+        )
         if attribute == "store_times":
             print(f"  p95: full ÷ {small.label} = {p95s[1] / p95s[0]:.2f} (its budget is checked on the deals played)")
         for figure, values in checked:
             growth = values[1] / values[0]
             print(f"  {figure}: full ÷ {small.label} = {growth:.2f}")
             if growth > STORE_GROWTH_BUDGET:
-                missed.append(f"{name}: {figure} {growth:.2f}× as long on the full history "
-                              f"(budget {STORE_GROWTH_BUDGET}×)")
-    print(f"Histories: {small.label} {small.matches} matches / {small.deals} deals; "
-          f"{full.label} {full.matches} matches / {full.deals} deals (after the measured deals)")
+                missed.append(
+                    f"{name}: {figure} {growth:.2f}× as long on the full history (budget {STORE_GROWTH_BUDGET}×)"
+                )
+    print(
+        f"Histories: {small.label} {small.matches} matches / {small.deals} deals; "
+        f"{full.label} {full.matches} matches / {full.deals} deals (after the measured deals)"
+    )
     for bench in histories:
         if bench.build_rate is not None:
             print(f"Writing the {bench.label} history through the service layer: {bench.build_rate:.0f} deals/s")
     if imported is not None:
-        print(f"\nflask export of the {full.label} history: {imported.export_seconds:.1f} s; flask import of it into a "
-              f"fresh database: {imported.deals} deals in {imported.import_seconds:.1f} s, "
-              f"{imported.deals_per_second:.0f} deals/s")
+        print(
+            f"\nflask export of the {full.label} history: {imported.export_seconds:.1f} s; flask import of it into a "
+            f"fresh database: {imported.deals} deals in {imported.import_seconds:.1f} s, "
+            f"{imported.deals_per_second:.0f} deals/s"
+        )
         if imported.deals_per_second < IMPORT_BUDGET:
             missed.append(f"import: {imported.deals_per_second:.0f} deals/s (budget {IMPORT_BUDGET})")
     if load:
@@ -735,8 +828,10 @@ def report(histories: list[History], figures: dict[tuple[str, str], Figures], lo
         print("|---|---:|---:|---:|---:|---:|")
         for name, result in load.items():
             share = result.requests_per_second / load[floor_of(name)].requests_per_second
-            print(f"| {name} | {result.requests_per_second:.0f} | {share:.2f} | {result.errors} "
-                  f"| {result.median_ms:.1f} | {result.p95_ms:.1f} |")
+            print(
+                f"| {name} | {result.requests_per_second:.0f} | {share:.2f} | {result.errors} "
+                f"| {result.median_ms:.1f} | {result.p95_ms:.1f} |"
+            )
             if result.errors:
                 missed.append(f"load test, {name}: {result.errors} errors")
     print("\nBudgets: " + ("all met." if not missed else "MISSED:\n  " + "\n  ".join(missed)))
@@ -745,8 +840,9 @@ def report(histories: list[History], figures: dict[tuple[str, str], Figures], lo
 
 def main(argv: list[str] | None = None) -> int:
     """Build the histories, measure, load, report; exit 1 if a budget is missed."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--matches", type=int, default=3000, help="matches in the full history (default 3000)")
     parser.add_argument("--players", type=int, default=30, help="players in the account (default 30)")
     parser.add_argument("--rounds", type=int, default=200, help="timed requests of each page (default 200)")
@@ -757,12 +853,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=4, help="client processes in the load test (default 4)")
     parser.add_argument("--seconds", type=float, default=10, help="length of each load run (default 10 s)")
     parser.add_argument("--no-load", action="store_true", help="skip the load test")
-    parser.add_argument("--finishes", type=int, default=100,
-                        help="matches played to time their finishing deal, on each history (default 100)")
+    parser.add_argument(
+        "--finishes",
+        type=int,
+        default=100,
+        help="matches played to time their finishing deal, on each history (default 100)",
+    )
     parser.add_argument("--no-import", action="store_true", help="skip the export and import of the full history")
     parser.add_argument("--json", metavar="FILE", help="also write the figures to FILE")
-    parser.add_argument("--workdir", metavar="DIR", help="build the SQLite histories in DIR and keep them; "
-                        "a later run with the same DIR measures (or copies) them again without building")
+    parser.add_argument(
+        "--workdir",
+        metavar="DIR",
+        help="build the SQLite histories in DIR and keep them; "
+        "a later run with the same DIR measures (or copies) them again without building",
+    )
     args = parser.parse_args(argv)
     if args.matches < 2:
         parser.error("--matches must be at least 2")
@@ -774,8 +878,9 @@ def main(argv: list[str] | None = None) -> int:
         histories = []
         for label, matches in (("1/100", max(1, args.matches // 100)), ("full", args.matches)):
             name = "small" if label != "full" else "full"
-            bench = build_history(label, workdir / name, database_url(workdir, name, None), matches, args.players,
-                                  args.seed)
+            bench = build_history(
+                label, workdir / name, database_url(workdir, name, None), matches, args.players, args.seed
+            )
             if args.postgres:
                 url = database_url(workdir, name, args.postgres)
                 urls.append(url)
@@ -801,33 +906,50 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_load:
             print("Load test…", file=sys.stderr)
             if args.postgres:  # a fresh schema, dropped at the end
-                load = load_test(histories[1], workdir / "full", urls[1], args.workers, args.clients, args.seconds,
-                                 args.seed)
+                load = load_test(
+                    histories[1], workdir / "full", urls[1], args.workers, args.clients, args.seconds, args.seed
+                )
             else:
                 instance = workdir / "load"
                 copy = sqlite_copy(histories[1], instance)
                 try:
-                    load = load_test(copy, instance, str(copy.app.config["SQLALCHEMY_DATABASE_URI"]), args.workers,
-                                     args.clients, args.seconds, args.seed)
+                    load = load_test(
+                        copy,
+                        instance,
+                        str(copy.app.config["SQLALCHEMY_DATABASE_URI"]),
+                        args.workers,
+                        args.clients,
+                        args.seconds,
+                        args.seed,
+                    )
                 finally:
                     close(copy)
                     shutil.rmtree(instance, ignore_errors=True)
         missed = report(histories, figures, load, imported, args.rounds, args.workers, args.clients)
         if args.json:
-            Path(args.json).write_text(json.dumps({
-                "pages": {f"{label} {page}": vars(f) for (label, page), f in figures.items()},
-                # Each page's floor, and its median's ratio to that floor's on the same history.
-                "floors": {page: floor_of(page) for page in PAGES},
-                "floor_ratios": {f"{label} {page}": f.median_ms / figures[label, floor_of(page)].median_ms
-                                 for (label, page), f in figures.items()},
-                "store_ms": {b.label: [1000 * t for t in b.store_times] for b in histories},
-                "played_ms": {b.label: [1000 * t for t in b.played_times] for b in histories},
-                "finish_ms": {b.label: [1000 * t for t in b.finish_times] for b in histories},
-                "build_deals_per_second": {b.label: b.build_rate for b in histories},
-                "import": None if imported is None else {**vars(imported),
-                                                         "deals_per_second": imported.deals_per_second},
-                "load": {name: vars(result) for name, result in (load or {}).items()},
-                "missed": missed}, indent=1))
+            Path(args.json).write_text(
+                json.dumps(
+                    {
+                        "pages": {f"{label} {page}": vars(f) for (label, page), f in figures.items()},
+                        # Each page's floor, and its median's ratio to that floor's on the same history.
+                        "floors": {page: floor_of(page) for page in PAGES},
+                        "floor_ratios": {
+                            f"{label} {page}": f.median_ms / figures[label, floor_of(page)].median_ms
+                            for (label, page), f in figures.items()
+                        },
+                        "store_ms": {b.label: [1000 * t for t in b.store_times] for b in histories},
+                        "played_ms": {b.label: [1000 * t for t in b.played_times] for b in histories},
+                        "finish_ms": {b.label: [1000 * t for t in b.finish_times] for b in histories},
+                        "build_deals_per_second": {b.label: b.build_rate for b in histories},
+                        "import": None
+                        if imported is None
+                        else {**vars(imported), "deals_per_second": imported.deals_per_second},
+                        "load": {name: vars(result) for name, result in (load or {}).items()},
+                        "missed": missed,
+                    },
+                    indent=1,
+                )
+            )
         return 1 if missed else 0
     finally:
         for bench in locals().get("histories", []):

@@ -10,8 +10,8 @@ from typing import Any
 
 from flask import Flask
 
-from .web import hosting
 from .config import Defaults, check_public_url, load_or_create_secret_key, sqlite_url
+from .web import hosting
 from .web.paths import app_folder, checkout_root
 
 #: This release's version, as pyproject.toml names it (also in the start's log line and `flask ... version`).
@@ -51,9 +51,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep match documents in their own order
 
     # models registers the tables
-    from .web import assets, security  # noqa: F401
-    from .db import checkpoints  # noqa: F401
     from . import cli, extensions, models, views  # noqa: F401
+    from .db import checkpoints
+    from .web import assets, security
 
     extensions.db.init_app(app)
     extensions.end_reads_with_commit(app)
@@ -63,8 +63,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.register(app)
     assets.register(app)
     extensions.login_manager.init_app(app)
-    extensions.babel.init_app(app, locale_selector=views.select_language, timezone_selector=views.select_time_zone,
-                              default_translation_directories=str(app_folder("translations")))
+    extensions.babel.init_app(
+        app,
+        locale_selector=views.select_language,
+        timezone_selector=views.select_time_zone,
+        default_translation_directories=str(app_folder("translations")),
+    )
     views.register(app)
     cli.register(app)
     with app.app_context():
@@ -115,8 +119,10 @@ def _finish_config(app: Flask, instance_named: bool) -> None:
     if url.startswith(("postgres://", "postgresql://")):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3: the postgres extra's driver
     if url.startswith("postgresql+psycopg") and find_spec("psycopg") is None:
-        raise hosting.StartRefused("A PostgreSQL database needs psycopg, which the postgres extra installs: "
-                                   "pip install 'scorekeeper[postgres]' (or '.[postgres]' in a checkout)")
+        raise hosting.StartRefused(
+            "A PostgreSQL database needs psycopg, which the postgres extra installs: "
+            "pip install 'scorekeeper[postgres]' (or '.[postgres]' in a checkout)"
+        )
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)

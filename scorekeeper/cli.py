@@ -11,11 +11,11 @@ import click
 from flask import Flask
 from flask.cli import AppGroup, with_appcontext
 
-from .db import backup
-from .web import hosting
 from . import services
-from .reads import transfer
+from .db import backup
 from .extensions import db
+from .reads import transfer
+from .web import hosting
 
 
 def register(app: Flask) -> None:
@@ -118,8 +118,10 @@ def import_command(path: TextIO, username: str | None) -> None:
         raise click.ClickException(f"The file is damaged; nothing was imported:\n  {problems}") from error
     except services.ServiceError as error:
         raise click.ClickException(f"{error.message} Nothing was imported.") from error
-    click.echo(f"Imported {report['matches']} matches, {report['players']} players and {report['accounts']} "
-               f"accounts; {report['skipped']} matches were there already.")
+    click.echo(
+        f"Imported {report['matches']} matches, {report['players']} players and {report['accounts']} "
+        f"accounts; {report['skipped']} matches were there already."
+    )
 
 
 @click.command("backup")
@@ -147,5 +149,7 @@ def recompute() -> None:
 def version_command() -> None:
     """Print Scorekeeper's version and the schema revision it needs (the start's log line names the database's)."""
     schema = hosting.read_schema(hosting.describe(db.engine.url))
-    click.echo(f"Scorekeeper {hosting.package_version()}, schema revision {schema.head} "
-               f"(the database's: {schema.revision or 'none'})")
+    click.echo(
+        f"Scorekeeper {hosting.package_version()}, schema revision {schema.head} "
+        f"(the database's: {schema.revision or 'none'})"
+    )

@@ -119,6 +119,7 @@ def check_public_url(url: object) -> str:
         return ""
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise ValueError(f"SCOREKEEPER_PUBLIC_URL must be the site's address, such as https://scores.example.org; "
-                         f"it is {text!r}")
+        raise ValueError(
+            f"SCOREKEEPER_PUBLIC_URL must be the site's address, such as https://scores.example.org; it is {text!r}"
+        )
     return text.rstrip("/")

@@ -86,8 +86,12 @@ def end_reads_with_commit(app: Flask) -> None:
     def _commit_reads(error: BaseException | None) -> None:
         session = db.session()
         transaction = session.get_transaction()
-        if (error is None and transaction is not None and session.info.get(_FLUSHED) is not transaction
-                and not (session.new or session.dirty or session.deleted)):
+        if (
+            error is None
+            and transaction is not None
+            and session.info.get(_FLUSHED) is not transaction
+            and not (session.new or session.dirty or session.deleted)
+        ):
             try:
                 session.commit()
             except SQLAlchemyError:  # the connection was lost: nothing was to be kept

@@ -9,19 +9,30 @@ from .rules.options import MAX_SCHEDULE_DEALS
 
 #: Each house rule's name on the new-match form.
 OPTION_LABELS = {
-    "deck": lazy_gettext("Deck"), "last_trick_bonus": lazy_gettext("Last trick bonus"), "mode": lazy_gettext("Mode"),
-    "target": lazy_gettext("Target"), "double_over_100": lazy_gettext("Two juegos over 100"), "tute": lazy_gettext("Tute"),
+    "deck": lazy_gettext("Deck"),
+    "last_trick_bonus": lazy_gettext("Last trick bonus"),
+    "mode": lazy_gettext("Mode"),
+    "target": lazy_gettext("Target"),
+    "double_over_100": lazy_gettext("Two juegos over 100"),
+    "tute": lazy_gettext("Tute"),
     "remove_twos": lazy_gettext("Take the 2s out"),
-    "schedule": lazy_gettext("Cards per deal"), "hook": lazy_gettext("Dealer's hook"),
-    "exact_base": lazy_gettext("Exact-bid bonus"), "per_trick": lazy_gettext("Per trick"),
-    "miss_per_trick": lazy_gettext("Per trick off"), "oros_double": lazy_gettext("Oros double"),
+    "schedule": lazy_gettext("Cards per deal"),
+    "hook": lazy_gettext("Dealer's hook"),
+    "exact_base": lazy_gettext("Exact-bid bonus"),
+    "per_trick": lazy_gettext("Per trick"),
+    "miss_per_trick": lazy_gettext("Per trick off"),
+    "oros_double": lazy_gettext("Oros double"),
 }
 #: The words for the values of the rules that take one of a few.
 OPTION_VALUE_LABELS = {
-    "juegos": lazy_gettext("juegos"), "points": lazy_gettext("points"), "deal": lazy_gettext("wins the deal"),
+    "juegos": lazy_gettext("juegos"),
+    "points": lazy_gettext("points"),
+    "deal": lazy_gettext("wins the deal"),
     "match": lazy_gettext("wins the match"),
     # TRANSLATORS: "off": a house rule's value, the rule not played (the dealer's hook, the tute).
-    "off": lazy_gettext("off"), "classic": lazy_gettext("classic"), "ladder": lazy_gettext("ladder"),
+    "off": lazy_gettext("off"),
+    "classic": lazy_gettext("classic"),
+    "ladder": lazy_gettext("ladder"),
     "custom": lazy_gettext("custom"),
 }
 
@@ -39,6 +50,9 @@ def allowed_in_words(option: OptionSpec) -> str:
         return gettext("a whole number from %(low)s to %(high)s", low=option.minimum, high=option.maximum)
     names = [gettext(OPTION_VALUE_LABELS[str(c)]) if str(c) in OPTION_VALUE_LABELS else str(c) for c in option.choices]
     if option.kind == "schedule":
-        return gettext("%(choices)s, or a list of cards per player for each deal (at most %(most)s)",
-                       choices=", ".join(names), most=MAX_SCHEDULE_DEALS)
+        return gettext(
+            "%(choices)s, or a list of cards per player for each deal (at most %(most)s)",
+            choices=", ".join(names),
+            most=MAX_SCHEDULE_DEALS,
+        )
     return gettext("%(first)s or %(last)s", first=", ".join(names[:-1]), last=names[-1]) if len(names) > 1 else names[0]

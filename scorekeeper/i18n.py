@@ -9,20 +9,20 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any, cast
 
+import flask_babel
 import pytz
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_date, format_time
 from babel.numbers import NumberPattern, parse_pattern
 from babel.support import NullTranslations
 from flask import Flask, g, has_request_context, request
-import flask_babel
 from flask_babel import get_locale, get_timezone, get_translations
 from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 from .rules import GAMES, OptionSpec, RuleError
-from .rules.messages import MESSAGES, PLURALS, N_
+from .rules.messages import MESSAGES, N_, PLURALS
 from .templating import macro
 from .text import seat_marks
 
@@ -39,11 +39,27 @@ TIME_ZONE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}")
 #: A range of player counts inside the engine's sentences ("2 to 8").
 PLAYER_RANGE = N_("%(low)s to %(high)s")
 #: The engine's messages that the deal forms check in the browser before sending.
-BROWSER_CHECKED = ("trump_missing", "points_impossible", "points_not_pair", "points_total", "points_total_tute",
-                   "last_trick_missing",
-                   "tute_kind", "tute_off", "cante_after_tute", "cante_suit_twice", "last_trick_after_tute",
-                   "bid_hook", "bid_range", "tricks_total", "tricks_range", "cards_range", "cards_schedule",
-                   "bids_not_list", "tricks_not_list")
+BROWSER_CHECKED = (
+    "trump_missing",
+    "points_impossible",
+    "points_not_pair",
+    "points_total",
+    "points_total_tute",
+    "last_trick_missing",
+    "tute_kind",
+    "tute_off",
+    "cante_after_tute",
+    "cante_suit_twice",
+    "last_trick_after_tute",
+    "bid_hook",
+    "bid_range",
+    "tricks_total",
+    "tricks_range",
+    "cards_range",
+    "cards_schedule",
+    "bids_not_list",
+    "tricks_not_list",
+)
 
 
 def translations() -> NullTranslations:
@@ -83,7 +99,6 @@ def lazy_gettext(string: str, **variables: Any) -> str:
     return cast(str, flask_babel.lazy_gettext(string, **variables))
 
 
-
 def suit_name(suit: str | None) -> str:
     """Return a suit's name in the page's language."""
     return gettext(SUIT_NAMES[suit]) if suit in SUIT_NAMES else suit or ""
@@ -119,8 +134,7 @@ def say(problem: RuleError) -> str:
 
         params["name"], params["allowed"] = rule_name(option), allowed_in_words(option)
     if "game" in params and isinstance(params["game"], str):
-        params["game"] = next((gettext(g.title) for g in GAMES.values() if g.title == params["game"]),
-                              params["game"])
+        params["game"] = next((gettext(g.title) for g in GAMES.values() if g.title == params["game"]), params["game"])
     try:
         template = template_of(problem.message_id, params)
         said = template.format(**params)
@@ -229,8 +243,7 @@ def _formats() -> _Formats:
     found: _Formats | None = g.get("formats") if has_request_context() else None
     if found is None:
         locale = format_locale(get_locale() or Locale.parse("en"))
-        found = _Formats(locale, str(locale), get_timezone() or pytz.UTC,
-                         parse_pattern(locale.percent_formats[None]))
+        found = _Formats(locale, str(locale), get_timezone() or pytz.UTC, parse_pattern(locale.percent_formats[None]))
         if has_request_context():
             g.formats = found
     return found
@@ -298,7 +311,7 @@ def _time(value: datetime, text: str, kind: str) -> Markup:
     """Wrap a shown time in <time>, whose UTC instant lets the browser redo it in its own zone
     (`kind` says whether it shows the "date" or the "moment", date and time)."""
     utc = value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo is not None else value
-    return macro("_time.html", "time")(f'{utc.isoformat(timespec="seconds")}Z', kind, text)
+    return macro("_time.html", "time")(f"{utc.isoformat(timespec='seconds')}Z", kind, text)
 
 
 def moment(value: datetime | None) -> Markup:
@@ -359,7 +372,8 @@ def register(app: Flask) -> None:
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         lambda string: translations().ugettext(string),
         lambda singular, plural, num: translations().ungettext(singular, plural, num),
-        newstyle=True)
+        newstyle=True,
+    )
     # Jinja's own new-style `_` passes each word through the template's context three times, and
     # a scoreboard says some sixty words; these do the same in one call.
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext, ngettext=template_ngettext)

@@ -30,7 +30,10 @@ def clean_name(name: str, field: str = "name") -> str:
 
 
 def plain_text(value: object, longest: int) -> str | None:
-    """Return `value` if it is text without control characters (NUL included) or lone surrogates, of at most `longest`."""
+    """Return `value` if it is text of at most `longest` without control characters or lone surrogates.
+
+    NUL counts as a control character.
+    """
     if not isinstance(value, str) or len(value) > longest:
         return None
     return None if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value) else value
@@ -77,6 +80,7 @@ def seat_marks(names: list[str]) -> list[str]:
     to four letters) that no other name begins with; failing that, the initials and the seat
     number. For where a full name has no room (a cell of the four-seat cante grid), beside a key
     that gives each mark's name."""
+
     def initials(name: str) -> str:
         return "".join(word[0] for word in name.split()[:3]).upper()
 
@@ -87,7 +91,9 @@ def seat_marks(names: list[str]) -> list[str]:
     shared = [index for index, mark in enumerate(marks) if marks.count(mark) > 1]
     for index in shared:
         others = [other for seat, other in enumerate(names) if seat != index]
-        size = next((size for size in range(2, 5) if all(start(other, size) != start(names[index], size)
-                                                          for other in others)), None)
+        size = next(
+            (size for size in range(2, 5) if all(start(other, size) != start(names[index], size) for other in others)),
+            None,
+        )
         marks[index] = start(names[index], size) if size else f"{marks[index]}{index + 1}"
     return marks

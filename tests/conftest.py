@@ -54,9 +54,9 @@ SLOWEST_FIRST = (
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run the slowest tests first, keeping the collection order among the others."""
+
     def rank(item: pytest.Item) -> int:
-        return next((n for n, prefix in enumerate(SLOWEST_FIRST) if item.nodeid.startswith(prefix)),
-                    len(SLOWEST_FIRST))
+        return next((n for n, prefix in enumerate(SLOWEST_FIRST) if item.nodeid.startswith(prefix)), len(SLOWEST_FIRST))
 
     items.sort(key=rank)  # stable: every worker collects the same order, as xdist requires
 
@@ -95,8 +95,14 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """
     folder = tmp_path_factory.mktemp("migrated")
     path = folder / "migrated.sqlite"
-    application = create_app({"TESTING": True, "SECRET_KEY": "migrated", "INSTANCE_PATH": str(folder / "instance"),
-                              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    application = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "migrated",
+            "INSTANCE_PATH": str(folder / "instance"),
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+        }
+    )
     with application.app_context():
         db.engine.dispose()  # its last connection closed: the write-ahead log is folded into the file
     assert not path.with_name(path.name + "-wal").exists()
@@ -129,19 +135,21 @@ def app(database_url: str, tmp_path: Any) -> Iterator[Flask]:
     """Yield an app on a fresh, migrated database."""
     from scorekeeper.extensions import limiter
 
-    application = create_app({
-        "TESTING": True,
-        "SECRET_KEY": "test secret",
-        "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
-        "SQLALCHEMY_DATABASE_URI": database_url,
-        "INSTANCE_PATH": str(tmp_path / "instance"),
-        # The quick start's first visit: its visitor makes the first account at /setup (a server,
-        # whose settings name the database, leaves that to its host: tests/app/test_hosting.py).
-        "SETUP_OPEN": True,
-        # A page opened on this computer hands out links under its address on the local network:
-        # the tests stand it in with another loopback address, so that no test reaches the network.
-        "LOCAL_NETWORK_ADDRESS": LOCAL_NETWORK,
-    })
+    application = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test secret",
+            "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "INSTANCE_PATH": str(tmp_path / "instance"),
+            # The quick start's first visit: its visitor makes the first account at /setup (a server,
+            # whose settings name the database, leaves that to its host: tests/app/test_hosting.py).
+            "SETUP_OPEN": True,
+            # A page opened on this computer hands out links under its address on the local network:
+            # the tests stand it in with another loopback address, so that no test reaches the network.
+            "LOCAL_NETWORK_ADDRESS": LOCAL_NETWORK,
+        }
+    )
     with application.app_context():
         limiter.reset()  # counts are kept per process: start every test afresh
     yield application

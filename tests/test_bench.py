@@ -27,8 +27,28 @@ def writes_in(path: Path) -> int:
 
 def test_the_benchmark_measures_every_page_on_both_histories_and_serves_the_load(tmp_path: Path) -> None:
     out, kept = tmp_path / "figures.json", tmp_path / "kept"
-    run.main(["--matches", "4", "--rounds", "2", "--warmup", "1", "--seconds", "1", "--workers", "2",
-              "--clients", "2", "--finishes", "2", "--json", str(out), "--workdir", str(kept)])
+    run.main(
+        [
+            "--matches",
+            "4",
+            "--rounds",
+            "2",
+            "--warmup",
+            "1",
+            "--seconds",
+            "1",
+            "--workers",
+            "2",
+            "--clients",
+            "2",
+            "--finishes",
+            "2",
+            "--json",
+            str(out),
+            "--workdir",
+            str(kept),
+        ]
+    )
     figures = json.loads(out.read_text())
     for page in run.PAGES:
         small, full = figures["pages"][f"1/100 {page}"], figures["pages"][f"full {page}"]
@@ -52,8 +72,22 @@ def test_the_benchmark_measures_every_page_on_both_histories_and_serves_the_load
     # second run measures the same history again.
     built = deals_in(kept / "full.sqlite"), deals_in(kept / "small.sqlite")
     assert built[0] < figures["import"]["deals"]
-    assert run.main(["--matches", "4", "--rounds", "1", "--warmup", "0", "--finishes", "1", "--no-load",
-                     "--no-import", "--workdir", str(kept)]) in (0, 1)
+    assert run.main(
+        [
+            "--matches",
+            "4",
+            "--rounds",
+            "1",
+            "--warmup",
+            "0",
+            "--finishes",
+            "1",
+            "--no-load",
+            "--no-import",
+            "--workdir",
+            str(kept),
+        ]
+    ) in (0, 1)
     assert (deals_in(kept / "full.sqlite"), deals_in(kept / "small.sqlite")) == built
     # The write floor's rows went to the copies too.
     assert writes_in(kept / "full.sqlite") == writes_in(kept / "small.sqlite") == 0

@@ -42,8 +42,13 @@ def _comparisons(text: str, names: list[str]) -> list[str]:
 
 def test_the_comparison_finder_sees_each_shape_it_looks_for() -> None:
     names = list(GAMES)
-    for text in ('if match.game == "pocha":', "{% if game.name != 'tute4' %}", 'plan.game === "pocha"',
-                 "if name.startswith('tute'):", 'if game in ("tute2", "tute4"):'):
+    for text in (
+        'if match.game == "pocha":',
+        "{% if game.name != 'tute4' %}",
+        'plan.game === "pocha"',
+        "if name.startswith('tute'):",
+        'if game in ("tute2", "tute4"):',
+    ):
         assert _comparisons(text, names), text
     assert not _comparisons('{"game": "tute2", "players": ["Ana", "Luis"]}', names)
 

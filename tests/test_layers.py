@@ -31,13 +31,18 @@ def test_the_folders_the_reads_live_in_reach_no_writer_on_import() -> None:
     graph = grimp.build_graph("scorekeeper")
     folders = {".".join(reader.split(".")[:end]) for reader in readers for end in range(2, reader.count(".") + 1)}
     assert folders >= {"scorekeeper.figures"}
-    chains = {(folder, writer): graph.find_shortest_chain(folder, target)
-              for folder in folders for writer in writers
-              for target in [writer, *graph.find_descendants(writer)]}
+    chains = {
+        (folder, writer): graph.find_shortest_chain(folder, target)
+        for folder in folders
+        for writer in writers
+        for target in [writer, *graph.find_descendants(writer)]
+    }
     assert {key: chain for key, chain in chains.items() if chain} == {}
 
 
 def test_no_module_outgrows_one_concern() -> None:
-    lengths = {path.relative_to(PACKAGE_DIR.parent).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
-               for path in sorted(PACKAGE_DIR.rglob("*.py"))}
+    lengths = {
+        path.relative_to(PACKAGE_DIR.parent).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in sorted(PACKAGE_DIR.rglob("*.py"))
+    }
     assert {name: length for name, length in lengths.items() if length > LONGEST_MODULE} == {}

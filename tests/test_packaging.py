@@ -45,8 +45,14 @@ def test_the_app_from_a_checkout_serves_the_top_folders_and_keeps_instance_at_th
 ) -> None:
     monkeypatch.delenv("SCOREKEEPER_INSTANCE_PATH", raising=False)
     shutil.copy2(migrated_sqlite, tmp_path / "db.sqlite")  # up to date: the app starts without migrating
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "AUTO_MIGRATE": False,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "AUTO_MIGRATE": False,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}",
+        }
+    )
     assert app.template_folder == str(ROOT / "templates")
     assert app.static_folder == str(ROOT / "static")
     assert app.instance_path == str(ROOT / "instance")
@@ -82,21 +88,42 @@ def test_a_missing_folder_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 def test_the_wheel_carries_templates_static_files_catalogues_and_migrations(tmp_path: Path) -> None:
     # hatchling (the build backend, in the test extra) builds it in a second or two, without the network.
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
     [wheel] = tmp_path.glob("scorekeeper-*.whl")
     with open(ROOT / "pyproject.toml", "rb") as handle:
         version = tomllib.load(handle)["project"]["version"]
     assert wheel.name == f"scorekeeper-{version}-py3-none-any.whl"
     # The README's commands and deploy/ install the wheel by its name: this release's.
-    named = {name for path in (ROOT / "README.md", *(ROOT / "deploy").iterdir())
-             for name in re.findall(r"scorekeeper-\d[\w.]*-py3-none-any\.whl", path.read_text())}
+    named = {
+        name
+        for path in (ROOT / "README.md", *(ROOT / "deploy").iterdir())
+        for name in re.findall(r"scorekeeper-\d[\w.]*-py3-none-any\.whl", path.read_text())
+    }
     assert named == {wheel.name}, named
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     expected = {
-        "scorekeeper/__init__.py", "scorekeeper/web/paths.py", "scorekeeper/py.typed", "scorekeeper/rules/__init__.py",
-        "scorekeeper/migrations/env.py", "scorekeeper/migrations/alembic.ini",
+        "scorekeeper/__init__.py",
+        "scorekeeper/web/paths.py",
+        "scorekeeper/py.typed",
+        "scorekeeper/rules/__init__.py",
+        "scorekeeper/migrations/env.py",
+        "scorekeeper/migrations/alembic.ini",
         "scorekeeper/migrations/script.py.mako",
     }
     for source in ROOT.glob("templates/**/*.html"):
@@ -123,8 +150,9 @@ def test_a_postgresql_database_without_its_driver_is_refused_with_the_extra_to_i
     monkeypatch.setattr(scorekeeper, "find_spec", lambda name: None if name == "psycopg" else found(name))
     for url in ("postgresql:///scorekeeper", "postgres://ana@db/scores", "postgresql+psycopg:///scorekeeper"):
         with pytest.raises(StartRefused, match=re.escape("pip install 'scorekeeper[postgres]'")):
-            create_app({"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": str(tmp_path),
-                        "SQLALCHEMY_DATABASE_URI": url})
+            create_app(
+                {"TESTING": True, "SECRET_KEY": "test", "INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": url}
+            )
 
 
 def test_psycopg_is_an_extra_that_the_tests_bring() -> None:

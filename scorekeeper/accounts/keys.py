@@ -27,7 +27,10 @@ def hash_token(token: str) -> str:
 
 
 def looks_like_key(text: object) -> bool:
-    """Tell whether `text` could be a sign-in key or a share link's secret at all (so that nothing else is looked up)."""
+    """Tell whether `text` could be a sign-in key or a share link's secret at all.
+
+    Anything else is refused before anything is looked up.
+    """
     return isinstance(text, str) and _KEY_PATTERN.fullmatch(text) is not None
 
 

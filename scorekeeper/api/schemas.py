@@ -13,11 +13,11 @@ from __future__ import annotations
 import unicodedata
 
 from ..games import web_game, web_games
+from ..games.json_schema import Schema, nullable, ref, seat
 from ..models import MAX_ID, MAX_NOTE_LENGTH, STATUSES
 from ..rules import GAMES, Code, OptionSpec, get_game
 from ..rules.options import MAX_SCHEDULE_DEALS
 from ..text import MAX_NAME_LENGTH
-from ..games.json_schema import Schema, nullable, ref, seat
 
 
 def _unusable_in_names() -> str:
@@ -42,10 +42,12 @@ def player_name() -> Schema:
     """Return the schema of a player's name."""
     return {
         "type": "string",
-        "description": (f"A player's name: at most {MAX_NAME_LENGTH} characters once its spaces are tidied (runs of "
-                        "spaces, tabs and line breaks become one space, and the ends are trimmed), with at least one "
-                        "that is not a space, and without control or invisible characters. Names are told apart "
-                        "whatever their case; a new name adds a player to the account."),
+        "description": (
+            f"A player's name: at most {MAX_NAME_LENGTH} characters once its spaces are tidied (runs of "
+            "spaces, tabs and line breaks become one space, and the ends are trimmed), with at least one "
+            "that is not a space, and without control or invisible characters. Names are told apart "
+            "whatever their case; a new name adds a player to the account."
+        ),
         "pattern": f"^[^{_UNUSABLE}]*[^{_UNUSABLE}\\s][^{_UNUSABLE}]*$",
         "examples": ["Ana"],
     }
@@ -62,9 +64,14 @@ def option_schema(spec: OptionSpec) -> Schema:
         schema = {"enum": list(spec.choices)}
     else:
         cards = {"type": "integer", "minimum": 1}
-        listed = {"type": "array", "items": cards, "minItems": 1, "maxItems": MAX_SCHEDULE_DEALS,
-                  "description": "Cards per player in each deal, each from 1 to the most the table can deal "
-                                 "(`schedule_invalid` otherwise)."}
+        listed = {
+            "type": "array",
+            "items": cards,
+            "minItems": 1,
+            "maxItems": MAX_SCHEDULE_DEALS,
+            "description": "Cards per player in each deal, each from 1 to the most the table can deal "
+            "(`schedule_invalid` otherwise).",
+        }
         schema = {"anyOf": [{"enum": list(spec.choices)}, listed]}
     schema["description"] = spec.description + (f" {schema['description']}" if "description" in schema else "")
     if spec.default is not None:
@@ -78,7 +85,7 @@ def options_schema(game: str) -> Schema:
     schema: Schema = {
         "type": "object",
         "description": "House rules (RULES.md); an option left out keeps its default. An unknown option or a value "
-                       "out of range is `options_invalid`, a value of the wrong type `malformed`.",
+        "out of range is `options_invalid`, a value of the wrong type `malformed`.",
         "properties": {spec.name: option_schema(spec) for spec in specs},
         "additionalProperties": False,
     }
@@ -89,9 +96,13 @@ def match_document_schema(game: str, stored: bool = False) -> Schema:
     """Return the schema of a match document of `game`; `stored` for the one the API answers with."""
     spec = get_game(game)
     deal = web_game(game).deal_schema(spec.max_players)
-    players = {"type": "array", "items": player_name(), "minItems": spec.min_players, "maxItems": spec.max_players,
-               "description": "The players in seat order, which is the order of play; each once "
-                              "(`players_duplicate`)."}
+    players = {
+        "type": "array",
+        "items": player_name(),
+        "minItems": spec.min_players,
+        "maxItems": spec.max_players,
+        "description": "The players in seat order, which is the order of play; each once (`players_duplicate`).",
+    }
     properties: Schema = {
         "game": {"const": game},
         "players": players,
@@ -99,21 +110,28 @@ def match_document_schema(game: str, stored: bool = False) -> Schema:
         "deals": {"type": "array", "items": deal} if stored else nullable({"type": "array", "items": deal}),
     }
     if not stored:
-        properties["first_dealer"] = nullable(seat(spec.max_players, "Who deals first (default: the first deal's "
-                                                                     "dealer, else seat 0)."))
+        properties["first_dealer"] = nullable(
+            seat(spec.max_players, "Who deals first (default: the first deal's dealer, else seat 0).")
+        )
         properties["note"] = note_schema()
-    return {"type": "object", "title": f"{spec.title} match", "properties": properties,
-            "required": ["game", "players", "options", "deals"] if stored else ["game", "players"],
-            "additionalProperties": False}
+    return {
+        "type": "object",
+        "title": f"{spec.title} match",
+        "properties": properties,
+        "required": ["game", "players", "options", "deals"] if stored else ["game", "players"],
+        "additionalProperties": False,
+    }
 
 
 def note_schema() -> Schema:
     """Return the schema of a match's note: short text of the owner's, or null for none."""
-    return {**nullable({"type": "string", "maxLength": MAX_NOTE_LENGTH, "pattern": f"^[^{_UNUSABLE}]*$"}),
-            "description": f"A short note (a place, a stake, who brought dinner): at most {MAX_NOTE_LENGTH} "
-                           "characters, without control or invisible characters (runs of spaces, tabs and line "
-                           "breaks become one space); empty or null for none.",
-            "examples": ["At Carmen's; the loser pays the coffee"]}
+    return {
+        **nullable({"type": "string", "maxLength": MAX_NOTE_LENGTH, "pattern": f"^[^{_UNUSABLE}]*$"}),
+        "description": f"A short note (a place, a stake, who brought dinner): at most {MAX_NOTE_LENGTH} "
+        "characters, without control or invisible characters (runs of spaces, tabs and line "
+        "breaks become one space); empty or null for none.",
+        "examples": ["At Carmen's; the loser pays the coffee"],
+    }
 
 
 def night_view() -> Schema:
@@ -122,21 +140,32 @@ def night_view() -> Schema:
     return {
         "type": "object",
         "description": "Matches played in one sitting: each started less than the account's gap (4 hours unless "
-                       "changed on the account page) after the night's latest last deal.",
+        "changed on the account page) after the night's latest last deal.",
         "required": ["id", "start", "end", "matches", "players", "winners"],
         "additionalProperties": False,
         "properties": {
-            "id": {"type": "integer", "minimum": 1, "maximum": MAX_ID,
-                   "description": "The night's id: that of its first match."},
+            "id": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_ID,
+                "description": "The night's id: that of its first match.",
+            },
             "start": {"type": "string", "format": "date-time", "description": "When its first match started."},
             "end": {"type": "string", "format": "date-time", "description": "Its latest deal (or start)."},
-            "matches": {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1,
-                        "description": "Its matches' ids, in the order they started."},
+            "matches": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 1},
+                "minItems": 1,
+                "description": "Its matches' ids, in the order they started.",
+            },
             "players": {**names, "description": "Everyone who played that night, in the order they first sat."},
-            "winners": {"type": "object", "propertyNames": {"enum": list(GAMES)},
-                        "additionalProperties": names,
-                        "description": "Per game played, who won most of its matches that night (all of them on a "
-                                       "tie; none when no match of it was won)."},
+            "winners": {
+                "type": "object",
+                "propertyNames": {"enum": list(GAMES)},
+                "additionalProperties": names,
+                "description": "Per game played, who won most of its matches that night (all of them on a "
+                "tie; none when no match of it was won).",
+            },
         },
     }
 
@@ -153,23 +182,43 @@ def result() -> Schema:
         "additionalProperties": False,
         "properties": {
             "game": {"enum": list(GAMES)},
-            "sides": {"type": "array", "items": {"type": "array", "items": side, "minItems": 1},
-                      "description": "The seats of each side."},
-            "deals": {"type": "array", "items": {
-                "type": "object", "required": ["number", "scores", "winner"], "additionalProperties": False,
-                "properties": {"number": {"type": "integer", "minimum": 1}, "scores": per_side,
-                               "winner": {**nullable(side), "description": "The side that won the deal (Tute); "
-                                                                           "null in Pocha."}}}},
+            "sides": {
+                "type": "array",
+                "items": {"type": "array", "items": side, "minItems": 1},
+                "description": "The seats of each side.",
+            },
+            "deals": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["number", "scores", "winner"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "number": {"type": "integer", "minimum": 1},
+                        "scores": per_side,
+                        "winner": {
+                            **nullable(side),
+                            "description": "The side that won the deal (Tute); null in Pocha.",
+                        },
+                    },
+                },
+            },
             "totals": {**per_side, "description": "Each side's total score."},
             "juegos": {**nullable(per_side), "description": "Each side's juegos in Tute's juegos mode, else null."},
             "finished": {"type": "boolean"},
-            "winners": {"type": "array", "items": side,
-                        "description": "The winning sides once finished (several on a Pocha tie), else empty."},
-            "next_dealer": {**nullable(side), "description": "Who deals next; null before the first deal and once "
-                                                            "finished."},
-            "next_cards": {**nullable({"type": "integer", "minimum": 1}),
-                           "description": "Pocha: the cards per player of the next deal; null in Tute and once "
-                                          "finished."},
+            "winners": {
+                "type": "array",
+                "items": side,
+                "description": "The winning sides once finished (several on a Pocha tie), else empty.",
+            },
+            "next_dealer": {
+                **nullable(side),
+                "description": "Who deals next; null before the first deal and once finished.",
+            },
+            "next_cards": {
+                **nullable({"type": "integer", "minimum": 1}),
+                "description": "Pocha: the cards per player of the next deal; null in Tute and once finished.",
+            },
         },
     }
 
@@ -182,11 +231,15 @@ def match_view() -> Schema:
         "additionalProperties": False,
         "properties": {
             "id": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
-            "note": {**nullable({"type": "string", "maxLength": MAX_NOTE_LENGTH}),
-                     "description": "The owner's note on the match, or null."},
-            "status": {"enum": list(STATUSES),
-                       "description": "`abandoned` when the table stopped early: it keeps its deals, has no winner "
-                                      "and takes no more deals."},
+            "note": {
+                **nullable({"type": "string", "maxLength": MAX_NOTE_LENGTH}),
+                "description": "The owner's note on the match, or null.",
+            },
+            "status": {
+                "enum": list(STATUSES),
+                "description": "`abandoned` when the table stopped early: it keeps its deals, has no winner "
+                "and takes no more deals.",
+            },
             "match": ref("MatchDocument"),
             "result": ref("Result"),
         },
@@ -202,17 +255,21 @@ def components() -> dict[str, Schema]:
         schemas[f"{name}MatchDocument"] = match_document_schema(game, stored=True)
     schemas["NewMatch"] = {
         "description": "A match document (DESIGN.md), optionally with `first_dealer` and `note`; with deals, the "
-                       "whole match is checked and imported at once.",
+        "whole match is checked and imported at once.",
         "oneOf": [ref(f"New{name}Match") for name in by_game.values()],
-        "discriminator": {"propertyName": "game",
-                          "mapping": {game: f"#/components/schemas/New{name}Match" for game, name in by_game.items()}},
+        "discriminator": {
+            "propertyName": "game",
+            "mapping": {game: f"#/components/schemas/New{name}Match" for game, name in by_game.items()},
+        },
     }
     schemas["MatchDocument"] = {
         "description": "The match document: game, players in seat order, the house rules that differ from the "
-                       "defaults, and every deal as entered.",
+        "defaults, and every deal as entered.",
         "oneOf": [ref(f"{name}MatchDocument") for name in by_game.values()],
-        "discriminator": {"propertyName": "game", "mapping": {
-            game: f"#/components/schemas/{name}MatchDocument" for game, name in by_game.items()}},
+        "discriminator": {
+            "propertyName": "game",
+            "mapping": {game: f"#/components/schemas/{name}MatchDocument" for game, name in by_game.items()},
+        },
     }
     schemas["Deal"] = {
         "description": "One deal of the match's game, as the match document holds it, optionally with `number`.",
@@ -222,23 +279,41 @@ def components() -> dict[str, Schema]:
     schemas["Match"] = match_view()
     schemas["Night"] = night_view()
     schemas["MatchChange"] = {
-        "type": "object", "required": ["note"], "additionalProperties": False,
+        "type": "object",
+        "required": ["note"],
+        "additionalProperties": False,
         "description": "What the owner may change of a match at any time, finished or abandoned too.",
-        "properties": {"note": note_schema()}}
+        "properties": {"note": note_schema()},
+    }
     schemas["RuleErrors"] = {
         "type": "object",
         "description": "Every problem found; nothing was stored.",
         "required": ["errors"],
         "additionalProperties": False,
-        "properties": {"errors": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "required": ["deal", "field", "code", "message"], "additionalProperties": False,
-            "properties": {
-                "deal": {**nullable({"type": "integer", "minimum": 1}),
-                         "description": "The deal, counted from 1; null for the match itself."},
-                "field": {"type": "string", "examples": ["points", "players.1", "options.target"]},
-                "code": {"enum": [code.value for code in Code], "description": "A stable code of RULES.md."},
-                "message": {"type": "string", "minLength": 1, "description": "A sentence a player understands."},
-            }}}},
+        "properties": {
+            "errors": {
+                "type": "array",
+                "minItems": 1,
+                "items": {
+                    "type": "object",
+                    "required": ["deal", "field", "code", "message"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "deal": {
+                            **nullable({"type": "integer", "minimum": 1}),
+                            "description": "The deal, counted from 1; null for the match itself.",
+                        },
+                        "field": {"type": "string", "examples": ["points", "players.1", "options.target"]},
+                        "code": {"enum": [code.value for code in Code], "description": "A stable code of RULES.md."},
+                        "message": {
+                            "type": "string",
+                            "minLength": 1,
+                            "description": "A sentence a player understands.",
+                        },
+                    },
+                },
+            }
+        },
     }
     schemas["Message"] = {
         "type": "object",

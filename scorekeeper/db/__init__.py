@@ -1,1 +1,1 @@
-"""The database and its care: shared statement helpers, the schema upgrade, SQLite checkpoints, backups and private files."""
+"""The database and its care: statement helpers, the schema upgrade, SQLite checkpoints, backups, private files."""

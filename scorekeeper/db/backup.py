@@ -23,8 +23,9 @@ class BackupError(Exception):
 def backup_sqlite(engine: Engine, destination: Path) -> int:
     """Copy the SQLite database behind `engine` to `destination`; return the size in bytes."""
     if engine.dialect.name != "sqlite":
-        raise BackupError("This database is not SQLite: back PostgreSQL up with pg_dump "
-                          "(or `flask --app scorekeeper export`).")
+        raise BackupError(
+            "This database is not SQLite: back PostgreSQL up with pg_dump (or `flask --app scorekeeper export`)."
+        )
     destination = destination.resolve()
     if destination.is_dir():
         raise BackupError(f"{destination} is a folder; name the backup file.")

@@ -3,6 +3,7 @@ readable and writable by their owner only, whatever the process's umask."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -14,10 +15,8 @@ SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
 
 def create_owner_only(path: Path) -> None:
     """Create `path` empty and owner-only if it does not exist; leave an existing file's content alone."""
-    try:
+    with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, OWNER_ONLY))
-    except FileExistsError:
-        pass
 
 
 def make_owner_only(path: Path) -> None:

@@ -23,8 +23,13 @@ def fill_missing_figures() -> None:
     from ..services import recompute_all
 
     missing = select(Match.id).where(~exists().where(PlayerResult.match_id == Match.id)).limit(1)
-    unsummed = select(PlayerResult.id).where(~exists().where(
-        PlayerSummary.player_id == PlayerResult.player_id, PlayerSummary.game == PlayerResult.game)).limit(1)
+    unsummed = (
+        select(PlayerResult.id)
+        .where(
+            ~exists().where(PlayerSummary.player_id == PlayerResult.player_id, PlayerSummary.game == PlayerResult.game)
+        )
+        .limit(1)
+    )
     ungrouped = select(Match.id).where(Match.night_id.is_(None)).limit(1)
     if any(db.session.scalar(query) is not None for query in (missing, unsummed, ungrouped)):
         recompute_all()

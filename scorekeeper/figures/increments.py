@@ -17,17 +17,24 @@ from typing import Any
 
 from sqlalchemy import and_, bindparam, exists, insert, or_, select, update
 
+from ..db.sql import fixed_limit
 from ..extensions import db
 from ..models import ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
-from ..db.sql import fixed_limit
 from .aggregate import COUNTS, RECENT
 from .rows import rating_rows
 
 #: A summary's figures that are not plain sums over the results.
-_ORDERED = ("best_total", "best_match_id", "worst_total", "worst_match_id", "current_streak", "longest_streak",
-            "recent")
+_ORDERED = (
+    "best_total",
+    "best_match_id",
+    "worst_total",
+    "worst_match_id",
+    "current_streak",
+    "longest_streak",
+    "recent",
+)
 #: The summary's sums of what is counted deal by deal (cantes, tutes, last tricks, bids).
-_DEAL_COUNTS = COUNTS[COUNTS.index("cantes_20"):]
+_DEAL_COUNTS = COUNTS[COUNTS.index("cantes_20") :]
 #: A pair's figures, all plain sums.
 _PAIR_COUNTS = ("shared", "first_wins", "second_wins", "together", "together_won")
 
@@ -35,6 +42,7 @@ _summaries = PlayerSummary.__table__
 _pairs = PlayerPair.__table__
 _results = PlayerResult.__table__
 _ratings = PlayerRating.__table__
+
 
 def at_or_after(moment: Any, ident: Any, at: Any, at_id: Any, *, strictly: bool = False) -> Any:
     """Return the condition (moment, ident) >= (at, at_id) (> when `strictly`), with the bound on `moment`
@@ -49,30 +57,54 @@ def before(moment: Any, ident: Any, at: Any, at_id: Any) -> Any:
 
 #: The players' summaries in a game, each with whether the player has a finished result played
 #: after (played_at, match_id): then a match finishing at that point is not their latest.
-_KEPT_SUMMARIES = select(_summaries, exists().where(
-    _results.c.player_id == _summaries.c.player_id, _results.c.game == bindparam("game"),
-    _results.c.status == FINISHED,
-    at_or_after(_results.c.played_at, _results.c.match_id, bindparam("played_at"), bindparam("match_id"), strictly=True)
-).label("later")).where(_summaries.c.user_id == bindparam("user_id"), _summaries.c.game == bindparam("game"),
-                        _summaries.c.player_id.in_(bindparam("players", expanding=True)))
+_KEPT_SUMMARIES = select(
+    _summaries,
+    exists()
+    .where(
+        _results.c.player_id == _summaries.c.player_id,
+        _results.c.game == bindparam("game"),
+        _results.c.status == FINISHED,
+        at_or_after(
+            _results.c.played_at, _results.c.match_id, bindparam("played_at"), bindparam("match_id"), strictly=True
+        ),
+    )
+    .label("later"),
+).where(
+    _summaries.c.user_id == bindparam("user_id"),
+    _summaries.c.game == bindparam("game"),
+    _summaries.c.player_id.in_(bindparam("players", expanding=True)),
+)
 
-_UPDATE_SUMMARY = (update(_summaries).where(_summaries.c.id == bindparam("at_id"))
-                   .values({name: bindparam(name) for name in (*COUNTS, *_ORDERED)}))
+_UPDATE_SUMMARY = (
+    update(_summaries)
+    .where(_summaries.c.id == bindparam("at_id"))
+    .values({name: bindparam(name) for name in (*COUNTS, *_ORDERED)})
+)
 
 _KEPT_PAIRS = select(_pairs.c.first_id, _pairs.c.second_id).where(
-    _pairs.c.user_id == bindparam("user_id"), _pairs.c.first_id.in_(bindparam("players", expanding=True)),
-    _pairs.c.second_id.in_(bindparam("players", expanding=True)))
+    _pairs.c.user_id == bindparam("user_id"),
+    _pairs.c.first_id.in_(bindparam("players", expanding=True)),
+    _pairs.c.second_id.in_(bindparam("players", expanding=True)),
+)
 
-_MOVE_PAIR = (update(_pairs).where(_pairs.c.first_id == bindparam("at_first"), _pairs.c.second_id == bindparam("at_second"))
-              .values({name: _pairs.c[name] + bindparam(f"add_{name}") for name in _PAIR_COUNTS}))
+_MOVE_PAIR = (
+    update(_pairs)
+    .where(_pairs.c.first_id == bindparam("at_first"), _pairs.c.second_id == bindparam("at_second"))
+    .values({name: _pairs.c[name] + bindparam(f"add_{name}") for name in _PAIR_COUNTS})
+)
 
 #: Each player's latest rating in a game, with when it was made, in one query.
-_LATEST_RATING_ID = (select(_ratings.c.id).where(_ratings.c.player_id == Player.id, _ratings.c.game == bindparam("game"))
-                     .order_by(_ratings.c.rated_at.desc(), _ratings.c.match_id.desc()).limit(fixed_limit(1))
-                     .correlate(Player).scalar_subquery())
-_LATEST_RATINGS = select(_ratings.c.player_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.rated_at,
-                         _ratings.c.match_id).where(_ratings.c.id.in_(
-                             select(_LATEST_RATING_ID).where(Player.id.in_(bindparam("players", expanding=True)))))
+_LATEST_RATING_ID = (
+    select(_ratings.c.id)
+    .where(_ratings.c.player_id == Player.id, _ratings.c.game == bindparam("game"))
+    .order_by(_ratings.c.rated_at.desc(), _ratings.c.match_id.desc())
+    .limit(fixed_limit(1))
+    .correlate(Player)
+    .scalar_subquery()
+)
+_LATEST_RATINGS = select(
+    _ratings.c.player_id, _ratings.c.mu, _ratings.c.sigma, _ratings.c.rated_at, _ratings.c.match_id
+).where(_ratings.c.id.in_(select(_LATEST_RATING_ID).where(Player.id.in_(bindparam("players", expanding=True)))))
 
 
 def summary_counts(status: str | None, row: Mapping[str, Any] | None = None) -> dict[str, int]:
@@ -83,19 +115,33 @@ def summary_counts(status: str | None, row: Mapping[str, Any] | None = None) -> 
     counts = dict.fromkeys(COUNTS, 0)
     if status is None:
         return counts
-    counts.update(played=1, abandoned=int(status == ABANDONED), unfinished=int(status == PLAYING),
-                  finished=int(status == FINISHED))
+    counts.update(
+        played=1,
+        abandoned=int(status == ABANDONED),
+        unfinished=int(status == PLAYING),
+        finished=int(status == FINISHED),
+    )
     if row is not None and status == FINISHED:
-        counts.update(won=int(row["won"]), deals=row["deals"], points=row["total"], juegos=row["juegos"] or 0,
-                      **{name: row[name] for name in _DEAL_COUNTS})
+        counts.update(
+            won=int(row["won"]),
+            deals=row["deals"],
+            points=row["total"],
+            juegos=row["juegos"] or 0,
+            **{name: row[name] for name in _DEAL_COUNTS},
+        )
     return counts
 
 
 def pair_counts(first: Mapping[str, Any], second: Mapping[str, Any]) -> dict[str, int]:
     """Return what one match adds to the record of two of its players (`first` the lower id)."""
     apart, finished = first["side"] != second["side"], first["status"] == FINISHED
-    return {"shared": 1, "first_wins": int(apart and first["won"]), "second_wins": int(apart and second["won"]),
-            "together": int(not apart and finished), "together_won": int(not apart and first["won"])}
+    return {
+        "shared": 1,
+        "first_wins": int(apart and first["won"]),
+        "second_wins": int(apart and second["won"]),
+        "together": int(not apart and finished),
+        "together_won": int(not apart and first["won"]),
+    }
 
 
 def move_summaries(user_id: int, game: str, before: str | None, rows: Sequence[Mapping[str, Any]]) -> bool:
@@ -106,18 +152,36 @@ def move_summaries(user_id: int, game: str, before: str | None, rows: Sequence[M
     assert before != FINISHED
     first = rows[0]
     finished = first["status"] == FINISHED
-    kept = {row.player_id: row for row in db.session.execute(_KEPT_SUMMARIES, {
-        "user_id": user_id, "game": game, "players": [row["player_id"] for row in rows],
-        "played_at": first["played_at"], "match_id": first["match_id"]})}
+    kept = {
+        row.player_id: row
+        for row in db.session.execute(
+            _KEPT_SUMMARIES,
+            {
+                "user_id": user_id,
+                "game": game,
+                "players": [row["player_id"] for row in rows],
+                "played_at": first["played_at"],
+                "match_id": first["match_id"],
+            },
+        )
+    }
     if (finished and any(row.later for row in kept.values())) or (before is not None and len(kept) < len(rows)):
         return False
     old = summary_counts(before)
     updates, inserts = [], []
     for row in rows:
         summary = kept.get(row["player_id"])
-        figures: dict[str, Any] = ({name: getattr(summary, name) for name in (*COUNTS, *_ORDERED)} if summary else
-                                   {**dict.fromkeys(COUNTS, 0), **dict.fromkeys(_ORDERED), "current_streak": 0,
-                                    "longest_streak": 0, "recent": ""})
+        figures: dict[str, Any] = (
+            {name: getattr(summary, name) for name in (*COUNTS, *_ORDERED)}
+            if summary
+            else {
+                **dict.fromkeys(COUNTS, 0),
+                **dict.fromkeys(_ORDERED),
+                "current_streak": 0,
+                "longest_streak": 0,
+                "recent": "",
+            }
+        )
         for name, count in summary_counts(row["status"], row).items():
             figures[name] += count - old[name]
         if finished:
@@ -146,7 +210,7 @@ def _add_finished(figures: dict[str, Any], row: Mapping[str, Any]) -> None:
         figures["longest_streak"] = max(figures["longest_streak"], figures["current_streak"])
     else:
         figures["current_streak"] = 0
-    figures["recent"] = ("W" if row["won"] else "L") + figures["recent"][:RECENT - 1]
+    figures["recent"] = ("W" if row["won"] else "L") + figures["recent"][: RECENT - 1]
 
 
 def move_pairs(user_id: int, before: str | None, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -159,13 +223,18 @@ def move_pairs(user_id: int, before: str | None, rows: Sequence[Mapping[str, Any
     ordered = sorted(rows, key=lambda row: row["player_id"])
     moves = []
     for index, first in enumerate(ordered):
-        for second in ordered[index + 1:]:
+        for second in ordered[index + 1 :]:
             counts = pair_counts(first, second)
             if before is not None:
                 counts["shared"] -= 1
             if any(counts.values()):
-                moves.append({"at_first": first["player_id"], "at_second": second["player_id"],
-                              **{f"add_{name}": count for name, count in counts.items()}})
+                moves.append(
+                    {
+                        "at_first": first["player_id"],
+                        "at_second": second["player_id"],
+                        **{f"add_{name}": count for name, count in counts.items()},
+                    }
+                )
     if not moves:
         return
     missing = []
@@ -176,9 +245,18 @@ def move_pairs(user_id: int, before: str | None, rows: Sequence[Mapping[str, Any
     if moves:
         db.session.execute(_MOVE_PAIR, moves)
     if missing:
-        db.session.execute(insert(_pairs), [{
-            "user_id": user_id, "first_id": move["at_first"], "second_id": move["at_second"],
-            **{name: move[f"add_{name}"] for name in _PAIR_COUNTS}} for move in missing])
+        db.session.execute(
+            insert(_pairs),
+            [
+                {
+                    "user_id": user_id,
+                    "first_id": move["at_first"],
+                    "second_id": move["at_second"],
+                    **{name: move[f"add_{name}"] for name in _PAIR_COUNTS},
+                }
+                for move in missing
+            ],
+        )
 
 
 def latest_ratings(game: str, players: Sequence[int]) -> list[Any]:

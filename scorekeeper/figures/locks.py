@@ -69,8 +69,11 @@ def facts_under_lock(match: Match) -> list[dict[str, Any]]:
     if kept is not None and kept[0] is session.get_transaction() and kept[1] == match.id:
         return kept[2]  # read with the match, under the lock (`own_match_to_change`)
     locking = _to_lock(match.user_id)
-    facts = list(db.session.connection().execute(_FACTS_UNDER_LOCK if locking else _FACTS,
-                                                 {"match_id": match.id, "user_id": match.user_id}).scalars())
+    facts = list(
+        db.session.connection()
+        .execute(_FACTS_UNDER_LOCK if locking else _FACTS, {"match_id": match.id, "user_id": match.user_id})
+        .scalars()
+    )
     if locking:
         _locked(match.user_id)
     return facts
@@ -143,9 +146,14 @@ _FACTS_KEPT = "scorekeeper.facts_kept"
 #: Correlated with the match's row, not given its id: PostgreSQL then estimates the deals a match
 #: has the same for every match, keeps one plan for the statement, and does not plan it again
 #: at every deal, as it did on a short history, where the estimate for the id given was lower.
-_FACTS_IN_ONE = (select(func.json_agg(aggregate_order_by(_deals.c.data, _deals.c.number)).cast(Text))
-                 .where(_deals.c.match_id == Match.id).scalar_subquery())
+_FACTS_IN_ONE = (
+    select(func.json_agg(aggregate_order_by(_deals.c.data, _deals.c.number)).cast(Text))
+    .where(_deals.c.match_id == Match.id)
+    .scalar_subquery()
+)
 #: The owner's match with its seats and its deals' facts, once the account is locked (PostgreSQL only).
-_OWN_MATCH_UNDER_LOCK = (select(Match, _FACTS_IN_ONE).options(joinedload(Match.seats))
-                         .where(Match.id == bindparam("match_id"), Match.user_id == bindparam("user_id"),
-                                _LOCK_ACCOUNT.exists()))
+_OWN_MATCH_UNDER_LOCK = (
+    select(Match, _FACTS_IN_ONE)
+    .options(joinedload(Match.seats))
+    .where(Match.id == bindparam("match_id"), Match.user_id == bindparam("user_id"), _LOCK_ACCOUNT.exists())
+)

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any, NamedTuple
 
 from sqlalchemy import ARRAY, BindParameter, Integer, Row, Select, any_, bindparam, func, select
@@ -93,8 +93,9 @@ class Seated(NamedTuple):
 #: work, and a night's matches came as objects, which took more than reading them.
 _matches, _deals, _results, _players = (model.__table__ for model in (Match, Deal, PlayerResult, Player))
 #: What a page of nights reads of each match (its summary reads nothing else), without the rest of the match.
-PLAYED_COLUMNS = tuple(_matches.c[name] for name in ("id", "game", "options", "status", "note", "night_id",
-                                                    "created_at"))
+PLAYED_COLUMNS = tuple(
+    _matches.c[name] for name in ("id", "game", "options", "status", "note", "night_id", "created_at")
+)
 #: A match as the nights read it: a row of its `PLAYED_COLUMNS` (with `result` on a night's own page).
 MatchRow = Row[Any]
 
@@ -126,13 +127,21 @@ def _night_list_statements(of_a_player: bool) -> tuple[Select[int], Select[int]]
     matches, seats = _matches.c, Seat.__table__.c
     conditions: list[Any] = [matches.user_id == account, matches.night_id == matches.id]
     if of_a_player:
-        played = (select(matches.night_id).join_from(_matches, Seat.__table__, seats.match_id == matches.id)
-                  .where(matches.user_id == account, seats.player_id == bindparam("player_id")))
+        played = (
+            select(matches.night_id)
+            .join_from(_matches, Seat.__table__, seats.match_id == matches.id)
+            .where(matches.user_id == account, seats.player_id == bindparam("player_id"))
+        )
         conditions.append(matches.id.in_(played))
     # Counted on the index of the nights alone: the rows themselves are never read.
-    return (select(func.count()).select_from(_matches).where(*conditions),
-            select(matches.id).where(*conditions).order_by(matches.created_at.desc(), matches.id.desc())
-            .limit(bindparam("limit")).offset(bindparam("offset")))
+    return (
+        select(func.count()).select_from(_matches).where(*conditions),
+        select(matches.id)
+        .where(*conditions)
+        .order_by(matches.created_at.desc(), matches.id.desc())
+        .limit(bindparam("limit"))
+        .offset(bindparam("offset")),
+    )
 
 
 def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int | None = None) -> Page:
@@ -178,11 +187,19 @@ def _night_statements() -> dict[str, Any]:
     """
     matches, deals_of = _matches.c, _deals.c
     chosen = (matches.user_id == bindparam("user_id"), matches.night_id.in_(bindparam("nights", expanding=True)))
-    deals = (select(func.count()).where(deals_of.match_id == matches.id).correlate(_matches).scalar_subquery()
-             .label("deals"),
-             last_deal_at().scalar_subquery().label("ends"))
-    return {"night": select(matches.user_id, matches.night_id).where(matches.id == bindparam("night_id")),
-            "with results": select(*PLAYED_COLUMNS, matches.result, *deals).where(*chosen), "deals": deals}
+    deals = (
+        select(func.count())
+        .where(deals_of.match_id == matches.id)
+        .correlate(_matches)
+        .scalar_subquery()
+        .label("deals"),
+        last_deal_at().scalar_subquery().label("ends"),
+    )
+    return {
+        "night": select(matches.user_id, matches.night_id).where(matches.id == bindparam("night_id")),
+        "with results": select(*PLAYED_COLUMNS, matches.result, *deals).where(*chosen),
+        "deals": deals,
+    }
 
 
 @cache
@@ -195,12 +212,25 @@ def _seats_statement(dialect: str) -> Select[int, int, str, int, bool, int, int 
     arrays, and keeps no plans between statements: there the ids are one parameter each.
     """
     results = _results.c
-    ids = (results.match_id == any_(bindparam("ids", type_=ARRAY(Integer))) if dialect == "postgresql"
-           else results.match_id.in_(bindparam("ids", expanding=True)))
-    return (select(results.match_id, results.player_id, _players.c.name, results.side, results.won, results.total,
-                   results.juegos)
-            .join_from(_results, _players, _players.c.id == results.player_id).where(ids)
-            .order_by(results.match_id, results.seat))
+    ids = (
+        results.match_id == any_(bindparam("ids", type_=ARRAY(Integer)))
+        if dialect == "postgresql"
+        else results.match_id.in_(bindparam("ids", expanding=True))
+    )
+    return (
+        select(
+            results.match_id,
+            results.player_id,
+            _players.c.name,
+            results.side,
+            results.won,
+            results.total,
+            results.juegos,
+        )
+        .join_from(_results, _players, _players.c.id == results.player_id)
+        .where(ids)
+        .order_by(results.match_id, results.seat)
+    )
 
 
 @cache
@@ -212,7 +242,8 @@ def _night_page_statement(of_a_player: bool) -> Select[Any]:
     count, firsts = _night_list_statements(of_a_player)
     deals = _night_statements()["deals"]
     return select(*PLAYED_COLUMNS, *deals, count.scalar_subquery().label("nights")).where(
-        _matches.c.user_id == bindparam("user_id"), _matches.c.night_id.in_(firsts.scalar_subquery()))
+        _matches.c.user_id == bindparam("user_id"), _matches.c.night_id.in_(firsts.scalar_subquery())
+    )
 
 
 def _rows_read(read: Iterable[Any]) -> list[NightRows]:
@@ -247,6 +278,7 @@ def _rows_read(read: Iterable[Any]) -> list[NightRows]:
     for night_id, night in by_night.items():
         first = next((match for match in night if match.id == night_id), None)
         if first is not None:  # else deleted by another phone between the reads
-            found.append(NightRows(first=first, matches=night, seats=seats_of.get(night_id, []), ends=ends,
-                                   deals=deals))
+            found.append(
+                NightRows(first=first, matches=night, seats=seats_of.get(night_id, []), ends=ends, deals=deals)
+            )
     return found

@@ -15,11 +15,11 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import BindParameter, Select, and_, bindparam, case, func, select, union_all
 
+from ..db.sql import fixed_limit
 from ..extensions import db
 from ..models import FINISHED, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User
 from ..reads.paging import Page
 from ..rules import GAMES
-from ..db.sql import fixed_limit
 from .aggregate import COUNTS
 
 
@@ -93,9 +93,11 @@ RATING_CHART_POINTS = 30
 #: the session's machinery add work to each statement and more to each row read, and a long
 #: history's pages read more rows (thirty ratings a game, twenty shared matches).
 _RATINGS, _SUMMARIES_TABLE = PlayerRating.__table__, PlayerSummary.__table__
-_SUMMARIES = (select(_SUMMARIES_TABLE).where(_SUMMARIES_TABLE.c.user_id == bindparam("user_id"),
-                                             _SUMMARIES_TABLE.c.player_id == bindparam("player_id"))
-              .order_by(_SUMMARIES_TABLE.c.game))
+_SUMMARIES = (
+    select(_SUMMARIES_TABLE)
+    .where(_SUMMARIES_TABLE.c.user_id == bindparam("user_id"), _SUMMARIES_TABLE.c.player_id == bindparam("player_id"))
+    .order_by(_SUMMARIES_TABLE.c.game)
+)
 
 
 #: A player's latest ratings in each game, oldest first: each game one walk down the player's own
@@ -103,13 +105,18 @@ _SUMMARIES = (select(_SUMMARIES_TABLE).where(_SUMMARIES_TABLE.c.user_id == bindp
 #: account is not asked again: checking it read each rating's row besides its index entry, which
 #: tripled the work on a long history. Only the values are handed out: turning 90 stored
 #: timestamps back into datetimes would cost more than the rest of the page's reads together.
-_LATEST_PARTS = [select(_RATINGS.c.game, _RATINGS.c.rated_at, _RATINGS.c.match_id, _RATINGS.c.ordinal)
-                 .where(_RATINGS.c.player_id == bindparam("player_id"), _RATINGS.c.game == game)
-                 .order_by(_RATINGS.c.rated_at.desc(), _RATINGS.c.match_id.desc())
-                 .limit(fixed_limit(RATING_CHART_POINTS)).subquery() for game in GAMES]
+_LATEST_PARTS = [
+    select(_RATINGS.c.game, _RATINGS.c.rated_at, _RATINGS.c.match_id, _RATINGS.c.ordinal)
+    .where(_RATINGS.c.player_id == bindparam("player_id"), _RATINGS.c.game == game)
+    .order_by(_RATINGS.c.rated_at.desc(), _RATINGS.c.match_id.desc())
+    .limit(fixed_limit(RATING_CHART_POINTS))
+    .subquery()
+    for game in GAMES
+]
 _LATEST = union_all(*[select(part) for part in _LATEST_PARTS]).subquery()
-_LATEST_RATINGS = select(_LATEST.c.game, _LATEST.c.ordinal).order_by(_LATEST.c.game, _LATEST.c.rated_at,
-                                                                      _LATEST.c.match_id)
+_LATEST_RATINGS = select(_LATEST.c.game, _LATEST.c.ordinal).order_by(
+    _LATEST.c.game, _LATEST.c.rated_at, _LATEST.c.match_id
+)
 
 
 def player_figures(user: User, player: Player) -> list[GameFigures]:
@@ -119,12 +126,16 @@ def player_figures(user: User, player: Player) -> list[GameFigures]:
     summaries = connection.execute(_SUMMARIES, values)
     figures = {
         row.game: GameFigures(
-            row.game, **{name: getattr(row, name) for name in COUNTS},
+            row.game,
+            **{name: getattr(row, name) for name in COUNTS},
             best=_match_total(row.best_total, row.best_match_id),
             worst=_match_total(row.worst_total, row.worst_match_id),
-            current_streak=row.current_streak, longest_streak=row.longest_streak,
-            recent=[outcome == "W" for outcome in row.recent])
-        for row in summaries}
+            current_streak=row.current_streak,
+            longest_streak=row.longest_streak,
+            recent=[outcome == "W" for outcome in row.recent],
+        )
+        for row in summaries
+    }
     for game, ordinal in connection.execute(_LATEST_RATINGS, values):
         if game in figures:
             figures[game].rating_history.append(ordinal)
@@ -164,8 +175,9 @@ class Standing:
         return self.points / self.deals if self.deals else None
 
 
-def period_bounds(period: str, start: datetime | None, end: datetime | None,
-                  now: datetime) -> tuple[datetime | None, datetime | None]:
+def period_bounds(
+    period: str, start: datetime | None, end: datetime | None, now: datetime
+) -> tuple[datetime | None, datetime | None]:
     """Return the first and last moment a period covers (None: unbounded)."""
     if period == "month":
         return now.replace(day=1, hour=0, minute=0, second=0, microsecond=0), None
@@ -176,17 +188,21 @@ def period_bounds(period: str, start: datetime | None, end: datetime | None,
     return None, None
 
 
-def leaderboard(user: User, game: str, since: datetime | None, until: datetime | None, minimum: int,
-                sort: str, descending: bool) -> list[Standing]:
+def leaderboard(
+    user: User, game: str, since: datetime | None, until: datetime | None, minimum: int, sort: str, descending: bool
+) -> list[Standing]:
     """Return the players' standings in `game` over finished matches in a period, in one query.
 
     All time, they come from the players' summary rows; for a period, from their results in it.
     """
-    statement = _leaderboard_statement(since is not None, until is not None,
-                                       sort if sort in LEADERBOARD_COLUMNS else "win_rate", descending)
+    statement = _leaderboard_statement(
+        since is not None, until is not None, sort if sort in LEADERBOARD_COLUMNS else "win_rate", descending
+    )
     values = {"user_id": user.id, "game": game, "since": since, "until": until, "minimum": max(minimum, 1)}
-    return [Standing(pid, name, int(m), int(w or 0), int(p or 0), int(d or 0), r)
-            for pid, name, m, w, p, d, r in db.session.execute(statement, values)]
+    return [
+        Standing(pid, name, int(m), int(w or 0), int(p or 0), int(d or 0), r)
+        for pid, name, m, w, p, d, r in db.session.execute(statement, values)
+    ]
 
 
 @cache
@@ -197,35 +213,60 @@ def _leaderboard_statement(since: bool, until: bool, sort: str, descending: bool
     account: BindParameter[int] = bindparam("user_id")
     game: BindParameter[str] = bindparam("game")
     if not since and not until:
-        source = select(PlayerSummary.player_id, PlayerSummary.finished.label("matches"), PlayerSummary.won,
-                        PlayerSummary.points, PlayerSummary.deals).where(
-            PlayerSummary.user_id == account, PlayerSummary.game == game).subquery()
+        source = (
+            select(
+                PlayerSummary.player_id,
+                PlayerSummary.finished.label("matches"),
+                PlayerSummary.won,
+                PlayerSummary.points,
+                PlayerSummary.deals,
+            )
+            .where(PlayerSummary.user_id == account, PlayerSummary.game == game)
+            .subquery()
+        )
     else:
         finished = and_(PlayerResult.user_id == account, PlayerResult.game == game, PlayerResult.status == FINISHED)
         if since:
             finished = and_(finished, PlayerResult.played_at >= bindparam("since"))
         if until:
             finished = and_(finished, PlayerResult.played_at < bindparam("until"))
-        source = select(PlayerResult.player_id, func.count(PlayerResult.id).label("matches"),
-                        func.sum(case((PlayerResult.won, 1), else_=0)).label("won"),
-                        func.sum(PlayerResult.total).label("points"), func.sum(PlayerResult.deals).label("deals"),
-                        ).where(finished).group_by(PlayerResult.player_id).subquery()
+        source = (
+            select(
+                PlayerResult.player_id,
+                func.count(PlayerResult.id).label("matches"),
+                func.sum(case((PlayerResult.won, 1), else_=0)).label("won"),
+                func.sum(PlayerResult.total).label("points"),
+                func.sum(PlayerResult.deals).label("deals"),
+            )
+            .where(finished)
+            .group_by(PlayerResult.player_id)
+            .subquery()
+        )
     # Each player's latest rating: one step down the index on (player, game, rated_at).
-    rating = (select(PlayerRating.ordinal).where(PlayerRating.player_id == Player.id, PlayerRating.game == game)
-              .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc()).limit(fixed_limit(1))
-              .correlate(Player).scalar_subquery())
+    rating = (
+        select(PlayerRating.ordinal)
+        .where(PlayerRating.player_id == Player.id, PlayerRating.game == game)
+        .order_by(PlayerRating.rated_at.desc(), PlayerRating.match_id.desc())
+        .limit(fixed_limit(1))
+        .correlate(Player)
+        .scalar_subquery()
+    )
     matches, won = source.c.matches, source.c.won
     columns = {
-        "name": Player.name_key, "matches": matches, "won": won,
+        "name": Player.name_key,
+        "matches": matches,
+        "won": won,
         "win_rate": func.cast(won, db.Float) / func.nullif(matches, 0),
         "average_deal": func.cast(source.c.points, db.Float) / func.nullif(source.c.deals, 0),
         "rating": rating,
     }
     order = columns[sort]
-    return (select(Player.id, Player.name, matches, won, source.c.points, source.c.deals, rating)
-            .join(source, source.c.player_id == Player.id)
-            .where(Player.user_id == account, matches >= bindparam("minimum"))
-            .order_by(order.desc() if descending else order.asc(), Player.name_key))
+    return (
+        select(Player.id, Player.name, matches, won, source.c.points, source.c.deals, rating)
+        .join(source, source.c.player_id == Player.id)
+        .where(Player.user_id == account, matches >= bindparam("minimum"))
+        .order_by(order.desc() if descending else order.asc(), Player.name_key)
+    )
 
 
 class SharedMatch(NamedTuple):
@@ -265,16 +306,20 @@ def _pair_statements() -> dict[str, Any]:
     request (their ids are bound when they run)."""
     mine_rows = PlayerResult.__table__.alias("mine")
     mine, theirs, pairs = mine_rows.c, _OTHER_ROWS.c, PlayerPair.__table__.c
-    shared = (select(mine.match_id, mine.game, mine.played_at, mine.status, mine.won, theirs.won,
-                     mine.side == theirs.side)
-              .join(_OTHER_ROWS, and_(theirs.match_id == mine.match_id, theirs.player_id == bindparam("second")))
-              .where(mine.player_id == bindparam("first"), mine.user_id == bindparam("user_id"))
-              .order_by(mine.played_at.desc(), mine.match_id.desc()))
+    shared = (
+        select(mine.match_id, mine.game, mine.played_at, mine.status, mine.won, theirs.won, mine.side == theirs.side)
+        .join(_OTHER_ROWS, and_(theirs.match_id == mine.match_id, theirs.player_id == bindparam("second")))
+        .where(mine.player_id == bindparam("first"), mine.user_id == bindparam("user_id"))
+        .order_by(mine.played_at.desc(), mine.match_id.desc())
+    )
     return {
-        "record": select(pairs.first_id, pairs.shared, pairs.first_wins, pairs.second_wins, pairs.together,
-                         pairs.together_won)
-        .where(pairs.user_id == bindparam("user_id"), pairs.first_id == bindparam("low"),
-               pairs.second_id == bindparam("high")),
+        "record": select(
+            pairs.first_id, pairs.shared, pairs.first_wins, pairs.second_wins, pairs.together, pairs.together_won
+        ).where(
+            pairs.user_id == bindparam("user_id"),
+            pairs.first_id == bindparam("low"),
+            pairs.second_id == bindparam("high"),
+        ),
         # The first page without an OFFSET. PostgreSQL guesses that an OFFSET it cannot see skips
         # a tenth of the rows, which makes the plan it would keep for every pair look dearer than
         # the one it makes for the pair at hand: so on a long history it planned the join again
@@ -289,8 +334,11 @@ def _pair_statements() -> dict[str, Any]:
 def rivalry(user: User, first: Player, second: Player) -> Rivalry:
     """Return how often two players met and who won, and their record as partners (one row)."""
     low, high = sorted((first.id, second.id))
-    row = db.session.connection().execute(_pair_statements()["record"],
-                                          {"user_id": user.id, "low": low, "high": high}).first()
+    row = (
+        db.session.connection()
+        .execute(_pair_statements()["record"], {"user_id": user.id, "low": low, "high": high})
+        .first()
+    )
     if row is None:
         return Rivalry(0, 0, 0, 0, 0)
     wins = (row.first_wins, row.second_wins) if first.id == row.first_id else (row.second_wins, row.first_wins)
@@ -309,7 +357,11 @@ def head_to_head(user: User, first: Player, second: Player, shared: int, page: i
     if page == 1:
         rows = connection.execute(_pair_statements()["first_shared"], values)
     else:
-        rows = connection.execute(_pair_statements()["later_shared"], {**values, "offset": (page - 1) * SHARED_PAGE_SIZE})
-    items = [SharedMatch(match_id, game, played_at, status, bool(first_won), bool(second_won), bool(partners))
-             for match_id, game, played_at, status, first_won, second_won, partners in rows]
+        rows = connection.execute(
+            _pair_statements()["later_shared"], {**values, "offset": (page - 1) * SHARED_PAGE_SIZE}
+        )
+    items = [
+        SharedMatch(match_id, game, played_at, status, bool(first_won), bool(second_won), bool(partners))
+        for match_id, game, played_at, status, first_won, second_won, partners in rows
+    ]
     return Page(items=items, page=page, per_page=SHARED_PAGE_SIZE, total=shared)

@@ -18,18 +18,34 @@ from ..models import ABANDONED, FINISHED, Match
 from ..rules import MatchResult, get_game
 
 
-def result_rows(match: Match, result: MatchResult,
-                deals: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+def result_rows(
+    match: Match, result: MatchResult, deals: Sequence[Mapping[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """Return one row of figures per seat of `match` (the columns of PlayerResult); with `deals`,
     for those deals' facts rather than the ones the match holds."""
     facts = [deal.data for deal in match.deals] if deals is None else deals
-    return seat_rows(match.user_id, match.id, match.game, match.status, match.ended_at or match.created_at,
-                     [(seat.seat, seat.player_id) for seat in match.seats], facts, result)
+    return seat_rows(
+        match.user_id,
+        match.id,
+        match.game,
+        match.status,
+        match.ended_at or match.created_at,
+        [(seat.seat, seat.player_id) for seat in match.seats],
+        facts,
+        result,
+    )
 
 
-def seat_rows(user_id: int, match_id: int, game: str, status: str, played_at: datetime,
-              seats: Sequence[tuple[int, int]], deals: Sequence[Mapping[str, Any]],
-              result: MatchResult) -> list[dict[str, Any]]:
+def seat_rows(
+    user_id: int,
+    match_id: int,
+    game: str,
+    status: str,
+    played_at: datetime,
+    seats: Sequence[tuple[int, int]],
+    deals: Sequence[Mapping[str, Any]],
+    result: MatchResult,
+) -> list[dict[str, Any]]:
     """Return one row of figures per (seat, player) of a match told by its facts (the columns of PlayerResult)."""
     engine = get_game(game)
     side_of = {seat: index for index, side in enumerate(result.sides) for seat in side}
@@ -39,12 +55,25 @@ def seat_rows(user_id: int, match_id: int, game: str, status: str, played_at: da
     for seat, player_id in seats:
         side = side_of[seat]
         row: dict[str, Any] = {
-            "user_id": user_id, "match_id": match_id, "player_id": player_id, "game": game,
-            "seat": seat, "side": side, "status": status, "won": side in winners,
-            "played_at": played_at, "deals": len(result.deals),
-            "total": result.totals[side], "juegos": None if result.juegos is None else result.juegos[side],
-            "cantes_20": 0, "cantes_40": 0, "tutes": 0, "last_tricks": 0,
-            "exact_bids": 0, "over_bids": 0, "under_bids": 0,
+            "user_id": user_id,
+            "match_id": match_id,
+            "player_id": player_id,
+            "game": game,
+            "seat": seat,
+            "side": side,
+            "status": status,
+            "won": side in winners,
+            "played_at": played_at,
+            "deals": len(result.deals),
+            "total": result.totals[side],
+            "juegos": None if result.juegos is None else result.juegos[side],
+            "cantes_20": 0,
+            "cantes_40": 0,
+            "tutes": 0,
+            "last_tricks": 0,
+            "exact_bids": 0,
+            "over_bids": 0,
+            "under_bids": 0,
         }
         for deal in deals:
             for figure, count in engine.seat_tallies(deal, seat, side).items():
@@ -57,29 +86,43 @@ def rating_rows(matches: Iterable[Match], start: Mapping[int, tuple[float, float
     """Rate finished matches in the order given (from their cached results), each player starting
     from their (mu, sigma) in `start` or new; return one row per player per match."""
     model = PlackettLuce()
-    current: dict[int, PlackettLuceRating] = {player: model.rating(mu=mu, sigma=sigma, name=str(player))
-                                              for player, (mu, sigma) in start.items()}
+    current: dict[int, PlackettLuceRating] = {
+        player: model.rating(mu=mu, sigma=sigma, name=str(player)) for player, (mu, sigma) in start.items()
+    }
     rows = []
     for match in matches:
         result = match.result or {}
         if match.status != FINISHED or not result.get("finished"):
             continue
         sides = result["sides"]
-        teams = [[current.setdefault(seat_player(match, seat), model.rating(name=str(seat_player(match, seat))))
-                  for seat in side] for side in sides]
+        teams = [
+            [
+                current.setdefault(seat_player(match, seat), model.rating(name=str(seat_player(match, seat))))
+                for seat in side
+            ]
+            for side in sides
+        ]
         ranks: list[float] = [float(place) for place in get_game(match.game).ranks(MatchResult.from_dict(result))]
         rated = model.rate(teams, ranks=ranks)
         for side, team in zip(sides, rated):
             for seat, rating in zip(side, team):
                 player = seat_player(match, seat)
                 current[player] = rating
-                rows.append({"user_id": match.user_id, "player_id": player, "match_id": match.id,
-                             "game": match.game, "rated_at": match.ended_at or match.updated_at,
-                             "mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()})
+                rows.append(
+                    {
+                        "user_id": match.user_id,
+                        "player_id": player,
+                        "match_id": match.id,
+                        "game": match.game,
+                        "rated_at": match.ended_at or match.updated_at,
+                        "mu": rating.mu,
+                        "sigma": rating.sigma,
+                        "ordinal": rating.ordinal(),
+                    }
+                )
     return rows
 
 
 def seat_player(match: Match, seat: int) -> int:
     """Return the player sitting at `seat`."""
     return next(s.player_id for s in match.seats if s.seat == seat)
-

@@ -14,8 +14,8 @@ from typing import Any
 
 from sqlalchemy import Update, bindparam, case, insert, select, update
 
-from ..models import Deal, IdempotencyKey, Match, PlayerResult
 from ..db.sql import fixed_limit
+from ..models import Deal, IdempotencyKey, Match, PlayerResult
 from .increments import at_or_after
 
 _matches = Match.__table__
@@ -28,10 +28,16 @@ _results = PlayerResult.__table__
 #: with a `fixed_limit`, so that PostgreSQL keeps one plan for the statement of every deal
 #: (priced for any time, a walk of the account's matches in start order stops at the first).
 _later = _matches.alias("later")
-LATER_MATCH = select(_later.c.id).where(
-    _later.c.user_id == bindparam("of_user"), _later.c.id != bindparam("after_match"),
-    at_or_after(_later.c.created_at, _later.c.id, bindparam("started"), bindparam("after_match")),
-).order_by(_later.c.created_at).limit(fixed_limit(1))
+LATER_MATCH = (
+    select(_later.c.id)
+    .where(
+        _later.c.user_id == bindparam("of_user"),
+        _later.c.id != bindparam("after_match"),
+        at_or_after(_later.c.created_at, _later.c.id, bindparam("started"), bindparam("after_match")),
+    )
+    .order_by(_later.c.created_at)
+    .limit(fixed_limit(1))
+)
 
 
 def later_parameters(match: Match) -> dict[str, Any]:
@@ -53,9 +59,11 @@ def update_match(moves_status: bool, returning_later: bool) -> Update:
     whether a later match exists.
     """
     names = ("result", "updated_at", "pending", "version") + (MOVED_BY_STATUS if moves_status else ())
-    statement = (update(_matches)
-                 .where(_matches.c.id == bindparam("at_id"), _matches.c.version == bindparam("at_version"))
-                 .values({name: bindparam(name) for name in names}))
+    statement = (
+        update(_matches)
+        .where(_matches.c.id == bindparam("at_id"), _matches.c.version == bindparam("at_version"))
+        .values({name: bindparam(name) for name in names})
+    )
     return statement.returning(LATER_MATCH.scalar_subquery().label("later")) if returning_later else statement
 
 
@@ -63,8 +71,22 @@ INSERT_DEAL = insert(_deals)
 INSERT_KEY = insert(_keys)
 
 #: The columns of a player's result that a change to the match's deals or status can move.
-RESULT_FIGURES = ("side", "status", "won", "played_at", "deals", "total", "juegos", "cantes_20", "cantes_40", "tutes",
-                  "last_tricks", "exact_bids", "over_bids", "under_bids")
+RESULT_FIGURES = (
+    "side",
+    "status",
+    "won",
+    "played_at",
+    "deals",
+    "total",
+    "juegos",
+    "cantes_20",
+    "cantes_40",
+    "tutes",
+    "last_tricks",
+    "exact_bids",
+    "over_bids",
+    "under_bids",
+)
 #: Those that a deal of a match being played before and after it can move: its side, status,
 #: win and date stay as they are.
 DEAL_FIGURES = RESULT_FIGURES[4:]
@@ -81,10 +103,23 @@ def update_results(seats: int, figures: tuple[str, ...]) -> Update:
     each seat).
     """
     column = _results.c
-    return update(_results).where(column.match_id == bindparam("at_match")).values({
-        name: case(*[(bindparam(f"seat_{index}"), bindparam(f"{name}_{index}", type_=column[name].type))
-                     for index in range(seats)], value=column.seat, else_=column[name])
-        for name in figures})
+    return (
+        update(_results)
+        .where(column.match_id == bindparam("at_match"))
+        .values(
+            {
+                name: case(
+                    *[
+                        (bindparam(f"seat_{index}"), bindparam(f"{name}_{index}", type_=column[name].type))
+                        for index in range(seats)
+                    ],
+                    value=column.seat,
+                    else_=column[name],
+                )
+                for name in figures
+            }
+        )
+    )
 
 
 def results_parameters(match_id: int, rows: Sequence[Mapping[str, Any]], figures: tuple[str, ...]) -> dict[str, Any]:

@@ -17,7 +17,17 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from ..extensions import db
 from ..models import (
-    ABANDONED, FINISHED, PLAYING, Deal, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User, utcnow,
+    ABANDONED,
+    FINISHED,
+    PLAYING,
+    Deal,
+    Match,
+    PlayerPair,
+    PlayerRating,
+    PlayerResult,
+    PlayerSummary,
+    User,
+    utcnow,
 )
 from ..rules import MatchResult
 from .aggregate import pair_rows, summary_rows
@@ -26,8 +36,16 @@ from .locks import lock_figures
 from .nights import group_nights, last_deal_at
 from .rows import rating_rows, result_rows
 from .statements import (
-    DEAL_FIGURES, INSERT_DEAL, INSERT_KEY, LATER_MATCH, MOVED_BY_STATUS, RESULT_FIGURES, later_parameters,
-    results_parameters, update_match, update_results,
+    DEAL_FIGURES,
+    INSERT_DEAL,
+    INSERT_KEY,
+    LATER_MATCH,
+    MOVED_BY_STATUS,
+    RESULT_FIGURES,
+    later_parameters,
+    results_parameters,
+    update_match,
+    update_results,
 )
 
 
@@ -49,8 +67,13 @@ def _cached_values(match: Match, result: MatchResult) -> dict[str, Any]:
     return {"result": result.to_dict(), "updated_at": now, "status": status, "ended_at": ended_at}
 
 
-def _append(match: Match, deal: Deal, result: MatchResult, kept_key: Mapping[str, Any] | None,
-            facts: Sequence[Mapping[str, Any]]) -> int | None:
+def _append(
+    match: Match,
+    deal: Deal,
+    result: MatchResult,
+    kept_key: Mapping[str, Any] | None,
+    facts: Sequence[Mapping[str, Any]],
+) -> int | None:
     """Store a deal added after the match's deals (whose facts are `facts`), the result it makes and
     the request's idempotency key (`kept_key`, a row of its table, or None); return the id of a match
     of the account that started after this one, if any.
@@ -68,8 +91,14 @@ def _append(match: Match, deal: Deal, result: MatchResult, kept_key: Mapping[str
     parameters = {name: value for name, value in values.items() if moves or name not in MOVED_BY_STATUS}
     parameters.update({"at_id": match.id, "at_version": match.version, **later_parameters(match)})
     deal.match_id, deal.created_at, deal.updated_at = match.id, values["updated_at"], values["updated_at"]
-    row = {"match_id": deal.match_id, "number": deal.number, "data": deal.data, "created_at": deal.created_at,
-           "updated_at": deal.updated_at, "entry_link_id": deal.entry_link_id}
+    row = {
+        "match_id": deal.match_id,
+        "number": deal.number,
+        "data": deal.data,
+        "created_at": deal.created_at,
+        "updated_at": deal.updated_at,
+        "entry_link_id": deal.entry_link_id,
+    }
     returning = db.session.get_bind().dialect.update_returning
     later = _update_match_row(match, moves, parameters, returning)
     # Its id as the driver gives it (no RETURNING, which SQLite before 3.35 lacks).
@@ -102,8 +131,13 @@ def _update_match_row(match: Match, moves: bool, parameters: Mapping[str, Any], 
     return cast(int | None, db.session.scalar(LATER_MATCH, parameters))
 
 
-def store_result(match: Match, result: MatchResult, appended: Deal | None = None,
-                 kept_key: Mapping[str, Any] | None = None, facts: Sequence[Mapping[str, Any]] = ()) -> None:
+def store_result(
+    match: Match,
+    result: MatchResult,
+    appended: Deal | None = None,
+    kept_key: Mapping[str, Any] | None = None,
+    facts: Sequence[Mapping[str, Any]] = (),
+) -> None:
     """Cache the engine's result on the match, move its status with it, and refresh the figures;
     with the deal just `appended` after the match's deals (whose facts are `facts`, as
     `facts_under_lock` read them), stored with them (and `kept_key`, the row of the request's
@@ -123,9 +157,15 @@ def store_result(match: Match, result: MatchResult, appended: Deal | None = None
     # The summaries count matches by status and sum finished ones only: a deal of a match
     # still being played leaves them as they are.
     summarize = match.status != status_before or match.status == FINISHED
-    refresh_figures(match, result, rerate_since=(ended_before or match.ended_at) if changed else None,
-                    summarize=summarize, rows_exist=status_before is not None, status_before=status_before,
-                    deals=deals)
+    refresh_figures(
+        match,
+        result,
+        rerate_since=(ended_before or match.ended_at) if changed else None,
+        summarize=summarize,
+        rows_exist=status_before is not None,
+        status_before=status_before,
+        deals=deals,
+    )
     if appended is not None:
         _regroup_if_later(match, later)
 
@@ -141,9 +181,15 @@ def insert_rows(model: type[db.Model], rows: Sequence[Mapping[str, Any]]) -> Non
         db.session.execute(insert(model.__table__), list(rows))
 
 
-def refresh_figures(match: Match, result: MatchResult, rerate_since: datetime | None = None,
-                    summarize: bool = False, rows_exist: bool | None = None,
-                    status_before: str | None = FINISHED, deals: Sequence[Mapping[str, Any]] | None = None) -> None:
+def refresh_figures(
+    match: Match,
+    result: MatchResult,
+    rerate_since: datetime | None = None,
+    summarize: bool = False,
+    rows_exist: bool | None = None,
+    status_before: str | None = FINISHED,
+    deals: Sequence[Mapping[str, Any]] | None = None,
+) -> None:
     """Rewrite the match's derived rows (inside the change's transaction).
 
     With `rerate_since` (when the match ended, or ended before this change), the ratings of
@@ -185,8 +231,13 @@ def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -
     db.session.flush()
     stale = delete(PlayerSummary.__table__).where(PlayerSummary.user_id == user_id, PlayerSummary.game == game)
     if player_ids is None:
-        player_ids = list(db.session.scalars(select(PlayerResult.player_id).distinct().where(
-            PlayerResult.user_id == user_id, PlayerResult.game == game)))
+        player_ids = list(
+            db.session.scalars(
+                select(PlayerResult.player_id)
+                .distinct()
+                .where(PlayerResult.user_id == user_id, PlayerResult.game == game)
+            )
+        )
     else:
         stale = stale.where(PlayerSummary.player_id.in_(player_ids))
     db.session.execute(stale)
@@ -211,8 +262,11 @@ def rate_again(user_id: int, game: str, since: RatingKey | None = None) -> None:
     """
     db.session.flush()
     ratings = delete(PlayerRating.__table__).where(PlayerRating.user_id == user_id, PlayerRating.game == game)
-    finished = (select(Match).where(Match.user_id == user_id, Match.game == game, Match.status == FINISHED)
-                .order_by(Match.ended_at, Match.id))
+    finished = (
+        select(Match)
+        .where(Match.user_id == user_id, Match.game == game, Match.status == FINISHED)
+        .order_by(Match.ended_at, Match.id)
+    )
     if since is not None:
         ended, match_id = since
         ratings = ratings.where(at_or_after(PlayerRating.rated_at, PlayerRating.match_id, ended, match_id))
@@ -262,8 +316,12 @@ def regroup_nights(user_id: int, since: StartKey | None = None) -> None:
     timed = select(Match.id, Match.created_at, ends, Match.night_id).where(Match.user_id == user_id)
     if since is not None:
         earlier = before(Match.created_at, Match.id, *since)
-        before_since = (select(Match.night_id).where(Match.user_id == user_id, earlier)
-                  .order_by(Match.created_at.desc(), Match.id.desc()).limit(1))
+        before_since = (
+            select(Match.night_id)
+            .where(Match.user_id == user_id, earlier)
+            .order_by(Match.created_at.desc(), Match.id.desc())
+            .limit(1)
+        )
         open_night = db.session.scalar(before_since)
         start = db.session.get(Match, open_night) if open_night is not None else None
         if start is not None:
@@ -272,11 +330,19 @@ def regroup_nights(user_id: int, since: StartKey | None = None) -> None:
             timed = timed.where(_from(since))
     rows = list(db.session.execute(timed.order_by(Match.created_at, Match.id)))
     nights = group_nights([(match_id, started, last) for match_id, started, last, _night in rows], gap)
-    moved = [{"at_match": match_id, "night": nights[match_id]} for match_id, _s, _l, night in rows
-             if night != nights[match_id]]
+    moved = [
+        {"at_match": match_id, "night": nights[match_id]}
+        for match_id, _s, _l, night in rows
+        if night != nights[match_id]
+    ]
     if moved:
-        db.session.execute(update(Match.__table__).where(Match.__table__.c.id == bindparam("at_match"))
-                           .values(night_id=bindparam("night")).execution_options(synchronize_session=False), moved)
+        db.session.execute(
+            update(Match.__table__)
+            .where(Match.__table__.c.id == bindparam("at_match"))
+            .values(night_id=bindparam("night"))
+            .execution_options(synchronize_session=False),
+            moved,
+        )
 
 
 def night_moved(match: Match) -> None:

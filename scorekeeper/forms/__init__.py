@@ -14,21 +14,45 @@ attached back to the fields they belong to by `attach_errors`.
 
 from __future__ import annotations
 
-from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices, required_text, whole_number
 from .accounts import AccountForm, JoinTableForm, LoginForm, PasswordForm, PlayerForm, TokenForm
+from .deals import DealForm, PochaDealForm, TuteDealForm
 from .errors import add_form_error, attach_errors, group_errors, has_errors
+from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices, required_text, whole_number
 from .matches import (
-    NewMatchForm, new_match_form_class, option_fields, options_from_form,
+    NewMatchForm,
+    new_match_form_class,
+    option_fields,
+    options_from_form,
     players_from_form,
 )
-from .deals import DealForm, PochaDealForm, TuteDealForm
 from .nights import NightGapForm, NoteForm
 
 __all__ = [
+    "MAX_SEATS",
+    "NOBODY",
+    "SUIT_CHOICES",
+    "AccountForm",
     "DealForm",
-    "MAX_SEATS", "NOBODY", "SUIT_CHOICES", "WholeNumberField", "choices", "required_text", "whole_number",
-    "AccountForm", "JoinTableForm", "LoginForm", "PasswordForm", "PlayerForm", "TokenForm", "add_form_error", "attach_errors",
-    "group_errors", "has_errors", "NewMatchForm", "new_match_form_class",
-    "option_fields", "options_from_form", "players_from_form", "PochaDealForm", "TuteDealForm", "NightGapForm",
+    "JoinTableForm",
+    "LoginForm",
+    "NewMatchForm",
+    "NightGapForm",
     "NoteForm",
+    "PasswordForm",
+    "PlayerForm",
+    "PochaDealForm",
+    "TokenForm",
+    "TuteDealForm",
+    "WholeNumberField",
+    "add_form_error",
+    "attach_errors",
+    "choices",
+    "group_errors",
+    "has_errors",
+    "new_match_form_class",
+    "option_fields",
+    "options_from_form",
+    "players_from_form",
+    "required_text",
+    "whole_number",
 ]

@@ -21,20 +21,25 @@ class AccountForm(Form):
 
     username = StringField(_l("Username"), validators=[DataRequired(), Length(max=40)])
     password = PasswordField(_l("Password"), validators=[DataRequired(), Length(max=1000)])
-    confirm = PasswordField(_l("Password again"),
-                            validators=[DataRequired(), EqualTo("password", _l("The passwords differ."))])
+    confirm = PasswordField(
+        _l("Password again"), validators=[DataRequired(), EqualTo("password", _l("The passwords differ."))]
+    )
 
 
 class PasswordForm(Form):
     """Change the account's password (which signs every other browser out)."""
 
-    current = PasswordField(_l("Current password"), validators=[DataRequired()],
-                            render_kw={"autocomplete": "current-password"})
-    password = PasswordField(_l("New password"), validators=[DataRequired(), Length(max=1000)],
-                             render_kw={"autocomplete": "new-password"})
-    confirm = PasswordField(_l("New password again"),
-                            validators=[DataRequired(), EqualTo("password", _l("The passwords differ."))],
-                            render_kw={"autocomplete": "new-password"})
+    current = PasswordField(
+        _l("Current password"), validators=[DataRequired()], render_kw={"autocomplete": "current-password"}
+    )
+    password = PasswordField(
+        _l("New password"), validators=[DataRequired(), Length(max=1000)], render_kw={"autocomplete": "new-password"}
+    )
+    confirm = PasswordField(
+        _l("New password again"),
+        validators=[DataRequired(), EqualTo("password", _l("The passwords differ."))],
+        render_kw={"autocomplete": "new-password"},
+    )
 
 
 class PlayerForm(Form):
@@ -50,6 +55,9 @@ class TokenForm(Form):
 
 
 class JoinTableForm(Form):
-    """Open a match's entry link on this phone (its secret comes from the address's fragment, never the server's logs)."""
+    """Open a match's entry link on this phone.
+
+    Its secret comes from the address's fragment, so it never reaches the server's logs.
+    """
 
     secret = HiddenField(validators=[DataRequired(), Length(max=64)])

@@ -58,8 +58,9 @@ class TuteDealForm(DealForm):
     cante_espadas = SelectField("espadas")
     cante_bastos = SelectField("bastos")
     tute_seat = SelectField(_l("Tute declared by"))
-    tute_kind = RadioField(_l("Tute of"), choices=choices([("reyes", "reyes"), ("caballos", "caballos")]),
-                           validators=[Optional()])
+    tute_kind = RadioField(
+        _l("Tute of"), choices=choices([("reyes", "reyes"), ("caballos", "caballos")]), validators=[Optional()]
+    )
 
     def setup(self, seat_names: Sequence[str], side_names: Sequence[str]) -> TuteDealForm:
         """Fill the choices that depend on the table."""
@@ -99,8 +100,11 @@ class TuteDealForm(DealForm):
                 first, self.filled_side = _other_side(second), 0
             deal["points"] = [first, second]
             deal["last_trick"] = self.last_trick.data
-        deal["cantes"] = [{"seat": int(field.data), "suit": suit}
-                          for suit, field in zip(SUITS, self.cante_fields()) if field.data not in (None, NOBODY)]
+        deal["cantes"] = [
+            {"seat": int(field.data), "suit": suit}
+            for suit, field in zip(SUITS, self.cante_fields())
+            if field.data not in (None, NOBODY)
+        ]
         if declared:
             deal["tute"] = {"seat": int(self.tute_seat.data), "kind": self.tute_kind.data}
         return deal
@@ -120,9 +124,17 @@ class TuteDealForm(DealForm):
 
     def error_fields(self) -> dict[str, str]:
         """Map the engine's fields to this form's."""
-        fields = {"dealer": "dealer", "trump": "trump", "points": "@points", "points.0": "points0",
-                  "points.1": "points1", "last_trick": "last_trick", "tute": "tute_seat", "tute.seat": "tute_seat",
-                  "tute.kind": "tute_kind"}
+        fields = {
+            "dealer": "dealer",
+            "trump": "trump",
+            "points": "@points",
+            "points.0": "points0",
+            "points.1": "points1",
+            "last_trick": "last_trick",
+            "tute": "tute_seat",
+            "tute.seat": "tute_seat",
+            "tute.kind": "tute_kind",
+        }
         filled = getattr(self, "filled_side", None)
         if filled is not None:
             # The side the form filled in as 120 minus the typed one is wrong only because the
@@ -142,8 +154,9 @@ def _other_side(points: int) -> int:
 class PochaDealForm(DealForm):
     """A Pocha deal: its bids before play, its tricks after, or both when a deal is edited."""
 
-    trump = RadioField(_l("Trump"), choices=choices([("none", "none")]) + SUIT_CHOICES, default="none",
-                       validators=[Optional()])
+    trump = RadioField(
+        _l("Trump"), choices=choices([("none", "none")]) + SUIT_CHOICES, default="none", validators=[Optional()]
+    )
     bids = FieldList(WholeNumberField(_l("Bid"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
     tricks = FieldList(WholeNumberField(_l("Tricks"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
 

@@ -73,8 +73,10 @@ def group_errors(form: FlaskForm) -> dict[str, list[str]]:
 
 def has_errors(form: FlaskForm) -> bool:
     """Tell whether any field, list entry, group or the form itself carries a message."""
+
     def field_has(field: Field) -> bool:
         if isinstance(field, FieldList):
             return any(field_has(entry) for entry in field.entries)
         return bool(field.errors)
+
     return bool(form.form_errors or group_errors(form) or any(field_has(field) for field in form))

@@ -6,12 +6,14 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from wtforms import IntegerField, StringField
-from wtforms import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3; types-WTForms (3.2) lacks it
+from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: new in WTForms 3.3, not in types-WTForms 3.2
+    IntegerField,
+    SelectChoice,
+    StringField,
+)
 
 from ..i18n import lazy_gettext as _l
 from ..rules import SUITS
-
 
 MAX_SEATS = 8
 NOBODY = ""
@@ -33,7 +35,7 @@ class WholeNumberField(IntegerField):
     """
 
     MAX_DIGITS = 6
-    _PATTERN = re.compile(r"[+-]?[0-9]{1,%d}" % MAX_DIGITS)
+    _PATTERN = re.compile(rf"[+-]?[0-9]{{1,{MAX_DIGITS}}}")
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         """Read the posted text as a whole number, or refuse it with a message at the field."""

@@ -7,8 +7,14 @@ from functools import cache
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, FieldList, SelectField, StringField
-from wtforms import SelectChoice  # type: ignore[attr-defined]  # new in WTForms 3.3; types-WTForms (3.2) lacks it
+from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: new in WTForms 3.3, not in types-WTForms 3.2
+    BooleanField,
+    Field,
+    FieldList,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
 from wtforms.validators import Length, Optional
 
 from ..house_rules import OPTION_LABELS, OPTION_VALUE_LABELS
@@ -22,7 +28,6 @@ def _seat_choices(count: int) -> list[SelectChoice]:
     return choices((seat, _l("Seat %(number)s", number=seat + 1)) for seat in range(count))
 
 
-
 def _option_field(spec: OptionSpec) -> Field:
     label = OPTION_LABELS.get(spec.name, spec.name)
     description = _l(spec.description)
@@ -30,11 +35,20 @@ def _option_field(spec: OptionSpec) -> Field:
         return BooleanField(label, default=spec.default is True, description=description)
     if spec.kind == "int":
         default = spec.default if isinstance(spec.default, int) else None  # None: it follows another rule
-        return WholeNumberField(label, default=default, validators=[Optional()], description=description,
-                            render_kw={"min": spec.minimum, "max": spec.maximum, "inputmode": "numeric"})
+        return WholeNumberField(
+            label,
+            default=default,
+            validators=[Optional()],
+            description=description,
+            render_kw={"min": spec.minimum, "max": spec.maximum, "inputmode": "numeric"},
+        )
     values = [str(c) for c in spec.choices] + (["custom"] if spec.kind == "schedule" else [])
-    return SelectField(label, choices=choices((v, OPTION_VALUE_LABELS.get(v, v)) for v in values),
-                       default=str(spec.default), description=description)
+    return SelectField(
+        label,
+        choices=choices((v, OPTION_VALUE_LABELS.get(v, v)) for v in values),
+        default=str(spec.default),
+        description=description,
+    )
 
 
 class NewMatchForm(Form):
@@ -52,14 +66,18 @@ def new_match_form_class(game: Game) -> type[NewMatchForm]:
     seats = game.max_players
 
     class GameNewMatchForm(NewMatchForm):
-        players = FieldList(StringField(_l("Player"), validators=[Optional(), Length(max=40)]),
-                            min_entries=seats, max_entries=seats)
+        players = FieldList(
+            StringField(_l("Player"), validators=[Optional(), Length(max=40)]), min_entries=seats, max_entries=seats
+        )
         first_dealer = SelectField(_l("Who deals first"), coerce=int, choices=_seat_choices(seats), default=0)
-        leader = SelectField(_l("Who holds the 2 of oros (leads the first trick)"), coerce=int,
-                             choices=_seat_choices(seats), default=0)
-        schedule_list = StringField(_l("Custom schedule: cards per player for each deal"),
-                                    validators=[Optional(), Length(max=1000)],
-                                    description=_l("Numbers separated by spaces, for example: 5 5 5 5"))
+        leader = SelectField(
+            _l("Who holds the 2 of oros (leads the first trick)"), coerce=int, choices=_seat_choices(seats), default=0
+        )
+        schedule_list = StringField(
+            _l("Custom schedule: cards per player for each deal"),
+            validators=[Optional(), Length(max=1000)],
+            description=_l("Numbers separated by spaces, for example: 5 5 5 5"),
+        )
 
     for spec in game.option_specs:
         setattr(GameNewMatchForm, f"opt_{spec.name}", _option_field(spec))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from wtforms import SelectField, StringField
 
-from ..i18n import lazy_gettext as _l
 from ..figures.nights import GAP_HOURS
+from ..i18n import lazy_gettext as _l
 from .base import Form
 from .fields import choices
 
@@ -24,5 +24,8 @@ class NoteForm(Form):
 class NightGapForm(Form):
     """Choose how long a pause between matches begins a new game night."""
 
-    night_gap = SelectField(_l("A new night begins after a pause of"), coerce=int,
-                            choices=choices((hours, str(hours)) for hours in GAP_HOURS))
+    night_gap = SelectField(
+        _l("A new night begins after a pause of"),
+        coerce=int,
+        choices=choices((hours, str(hours)) for hours in GAP_HOURS),
+    )

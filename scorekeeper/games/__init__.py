@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..rules import GAMES
 from ..forms import DealForm
+from ..rules import GAMES
 from .base import WebGame
 from .pocha import PochaWeb
 from .tute import TuteWeb
 
 #: Every game's web side, by the name its match documents use, in the engine's order.
 WEB_GAMES: Final[dict[str, WebGame]] = {
-    web.name: web for web in (TuteWeb(GAMES["tute2"]), TuteWeb(GAMES["tute4"], asks_leader=True),
-                              PochaWeb(GAMES["pocha"]))
+    web.name: web
+    for web in (TuteWeb(GAMES["tute2"]), TuteWeb(GAMES["tute4"], asks_leader=True), PochaWeb(GAMES["pocha"]))
 }
 assert list(WEB_GAMES) == list(GAMES), "every game of the engine needs its web side, in the same order"
 

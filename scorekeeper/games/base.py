@@ -7,10 +7,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .json_schema import Schema
 from ..forms import DealForm
-
 from ..rules import Game
+from .json_schema import Schema
 
 
 class WebGame(ABC):
@@ -60,8 +59,9 @@ class WebGame(ABC):
         """Prepare a new entry's form (with what the scoreboard's button chose, `args`) and return its step."""
 
     @abstractmethod
-    def describe_deal(self, deal: Mapping[str, Any], names: Sequence[str], sides: Sequence[str],
-                      said: dict[tuple[Any, ...], str]) -> tuple[str, list[str]]:
+    def describe_deal(
+        self, deal: Mapping[str, Any], names: Sequence[str], sides: Sequence[str], said: dict[tuple[Any, ...], str]
+    ) -> tuple[str, list[str]]:
         """Return a deal's one-line summary and each side's figures beside its score (may be empty).
 
         `said` keeps the phrases already made for the match's earlier deals, so that each is

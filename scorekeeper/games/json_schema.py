@@ -25,6 +25,11 @@ def seat(players: int, what: str) -> Schema:
 
 def deal_number() -> Schema:
     """Return the schema of the deal number a client means to enter."""
-    return nullable({"type": "integer", "minimum": 1,
-                     "description": "The number the client means this deal to have; when it is not the match's "
-                                    "next one the answer is 409 and nothing is stored."})
+    return nullable(
+        {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The number the client means this deal to have; when it is not the match's "
+            "next one the answer is 409 and nothing is stored.",
+        }
+    )

@@ -5,18 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .json_schema import Schema, deal_number, nullable, seat
-from ..forms import PochaDealForm
+from ..forms import DealForm, PochaDealForm
 from ..i18n import gettext, ngettext, suit_name
 from ..rules import SUITS, max_cards
 from ..rules.common import DECK_SIZES
 from ..rules.pocha import MAX_PLAYERS, MIN_PLAYERS
-from ..forms import DealForm
 from .base import WebGame
+from .json_schema import Schema, deal_number, nullable, seat
 
 #: The most cards a Pocha player can be dealt, whatever the table (two players, the biggest deck).
-MOST_CARDS: Final = max(max_cards(players, size, twos) for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)
-                        for size in DECK_SIZES for twos in (True, False))
+MOST_CARDS: Final = max(
+    max_cards(players, size, twos)
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    for size in DECK_SIZES
+    for twos in (True, False)
+)
 
 
 class PochaWeb(WebGame):
@@ -39,8 +42,9 @@ class PochaWeb(WebGame):
             form.load({"trump": None if trump == "none" else trump, "dealer": form.dealer.data})
         return "bids"
 
-    def describe_deal(self, deal: Mapping[str, Any], names: Sequence[str], sides: Sequence[str],
-                      said: dict[tuple[Any, ...], str]) -> tuple[str, list[str]]:
+    def describe_deal(
+        self, deal: Mapping[str, Any], names: Sequence[str], sides: Sequence[str], said: dict[tuple[Any, ...], str]
+    ) -> tuple[str, list[str]]:
         """Return the cards and trump of a deal, and each player's bid and tricks ("2/1")."""
         details = [f"{bid:d}/{tricks:d}" for bid, tricks in zip(deal["bids"], deal["tricks"])]
         key: tuple[Any, ...] = ("deal", deal.get("trump"), deal["cards"])
@@ -62,18 +66,32 @@ class PochaWeb(WebGame):
         per_seat = {"type": "array", "items": counts, "minItems": game.min_players, "maxItems": game.max_players}
         properties: Schema = {
             "dealer": seat(game.max_players, "The seat that dealt (and bid last)."),
-            "cards": {"type": "integer", "minimum": 1, "maximum": MOST_CARDS,
-                      "description": "Cards per player: the scheduled count for this deal (`cards_schedule`)."},
+            "cards": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MOST_CARDS,
+                "description": "Cards per player: the scheduled count for this deal (`cards_schedule`).",
+            },
             "trump": nullable({"enum": list(SUITS), "description": "The trump suit, or none."}),
-            "bids": {**per_seat, "description": "Each seat's bid, from 0 to the cards in hand; under `hook` they may "
-                                                "not add up to the cards in hand (`bid_hook`)."},
-            "tricks": {**per_seat, "description": "Each seat's tricks, adding up to the cards in hand "
-                                                  "(`tricks_total`)."},
+            "bids": {
+                **per_seat,
+                "description": "Each seat's bid, from 0 to the cards in hand; under `hook` they may "
+                "not add up to the cards in hand (`bid_hook`).",
+            },
+            "tricks": {
+                **per_seat,
+                "description": "Each seat's tricks, adding up to the cards in hand (`tricks_total`).",
+            },
         }
         if number:
             properties["number"] = deal_number()
-        return {"type": "object", "title": "Pocha deal", "properties": properties,
-                "required": ["dealer", "cards", "bids", "tricks"], "additionalProperties": False}
+        return {
+            "type": "object",
+            "title": "Pocha deal",
+            "properties": properties,
+            "required": ["dealer", "cards", "bids", "tricks"],
+            "additionalProperties": False,
+        }
 
     def options_schema(self, schema: Schema) -> Schema:
         """Add the most cards a listed schedule may give a player."""

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .json_schema import Schema, deal_number, nullable, seat
-from ..forms import TuteDealForm
+from ..forms import DealForm, TuteDealForm
 from ..i18n import gettext, lazy_gettext, suit_name, suit_word
 from ..rules import CARD_POINTS, SUITS, cante_value, first_dealer_for_leader, possible_card_points
 from ..rules.common import DECK_POINTS
 from ..rules.tute_deal import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE_KINDS
-from ..forms import DealForm
 from .base import WebGame
+from .json_schema import Schema, deal_number, nullable, seat
 
 
 class TuteWeb(WebGame):
@@ -28,8 +27,13 @@ class TuteWeb(WebGame):
     @property
     def counting_cards(self) -> list[tuple[str, int]]:
         """Return the cards that count in a pile, strongest first, with their card points (the card counter's)."""
-        words = {"as": lazy_gettext("As"), "3": lazy_gettext("Tres"), "rey": lazy_gettext("Rey"),
-                 "caballo": lazy_gettext("Caballo"), "sota": lazy_gettext("Sota")}
+        words = {
+            "as": lazy_gettext("As"),
+            "3": lazy_gettext("Tres"),
+            "rey": lazy_gettext("Rey"),
+            "caballo": lazy_gettext("Caballo"),
+            "sota": lazy_gettext("Sota"),
+        }
         return [(str(words[rank]), points) for rank, points in CARD_POINTS.items()]
 
     def first_dealer(self, chosen_seat: int, players: int) -> int:
@@ -44,8 +48,9 @@ class TuteWeb(WebGame):
         """Return "deal": a Tute deal is entered at once, after play."""
         return "deal"
 
-    def describe_deal(self, deal: Mapping[str, Any], names: Sequence[str], sides: Sequence[str],
-                      said: dict[tuple[Any, ...], str]) -> tuple[str, list[str]]:
+    def describe_deal(
+        self, deal: Mapping[str, Any], names: Sequence[str], sides: Sequence[str], said: dict[tuple[Any, ...], str]
+    ) -> tuple[str, list[str]]:
         """Return the trump, card points, last trick, cantes and tute of a deal, in a line."""
         trump = deal["trump"]
         parts = [said.get(("suit", trump)) or said.setdefault(("suit", trump), suit_name(trump))]
@@ -53,11 +58,19 @@ class TuteWeb(WebGame):
             parts.append("–".join(str(p) for p in deal["points"]))
         if deal.get("last_trick") is not None:
             side = deal["last_trick"]
-            parts.append(said.get(("last", side)) or said.setdefault(
-                ("last", side), gettext("last trick: %(names)s", names=sides[side])))
+            parts.append(
+                said.get(("last", side))
+                or said.setdefault(("last", side), gettext("last trick: %(names)s", names=sides[side]))
+            )
         for cante in deal.get("cantes") or []:
-            parts.append(gettext("%(name)s sang %(points)s in %(suit)s", name=names[cante["seat"]],
-                                 points=cante_value(cante["suit"], trump), suit=suit_word(cante["suit"])))
+            parts.append(
+                gettext(
+                    "%(name)s sang %(points)s in %(suit)s",
+                    name=names[cante["seat"]],
+                    points=cante_value(cante["suit"], trump),
+                    suit=suit_word(cante["suit"]),
+                )
+            )
         tute = deal.get("tute")
         if tute:
             kind = gettext("Reyes") if tute["kind"] == "reyes" else gettext("Caballos")
@@ -72,23 +85,47 @@ class TuteWeb(WebGame):
         properties: Schema = {
             "dealer": seat(players, "The seat that dealt."),
             "trump": {"enum": list(SUITS), "description": "The trump suit."},
-            "points": {"type": "array", "items": points, "minItems": sides, "maxItems": sides,
-                       "description": f"Card points of each side, adding up to {DECK_POINTS} in a deal played out "
-                                      "(`points_total`); after a tute they may be left out (0 each), or add up to "
-                                      f"less: at most {DECK_POINTS - HELD_BY_TUTE['reyes']} after a tute of Reyes, "
-                                      f"{DECK_POINTS - HELD_BY_TUTE['caballos']} after one of Caballos, whose four "
-                                      "cards the declarer still holds."},
-            "last_trick": {"anyOf": [{"type": "integer", "minimum": 0, "maximum": sides - 1}, {"type": "null"}],
-                           "description": "The side that took the last trick; none after a tute."},
-            "cantes": nullable({"type": "array", "maxItems": len(SUITS), "items": {
-                "type": "object", "required": ["seat", "suit"], "additionalProperties": False,
-                "properties": {"seat": seat(players, "The seat that sang."), "suit": {"enum": list(SUITS)}},
-            }, "description": "Who sang in which suit: 40 in trump, 20 elsewhere; each suit once "
-                              "(`cante_suit_twice`)."}),
-            "tute": nullable({"type": "object", "required": ["seat", "kind"], "additionalProperties": False,
-                              "properties": {"seat": seat(players, "The seat that holds the tute."),
-                                             "kind": {"enum": list(TUTE_KINDS)}},
-                              "description": "Four Reyes or four Caballos in one hand: the deal stops there."}),
+            "points": {
+                "type": "array",
+                "items": points,
+                "minItems": sides,
+                "maxItems": sides,
+                "description": f"Card points of each side, adding up to {DECK_POINTS} in a deal played out "
+                "(`points_total`); after a tute they may be left out (0 each), or add up to "
+                f"less: at most {DECK_POINTS - HELD_BY_TUTE['reyes']} after a tute of Reyes, "
+                f"{DECK_POINTS - HELD_BY_TUTE['caballos']} after one of Caballos, whose four "
+                "cards the declarer still holds.",
+            },
+            "last_trick": {
+                "anyOf": [{"type": "integer", "minimum": 0, "maximum": sides - 1}, {"type": "null"}],
+                "description": "The side that took the last trick; none after a tute.",
+            },
+            "cantes": nullable(
+                {
+                    "type": "array",
+                    "maxItems": len(SUITS),
+                    "items": {
+                        "type": "object",
+                        "required": ["seat", "suit"],
+                        "additionalProperties": False,
+                        "properties": {"seat": seat(players, "The seat that sang."), "suit": {"enum": list(SUITS)}},
+                    },
+                    "description": "Who sang in which suit: 40 in trump, 20 elsewhere; each suit once "
+                    "(`cante_suit_twice`).",
+                }
+            ),
+            "tute": nullable(
+                {
+                    "type": "object",
+                    "required": ["seat", "kind"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "seat": seat(players, "The seat that holds the tute."),
+                        "kind": {"enum": list(TUTE_KINDS)},
+                    },
+                    "description": "Four Reyes or four Caballos in one hand: the deal stops there.",
+                }
+            ),
         }
         if number:
             properties["number"] = deal_number()
@@ -99,10 +136,16 @@ class TuteWeb(WebGame):
             "required": ["dealer", "trump"],
             "additionalProperties": False,
             "anyOf": [
-                {"title": "played out", "required": ["points", "last_trick"],
-                 "properties": {"tute": {"type": "null"}, "last_trick": {"type": "integer"}}},
-                {"title": "stopped by a tute", "required": ["tute"],
-                 "properties": {"tute": {"type": "object"}, "last_trick": {"type": "null"}}},
+                {
+                    "title": "played out",
+                    "required": ["points", "last_trick"],
+                    "properties": {"tute": {"type": "null"}, "last_trick": {"type": "integer"}},
+                },
+                {
+                    "title": "stopped by a tute",
+                    "required": ["tute"],
+                    "properties": {"tute": {"type": "object"}, "last_trick": {"type": "null"}},
+                },
             ],
         }
 

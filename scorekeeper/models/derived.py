@@ -35,11 +35,13 @@ class PlayerResult(DealCounts, Model):
     """
 
     __tablename__ = "player_results"
-    __table_args__ = (UniqueConstraint("match_id", "seat"),
-                      Index("ix_player_results_user_id_game", "user_id", "game"),
-                      Index("ix_player_results_player_id_game", "player_id", "game"),
-                      # A player's matches newest first, for head-to-head's pages.
-                      Index("ix_player_results_player_id_played_at", "player_id", "played_at", "match_id"))
+    __table_args__ = (
+        UniqueConstraint("match_id", "seat"),
+        Index("ix_player_results_user_id_game", "user_id", "game"),
+        Index("ix_player_results_player_id_game", "player_id", "game"),
+        # A player's matches newest first, for head-to-head's pages.
+        Index("ix_player_results_player_id_played_at", "player_id", "played_at", "match_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
@@ -61,11 +63,15 @@ class PlayerRating(Model):
     """Derived: a player's skill rating in a game after one finished match (openskill, Plackett–Luce)."""
 
     __tablename__ = "player_ratings"
-    __table_args__ = (UniqueConstraint("match_id", "player_id"),
-                      # A player's ratings in a game in order, read from the index alone (the latest: one step).
-                      Index("ix_player_ratings_player_id_game_rated_at_ordinal", "player_id", "game", "rated_at", "match_id", "ordinal"),
-                      # An account's ratings in a game from a match on, to be redone.
-                      Index("ix_player_ratings_user_id_game_rated_at", "user_id", "game", "rated_at", "match_id"))
+    __table_args__ = (
+        UniqueConstraint("match_id", "player_id"),
+        # A player's ratings in a game in order, read from the index alone (the latest: one step).
+        Index(
+            "ix_player_ratings_player_id_game_rated_at_ordinal", "player_id", "game", "rated_at", "match_id", "ordinal"
+        ),
+        # An account's ratings in a game from a match on, to be redone.
+        Index("ix_player_ratings_user_id_game_rated_at", "user_id", "game", "rated_at", "match_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
@@ -89,7 +95,10 @@ class PlayerSummary(DealCounts, Model):
     """
 
     __tablename__ = "player_summaries"
-    __table_args__ = (UniqueConstraint("player_id", "game"), Index("ix_player_summaries_user_id_game", "user_id", "game"))
+    __table_args__ = (
+        UniqueConstraint("player_id", "game"),
+        Index("ix_player_summaries_user_id_game", "user_id", "game"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))

@@ -21,6 +21,7 @@ from .base import GAME_NAME_LENGTH, NAME_KEY_LENGTH, NOTE_ROOM, PLAYING, Model, 
 #: that held a deleted match's id would reach the next match made. PostgreSQL's sequences never do.
 NEVER_REUSED = {"sqlite_autoincrement": True}
 
+
 class User(UserMixin, Model):
     """An account: one group of friends, or one person, with its own players and matches."""
 
@@ -107,17 +108,26 @@ class Match(Model):
     """One match: its game, house rules, seats and deals as the table entered them."""
 
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_user_id_created_at", "user_id", "created_at"),
-                      # The home page's matches in progress and latest finished ones.
-                      Index("ix_matches_user_id_status_created_at", "user_id", "status", "created_at"),
-                      # The finished matches of a game in the order they ended, for the ratings.
-                      Index("ix_matches_user_id_game_status_ended_at", "user_id", "game", "status", "ended_at"),
-                      # A night's matches; then the nights themselves (the matches that begin one),
-                      # newest first, counted and paged on this index alone however long each night.
-                      Index("ix_matches_user_id_night_id", "user_id", "night_id"),
-                      Index("ix_matches_user_id_nights", "user_id", "created_at", "id", "night_id",
-                            sqlite_where=text("night_id = id"), postgresql_where=text("night_id = id")),
-                      NEVER_REUSED)
+    __table_args__ = (
+        Index("ix_matches_user_id_created_at", "user_id", "created_at"),
+        # The home page's matches in progress and latest finished ones.
+        Index("ix_matches_user_id_status_created_at", "user_id", "status", "created_at"),
+        # The finished matches of a game in the order they ended, for the ratings.
+        Index("ix_matches_user_id_game_status_ended_at", "user_id", "game", "status", "ended_at"),
+        # A night's matches; then the nights themselves (the matches that begin one),
+        # newest first, counted and paged on this index alone however long each night.
+        Index("ix_matches_user_id_night_id", "user_id", "night_id"),
+        Index(
+            "ix_matches_user_id_nights",
+            "user_id",
+            "created_at",
+            "id",
+            "night_id",
+            sqlite_where=text("night_id = id"),
+            postgresql_where=text("night_id = id"),
+        ),
+        NEVER_REUSED,
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     uid: Mapped[str] = mapped_column(String(32), unique=True)
@@ -154,9 +164,11 @@ class Match(Model):
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
     seats: Mapped[list[Seat]] = relationship(
-        back_populates="match", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin")
+        back_populates="match", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
+    )
     deals: Mapped[list[Deal]] = relationship(
-        back_populates="match", order_by="Deal.number", cascade="all, delete-orphan")
+        back_populates="match", order_by="Deal.number", cascade="all, delete-orphan"
+    )
 
     # SQLAlchemy's optimistic lock: an update of a match that changed meanwhile fails
     # (StaleDataError) instead of silently overwriting the other phone's change.
@@ -188,7 +200,10 @@ class Deal(Model):
     a match's last deal and deal count from the index of its deals by time alone."""
 
     __tablename__ = "deals"
-    __table_args__ = (UniqueConstraint("match_id", "number"), Index("ix_deals_match_id_created_at", "match_id", "created_at"))
+    __table_args__ = (
+        UniqueConstraint("match_id", "number"),
+        Index("ix_deals_match_id_created_at", "match_id", "created_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
@@ -232,9 +247,11 @@ class IdempotencyKey(Model):
     """
 
     __tablename__ = "idempotency_keys"
-    __table_args__ = (UniqueConstraint("user_id", "key"),
-                      # Old keys are forgotten account by account.
-                      Index("ix_idempotency_keys_user_id_created_at", "user_id", "created_at"))
+    __table_args__ = (
+        UniqueConstraint("user_id", "key"),
+        # Old keys are forgotten account by account.
+        Index("ix_idempotency_keys_user_id_created_at", "user_id", "created_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))

@@ -43,7 +43,7 @@ def public_url(endpoint: str, **values: Any) -> str:
     base = current_app.config.get("PUBLIC_URL")
     if not base:
         return url_for(endpoint, _external=True, **values)
-    path = url_for(endpoint, **values)[len(request.script_root):]
+    path = url_for(endpoint, **values)[len(request.script_root) :]
     return f"{base}{path}"  # without a trailing slash: config.check_public_url took it off
 
 
@@ -111,5 +111,8 @@ def table_url(endpoint: str, **values: Any) -> TableAddress:
     port = f":{host.port}" if host.port else ""
     # The server's own address: the one it listens on (werkzeug and gunicorn both put it here).
     listening = str(request.environ.get("SERVER_NAME", "")).strip("[]")
-    return TableAddress(f"{request.scheme}://{name}{port}{url_for(endpoint, **values)}", network=found,
-                        served_here_only=_is_loopback(listening))
+    return TableAddress(
+        f"{request.scheme}://{name}{port}{url_for(endpoint, **values)}",
+        network=found,
+        served_here_only=_is_loopback(listening),
+    )

@@ -14,15 +14,15 @@ from typing import Any, Protocol
 
 from markupsafe import Markup
 
-from .charts import running_totals_svg
-from .deal_table import DealLine, DealRow, deal_rows
-from ..reads.documents import match_document
-from ..i18n import gettext, ngettext, suit_name, suit_word
-from ..models import ABANDONED, Match
-from ..reads.matches import ShownMatch
 from ..games import WebGame, web_game
+from ..i18n import gettext, ngettext
+from ..models import ABANDONED, Match
+from ..reads.documents import match_document
+from ..reads.matches import ShownMatch
 from ..rules import Game, MatchResult, bidding_order, check_match, check_options, get_game
 from ..rules.options import as_int, as_str
+from .charts import running_totals_svg
+from .deal_table import DealLine, DealRow, deal_rows
 
 
 class StoredDeal(Protocol):
@@ -81,8 +81,10 @@ class Scoreboard:
     @property
     def chart(self) -> Markup:
         """Return the running totals of each side as an SVG line chart."""
-        description = gettext("Running totals, deal by deal: %(standings)s.", standings=", ".join(
-            f"{name} {total}" for name, total in zip(self.side_names, self.totals)))
+        description = gettext(
+            "Running totals, deal by deal: %(standings)s.",
+            standings=", ".join(f"{name} {total}" for name, total in zip(self.side_names, self.totals)),
+        )
         return running_totals_svg(self.side_names, [row.running for row in self.rows], description)
 
     def deal_rows(self, editable: bool) -> list[DealLine]:
@@ -113,33 +115,53 @@ class Scoreboard:
         winners = set(self.winners)
         keys = [(name in winners, score) for name, score in zip(self.side_names, scores)]
         bids = self.pending["bids"] if self.pending else None
-        lines = [StandingLine(rank=1 + sum(other > key for other in keys), side=index, name=name,
-                          total=self.totals[index], juegos=None if self.juegos is None else self.juegos[index],
-                          bid=bids[side[0]] if bids is not None and len(side) == 1 else None,
-                          winner=name in winners)
-                 for index, (name, side, key) in enumerate(zip(self.side_names, self.sides, keys))]
+        lines = [
+            StandingLine(
+                rank=1 + sum(other > key for other in keys),
+                side=index,
+                name=name,
+                total=self.totals[index],
+                juegos=None if self.juegos is None else self.juegos[index],
+                bid=bids[side[0]] if bids is not None and len(side) == 1 else None,
+                winner=name in winners,
+            )
+            for index, (name, side, key) in enumerate(zip(self.side_names, self.sides, keys))
+        ]
         return sorted(lines, key=lambda line: line.rank)
 
     @property
     def bids_against_cards(self) -> str | None:
-        """Say how the pending bids compare with the cards in hand ("1 trick is left over, so someone will take more than they bid")."""
+        """Say how the pending bids compare with the cards in hand.
+
+        For example: "1 trick is left over, so someone will take more than they bid".
+        """
         if not self.pending:
             return None
         total, cards = sum(self.pending["bids"]), self.pending["cards"]
         if total < cards:
-            return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick is left over, "
-                            "so someone will take more than they bid.",
-                            "The bids add up to %(total)s of %(cards)s: %(num)s tricks are left over, "
-                            "so someone will take more than they bid.",
-                            cards - total, total=total, cards=cards)
+            return ngettext(
+                "The bids add up to %(total)s of %(cards)s: %(num)s trick is left over, "
+                "so someone will take more than they bid.",
+                "The bids add up to %(total)s of %(cards)s: %(num)s tricks are left over, "
+                "so someone will take more than they bid.",
+                cards - total,
+                total=total,
+                cards=cards,
+            )
         if total > cards:
-            return ngettext("The bids add up to %(total)s of %(cards)s: %(num)s trick too many, "
-                            "so someone will fall short.",
-                            "The bids add up to %(total)s of %(cards)s: %(num)s tricks too many, "
-                            "so someone will fall short.",
-                            total - cards, total=total, cards=cards)
-        return ngettext("The bids add up to the %(cards)s card in hand: everyone can make theirs.",
-                        "The bids add up to the %(cards)s cards in hand: everyone can make theirs.", cards, cards=cards)
+            return ngettext(
+                "The bids add up to %(total)s of %(cards)s: %(num)s trick too many, so someone will fall short.",
+                "The bids add up to %(total)s of %(cards)s: %(num)s tricks too many, so someone will fall short.",
+                total - cards,
+                total=total,
+                cards=cards,
+            )
+        return ngettext(
+            "The bids add up to the %(cards)s card in hand: everyone can make theirs.",
+            "The bids add up to the %(cards)s cards in hand: everyone can make theirs.",
+            cards,
+            cards=cards,
+        )
 
     @property
     def first_bidder_name(self) -> str | None:
@@ -195,10 +217,17 @@ def scoreboard(match: ShownMatch, deals: Sequence[StoredDeal] | None = None) -> 
     said: dict[tuple[Any, ...], str] = {}
     for deal, scored, running in zip(stored, result.deals, result.running_totals()):
         summary, details = web.describe_deal(deal.data, names, sides, said)
-        rows.append(DealRow(
-            number=deal.number, dealer=names[deal.data["dealer"]], summary=summary, details=details,
-            scores=scored.scores, running=running,
-            winner=None if scored.winner is None else sides[scored.winner]))
+        rows.append(
+            DealRow(
+                number=deal.number,
+                dealer=names[deal.data["dealer"]],
+                summary=summary,
+                details=details,
+                scores=scored.scores,
+                running=running,
+                winner=None if scored.winner is None else sides[scored.winner],
+            )
+        )
     if result.deals:
         next_dealer = result.next_dealer
     else:
@@ -207,16 +236,27 @@ def scoreboard(match: ShownMatch, deals: Sequence[StoredDeal] | None = None) -> 
         next_dealer = match.pending["dealer"]
     abandoned = match.status == ABANDONED
     return Scoreboard(
-        match=match, game=game, seat_names=names, sides=[tuple(side) for side in result.sides], side_names=sides,
-        totals=result.totals, juegos=result.juegos,
+        match=match,
+        game=game,
+        seat_names=names,
+        sides=[tuple(side) for side in result.sides],
+        side_names=sides,
+        totals=result.totals,
+        juegos=result.juegos,
         target=as_int(options, "target") if "target" in options else None,
         mode=as_str(options, "mode") if "mode" in options else None,
-        rows=rows, finished=result.finished, abandoned=abandoned,
+        rows=rows,
+        finished=result.finished,
+        abandoned=abandoned,
         winners=[sides[w] for w in result.winners],
         next_number=len(result.deals) + 1,
         next_dealer=None if result.finished or abandoned else next_dealer,
         next_cards=None if abandoned else result.next_cards,
-        bidding_order=(list(bidding_order(next_dealer, len(names)))
-                       if game.bids_first and next_dealer is not None and not result.finished else []),
-        pending=match.pending, options=options)
-
+        bidding_order=(
+            list(bidding_order(next_dealer, len(names)))
+            if game.bids_first and next_dealer is not None and not result.finished
+            else []
+        ),
+        pending=match.pending,
+        options=options,
+    )

@@ -34,8 +34,7 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "12 3 3 3")
 def _ticks(low: int, high: int) -> list[int]:
     """Return three to five round values spanning low..high."""
     span = max(high - low, 1)
-    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10 ** 9)
-                if span / s <= 4)
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10**9) if span / s <= 4)
     first = (low // step) * step
     return list(range(first, high + step, step))
 
@@ -164,20 +163,46 @@ def running_totals(names: Sequence[str], running: Sequence[Sequence[int]], descr
     # Every series has a point at each deal: each deal's x is written once for them all.
     xs = [f"{x(deal):.1f}," for deal in range(deals + 1)]
     label_ys = label_positions([y(values[-1]) for values in series], TOP + 4, HEIGHT - 4)
-    lines = [Line(colour=index % 8, dash=DASHES[index % len(DASHES)],
-                  points=" ".join([f"{at}{y(value):.1f}" for at, value in zip(xs, values)]),
-                  end=end, end_y=f"{end_y + 4:.1f}")
-             for index, (values, end, end_y) in enumerate(zip(series, ends, label_ys))]
+    lines = [
+        Line(
+            colour=index % 8,
+            dash=DASHES[index % len(DASHES)],
+            points=" ".join([f"{at}{y(value):.1f}" for at, value in zip(xs, values)]),
+            end=end,
+            end_y=f"{end_y + 4:.1f}",
+        )
+        for index, (values, end, end_y) in enumerate(zip(series, ends, label_ys))
+    ]
     key = []
     if keyed:  # each line's stroke, mark and whole name, a row or half a row each
         column_w = WIDTH // columns
         for index, (mark, name) in enumerate(zip(ends, names)):
             left, top = (index % columns) * column_w, HEIGHT + 4 + (index // columns) * KEY_ROW
-            key.append(KeyRow(colour=index % 8, dash=DASHES[index % len(DASHES)], mark=mark, name=name,
-                              x=left, line_y=top + 7, text_y=top + 11))
-    return LineChart(description=description, width=WIDTH, height=HEIGHT + key_height, left=LEFT,
-                     right=LEFT + plot_w, value_x=LEFT - 4, end_x=LEFT + plot_w + 4, axis_y=HEIGHT - 6,
-                     deals=deals, ticks=ticks, lines=lines, key=key)
+            key.append(
+                KeyRow(
+                    colour=index % 8,
+                    dash=DASHES[index % len(DASHES)],
+                    mark=mark,
+                    name=name,
+                    x=left,
+                    line_y=top + 7,
+                    text_y=top + 11,
+                )
+            )
+    return LineChart(
+        description=description,
+        width=WIDTH,
+        height=HEIGHT + key_height,
+        left=LEFT,
+        right=LEFT + plot_w,
+        value_x=LEFT - 4,
+        end_x=LEFT + plot_w + 4,
+        axis_y=HEIGHT - 6,
+        deals=deals,
+        ticks=ticks,
+        lines=lines,
+        key=key,
+    )
 
 
 def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], description: str) -> Markup:
@@ -196,10 +221,25 @@ def bars(counts: Sequence[tuple[str, int]], description: str) -> BarChart | None
     for index, (label, count) in enumerate(counts):
         top = 6 + 30 * index
         width = plot_w * count / most if most else 0
-        laid.append(Bar(label=label, count=count, colour=index % 8, y=top, text_y=top + 15, width=f"{width:.1f}",
-                        count_x=f"{label_width + width + 4:.1f}"))
-    return BarChart(description=description, width=WIDTH, height=30 * len(counts) + 8, label_x=label_width - 6,
-                    bar_x=label_width, bars=laid)
+        laid.append(
+            Bar(
+                label=label,
+                count=count,
+                colour=index % 8,
+                y=top,
+                text_y=top + 15,
+                width=f"{width:.1f}",
+                count_x=f"{label_width + width + 4:.1f}",
+            )
+        )
+    return BarChart(
+        description=description,
+        width=WIDTH,
+        height=30 * len(counts) + 8,
+        label_x=label_width - 6,
+        bar_x=label_width,
+        bars=laid,
+    )
 
 
 def bars_svg(counts: Sequence[tuple[str, int]], description: str) -> Markup:

@@ -63,8 +63,9 @@ class DealLine:
     cells: list[DealCell]
 
 
-def deal_rows(rows: Sequence[DealRow], side_names: Sequence[str], match_id: int, signed: bool,
-              editable: bool) -> list[DealLine]:
+def deal_rows(
+    rows: Sequence[DealRow], side_names: Sequence[str], match_id: int, signed: bool, editable: bool
+) -> list[DealLine]:
     """Return the table's lines: each deal's number (and edit form's address), its summary, and each
     side's details, score (signed where a deal can lose points) and running total."""
     # Each sentence is looked up once for the whole table, then filled in line by line.
@@ -73,11 +74,24 @@ def deal_rows(rows: Sequence[DealRow], side_names: Sequence[str], match_id: int,
     lines = []
     for row in rows:
         details = row.details
-        cells = [DealCell(side_names[index], details[index] if details else None,
-                          f"{score:+d}" if signed else str(score), row.running[index])
-                 for index, score in enumerate(row.scores)]
-        lines.append(DealLine(number=row.number, edit=edit_address(row.number) if edit_address else None,
-                              edit_label=edit_label % {"number": row.number}, dealt=dealt % {"name": row.dealer},
-                              summary=row.summary, won=won_by % {"names": row.winner} if row.winner else None,
-                              cells=cells))
+        cells = [
+            DealCell(
+                side_names[index],
+                details[index] if details else None,
+                f"{score:+d}" if signed else str(score),
+                row.running[index],
+            )
+            for index, score in enumerate(row.scores)
+        ]
+        lines.append(
+            DealLine(
+                number=row.number,
+                edit=edit_address(row.number) if edit_address else None,
+                edit_label=edit_label % {"number": row.number},
+                dealt=dealt % {"name": row.dealer},
+                summary=row.summary,
+                won=won_by % {"names": row.winner} if row.winner else None,
+                cells=cells,
+            )
+        )
     return lines

@@ -10,9 +10,9 @@ from typing import Any, Protocol
 from markupsafe import Markup
 
 from .. import i18n
-from ..reads import queries
 from ..figures.reads import SharedMatch, Standing
 from ..models import FINISHED, PLAYING, Match, User
+from ..reads import queries
 from .addresses import address_of
 
 #: How many of the latest finished matches the home page shows.
@@ -42,8 +42,11 @@ def card_facts(matches: Sequence[Any]) -> dict[int, CardFacts]:
         for side, won, _deals, name in rows:
             if won:
                 sides.setdefault(side, []).append(name)
-        facts[match_id] = CardFacts(players=", ".join(name for *_, name in rows), deals=rows[0][2],
-                                    winners=" and ".join(" & ".join(names) for _, names in sorted(sides.items())))
+        facts[match_id] = CardFacts(
+            players=", ".join(name for *_, name in rows),
+            deals=rows[0][2],
+            winners=" and ".join(" & ".join(names) for _, names in sorted(sides.items())),
+        )
     return facts
 
 
@@ -101,14 +104,27 @@ def history_cards(matches: Sequence[Any]) -> list[HistoryCard]:
     cards = []
     for match in matches:
         fact = facts[match.id]
-        outcome = won_by % {"names": fact.winners} if match.status == FINISHED else (
-            statuses.get(match.status) or statuses.setdefault(match.status, i18n.status_word(match.status)))
+        outcome = (
+            won_by % {"names": fact.winners}
+            if match.status == FINISHED
+            else (statuses.get(match.status) or statuses.setdefault(match.status, i18n.status_word(match.status)))
+        )
         deals = counts.get(fact.deals) or counts.setdefault(
-            fact.deals, i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals))
+            fact.deals, i18n.ngettext("%(num)s deal", "%(num)s deals", fact.deals)
+        )
         title = titles.get(match.game) or titles.setdefault(match.game, i18n.game_title(match.game))
-        cards.append(HistoryCard(href=detail(match.id), title=title, players=fact.players, memo=match.note or None,
-                                 day=day(match.created_at), deals=deals, outcome=outcome,
-                                 night=night(match.night_id) if match.night_id else None))
+        cards.append(
+            HistoryCard(
+                href=detail(match.id),
+                title=title,
+                players=fact.players,
+                memo=match.note or None,
+                day=day(match.created_at),
+                deals=deals,
+                outcome=outcome,
+                night=night(match.night_id) if match.night_id else None,
+            )
+        )
     return cards
 
 
@@ -136,10 +152,21 @@ def shared_cards(shared: Sequence[SharedMatch]) -> list[SharedCard]:
     for m in shared:
         title = titles.get(m.game) or titles.setdefault(m.game, i18n.game_title(m.game))
         finished = m.status == FINISHED
-        outcome = outcomes[m.first_won, m.second_won] if finished else (
-            statuses.get(m.status) or statuses.setdefault(m.status, i18n.status_word(m.status)))
-        cards.append(SharedCard(href=detail(m.match_id), title=title, day=day(m.played_at), partners=m.partners,
-                                outcome=outcome, finished=finished))
+        outcome = (
+            outcomes[m.first_won, m.second_won]
+            if finished
+            else (statuses.get(m.status) or statuses.setdefault(m.status, i18n.status_word(m.status)))
+        )
+        cards.append(
+            SharedCard(
+                href=detail(m.match_id),
+                title=title,
+                day=day(m.played_at),
+                partners=m.partners,
+                outcome=outcome,
+                finished=finished,
+            )
+        )
     return cards
 
 
@@ -160,10 +187,18 @@ def standing_rows(standings: Sequence[Standing]) -> list[StandingLine]:
     """Return a leaderboard's rows: each player (and the address of their page), matches, wins, win
     rate, average deal score and rating, in the page's locale."""
     player = address_of("players.detail", "player_id")
-    return [StandingLine(href=player(s.player_id), name=s.name, matches=s.matches, won=s.won,
-                         win_rate=i18n.percent(s.win_rate), average_deal=i18n.decimal(s.average_deal),
-                         rating=i18n.decimal(s.rating))
-            for s in standings]
+    return [
+        StandingLine(
+            href=player(s.player_id),
+            name=s.name,
+            matches=s.matches,
+            won=s.won,
+            win_rate=i18n.percent(s.win_rate),
+            average_deal=i18n.decimal(s.average_deal),
+            rating=i18n.decimal(s.rating),
+        )
+        for s in standings
+    ]
 
 
 class Paged(Protocol):
@@ -203,6 +238,9 @@ def pages_around(page: Paged, endpoint: str, **kept: Any) -> Pager | None:
     kept = {name: value for name, value in sorted(kept.items()) if value is not None and value != ""}
     # The router is asked once, for a page number that `address_of` replaces.
     address = address_of(endpoint, "page", **kept)
-    return Pager(page=int(page.page), pages=int(pages),
-                 newer=None if page.prev_num is None else address(page.prev_num),
-                 older=None if page.next_num is None else address(page.next_num))
+    return Pager(
+        page=int(page.page),
+        pages=int(pages),
+        newer=None if page.prev_num is None else address(page.prev_num),
+        older=None if page.next_num is None else address(page.next_num),
+    )

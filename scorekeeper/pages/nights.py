@@ -10,11 +10,10 @@ from markupsafe import Markup
 
 from .. import i18n
 from ..figures.nights import MatchRow, NightRows
-from .addresses import address_of
-from .charts import running_totals_svg
 from ..models import FINISHED
 from ..rules import MatchResult, get_game
-from . import boards
+from .addresses import address_of
+from .charts import running_totals_svg
 
 
 def _scored_in_points(match: MatchRow) -> bool:
@@ -92,9 +91,17 @@ def night(rows: NightRows) -> Night:
         most = max((line.won for line in lines), default=0)
         winners[game] = [line.name for line in lines if most and line.won == most]
     ends = [rows.ends.get(match.id, match.created_at) for match in rows.matches]
-    return Night(id=rows.first.id, start=rows.first.created_at, end=max([rows.first.created_at, *ends]),
-                 note=rows.first.note, match_ids=[match.id for match in rows.matches], games=games,
-                 players=players, winners=winners, standings=standings)
+    return Night(
+        id=rows.first.id,
+        start=rows.first.created_at,
+        end=max([rows.first.created_at, *ends]),
+        note=rows.first.note,
+        match_ids=[match.id for match in rows.matches],
+        games=games,
+        players=players,
+        winners=winners,
+        standings=standings,
+    )
 
 
 def nights(pages_rows: Sequence[NightRows]) -> list[Night]:
@@ -104,8 +111,14 @@ def nights(pages_rows: Sequence[NightRows]) -> list[Night]:
 
 def api_view(found: Night) -> dict[str, object]:
     """Return a night as the API shows it."""
-    return {"id": found.id, "start": found.start.isoformat(), "end": found.end.isoformat(),
-            "matches": found.match_ids, "players": found.players, "winners": found.winners}
+    return {
+        "id": found.id,
+        "start": found.start.isoformat(),
+        "end": found.end.isoformat(),
+        "matches": found.match_ids,
+        "players": found.players,
+        "winners": found.winners,
+    }
 
 
 @dataclass(frozen=True)
@@ -140,17 +153,27 @@ def played_match(match: MatchRow, names: list[str], deals: int) -> PlayedMatch:
     standing = ", ".join(f"{name} {value}" for name, value in zip(sides, values))
     if result.juegos is not None:
         standing = i18n.gettext("%(standing)s (juegos)", standing=standing)
-    description = i18n.gettext("Running totals, deal by deal: %(standings)s.", standings=", ".join(
-        f"{name} {total}" for name, total in zip(sides, result.totals)))
-    return PlayedMatch(match=match, players=names, winners=[sides[w] for w in result.winners],
-                       finished=result.finished, standing=standing, deals=deals,
-                       chart=running_totals_svg(sides, result.running_totals(), description))
+    description = i18n.gettext(
+        "Running totals, deal by deal: %(standings)s.",
+        standings=", ".join(f"{name} {total}" for name, total in zip(sides, result.totals)),
+    )
+    return PlayedMatch(
+        match=match,
+        players=names,
+        winners=[sides[w] for w in result.winners],
+        finished=result.finished,
+        standing=standing,
+        deals=deals,
+        chart=running_totals_svg(sides, result.running_totals(), description),
+    )
 
 
 def night_page(rows: NightRows) -> NightPage:
     """Lay out a night's page from its matches (with their cached results) and results."""
-    return NightPage(night=night(rows), matches=[played_match(match, rows.names(match.id), rows.deals.get(match.id, 0))
-                                                 for match in rows.matches])
+    return NightPage(
+        night=night(rows),
+        matches=[played_match(match, rows.names(match.id), rows.deals.get(match.id, 0)) for match in rows.matches],
+    )
 
 
 @dataclass(frozen=True)
@@ -176,12 +199,19 @@ def night_cards(found: Sequence[Night]) -> list[NightCard]:
     def title(game: str) -> str:
         return titles.get(game) or titles.setdefault(game, i18n.game_title(game))
 
-    return [NightCard(href=address(night.id), day=day(night.start), note=night.note or None,
-                      games=", ".join(title(game) for game in night.games), matches=len(night.match_ids),
-                      players=", ".join(night.players),
-                      winners=[(title(game), ", ".join(names), len(names)) for game, names in night.winners.items()
-                               if names],
-                      points=[(title(game), ", ".join(f"{row.name} {row.points}" for row in rows
-                                                     if row.points is not None))
-                              for game, rows in night.points.items()])
-            for night in found]
+    return [
+        NightCard(
+            href=address(night.id),
+            day=day(night.start),
+            note=night.note or None,
+            games=", ".join(title(game) for game in night.games),
+            matches=len(night.match_ids),
+            players=", ".join(night.players),
+            winners=[(title(game), ", ".join(names), len(names)) for game, names in night.winners.items() if names],
+            points=[
+                (title(game), ", ".join(f"{row.name} {row.points}" for row in rows if row.points is not None))
+                for game, rows in night.points.items()
+            ],
+        )
+        for night in found
+    ]

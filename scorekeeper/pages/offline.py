@@ -17,10 +17,13 @@ from .boards import Scoreboard
 def offline_plan(board: Scoreboard) -> dict[str, Any]:
     """Return the plan of the match's next deals for a phone that may lose its connection."""
     return {
-        "names": board.seat_names, "sides": [list(side) for side in board.sides],
-        "side_names": board.side_names, "totals": list(board.totals),
+        "names": board.seat_names,
+        "sides": [list(side) for side in board.sides],
+        "side_names": board.side_names,
+        "totals": list(board.totals),
         "juegos": None if board.juegos is None else list(board.juegos),
         "options": {key: value for key, value in board.options.items() if key != "schedule"},
-        "next_number": board.next_number, "bids_first": board.game.bids_first,
+        "next_number": board.next_number,
+        "bids_first": board.game.bids_first,
         "rules": board.game.browser_rules(board.options, len(board.seat_names)),
     }

@@ -27,7 +27,8 @@ def qr_svg(url: str, title: str) -> Markup:
 def _drawn(url: str, title: str) -> str:
     """Draw the QR code of `url` (see `qr_svg`), once for as long as it stays among the latest drawn."""
     code = segno.make(url, error="m")
-    svg = code.svg_inline(scale=1, dark="#000", light="#fff", border=4, title=title, svgclass="qr",
-                          lineclass=None, omitsize=True)
+    svg = code.svg_inline(
+        scale=1, dark="#000", light="#fff", border=4, title=title, svgclass="qr", lineclass=None, omitsize=True
+    )
     # segno names the code (its <title>) but gives the root no role: screen readers need one to read the name.
     return str(svg.replace("<svg ", '<svg role="img" ', 1))

@@ -1,1 +1,1 @@
-"""Reads, always scoped to one account: the SQL behind the pages and the API, a match as shown, its document, and paging."""
+"""Reads, always scoped to one account: the SQL behind pages and API, a match as shown, its document, paging."""

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..models import Match
-from .matches import ShownMatch
 from ..rules import check_match
+from .matches import ShownMatch
 
 
 def match_document(match: Match | ShownMatch, deals: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
@@ -26,8 +26,13 @@ def api_view(match: Match) -> dict[str, Any]:
     The note sits beside the document, not in it: the document is what the rules engine checks.
     """
     result = match.result if match.result is not None else check_match(match_document(match)).to_dict()
-    return {"id": match.id, "status": match.status, "note": match.note, "match": match_document(match),
-            "result": result}
+    return {
+        "id": match.id,
+        "status": match.status,
+        "note": match.note,
+        "match": match_document(match),
+        "result": result,
+    }
 
 
 def replayed_view(first_answer: Mapping[str, Any], match: Match) -> dict[str, Any]:

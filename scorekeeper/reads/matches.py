@@ -55,15 +55,35 @@ class ShownMatch:
 
 _matches, _seats, _players, _deals, _links = (model.__table__ for model in (Match, Seat, Player, Deal, EntryLink))
 #: The match's columns that a `ShownMatch` holds, by the same names.
-_COLUMNS = ("id", "user_id", "game", "options", "first_dealer", "status", "pending", "version", "result",
-            "share_key_hash", "share_salt", "note", "night_id", "created_at")
+_COLUMNS = (
+    "id",
+    "user_id",
+    "game",
+    "options",
+    "first_dealer",
+    "status",
+    "pending",
+    "version",
+    "result",
+    "share_key_hash",
+    "share_salt",
+    "note",
+    "night_id",
+    "created_at",
+)
 _MATCH = select(*(_matches.c[name] for name in _COLUMNS)).where(_matches.c.id == bindparam("match_id"))
-_PLAYER_NAMES = (select(_players.c.name).select_from(_seats.join(_players, _players.c.id == _seats.c.player_id))
-                 .where(_seats.c.match_id == bindparam("match_id")).order_by(_seats.c.seat))
-_DEALS = (select(_deals.c.number, _deals.c.data).where(_deals.c.match_id == bindparam("match_id"))
-          .order_by(_deals.c.number))
-_LASTING_LINK = select(_links.c.key_hash, _links.c.salt).where(_links.c.match_id == bindparam("match_id"),
-                                                                _links.c.stopped_at.is_(None))
+_PLAYER_NAMES = (
+    select(_players.c.name)
+    .select_from(_seats.join(_players, _players.c.id == _seats.c.player_id))
+    .where(_seats.c.match_id == bindparam("match_id"))
+    .order_by(_seats.c.seat)
+)
+_DEALS = (
+    select(_deals.c.number, _deals.c.data).where(_deals.c.match_id == bindparam("match_id")).order_by(_deals.c.number)
+)
+_LASTING_LINK = select(_links.c.key_hash, _links.c.salt).where(
+    _links.c.match_id == bindparam("match_id"), _links.c.stopped_at.is_(None)
+)
 
 
 def match_to_show(match_id: int) -> ShownMatch:

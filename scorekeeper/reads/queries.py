@@ -17,14 +17,27 @@ from sqlalchemy import ColumnElement, Row, Select, bindparam, func, select
 from sqlalchemy.orm import defer, joinedload, load_only, raiseload, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
+from ..accounts.keys import hash_token, looks_like_key, sign_in_lifetime
+from ..db.sql import fixed_limit
 from ..errors import NotFound
 from ..extensions import db
 from ..i18n import gettext
-from ..accounts.keys import hash_token, looks_like_key, sign_in_lifetime
-from ..models import MAX_ID, STATUSES, ApiToken, Deal, EntryLink, Match, Player, PlayerResult, Seat, SignIn, User, utcnow
-from .paging import Page
+from ..models import (
+    MAX_ID,
+    STATUSES,
+    ApiToken,
+    Deal,
+    EntryLink,
+    Match,
+    Player,
+    PlayerResult,
+    Seat,
+    SignIn,
+    User,
+    utcnow,
+)
 from ..rules import GAMES
-from ..db.sql import fixed_limit
+from .paging import Page
 
 _players = Player.__table__
 
@@ -38,8 +51,11 @@ def user_for_sign_in(key: str) -> User | None:
     """Return the account a browser's sign-in key belongs to, while that sign-in lasts; else None."""
     if not looks_like_key(key):
         return None
-    user = db.session.scalar(select(User).join(SignIn, SignIn.user_id == User.id).where(
-        SignIn.key_hash == hash_token(key), SignIn.created_at >= utcnow() - sign_in_lifetime()))
+    user = db.session.scalar(
+        select(User)
+        .join(SignIn, SignIn.user_id == User.id)
+        .where(SignIn.key_hash == hash_token(key), SignIn.created_at >= utcnow() - sign_in_lifetime())
+    )
     if user is not None:
         user.sign_in_key = key
     return user
@@ -106,14 +122,18 @@ def player_choices(user: User) -> list[Row[tuple[int, str]]]:
 
 #: Built once, not on every page with a filter by player.
 #: Read as plain rows on the session's connection, as a page that changes nothing reads (`shown_matches`).
-_PLAYER_CHOICES = (select(_players.c.id, _players.c.name).where(_players.c.user_id == bindparam("user_id"))
-                   .order_by(_players.c.name_key))
+_PLAYER_CHOICES = (
+    select(_players.c.id, _players.c.name)
+    .where(_players.c.user_id == bindparam("user_id"))
+    .order_by(_players.c.name_key)
+)
 
 
 def api_tokens(user: User) -> list[ApiToken]:
     """Return the account's API tokens, newest first."""
-    return list(db.session.scalars(
-        select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.created_at.desc())))
+    return list(
+        db.session.scalars(select(ApiToken).where(ApiToken.user_id == user.id).order_by(ApiToken.created_at.desc()))
+    )
 
 
 def _listed(query: Select[Match], with_deals: bool) -> Select[Match]:
@@ -129,14 +149,20 @@ Chosen = tuple[bool, bool, bool, bool]
 NEWEST_FIRST = (Match.created_at.desc(), Match.id.desc())
 
 
-def _chosen(user: User, game: str | None, player_id: int | None, status: str | None,
-            note: str | None) -> tuple[Chosen, dict[str, Any]]:
+def _chosen(
+    user: User, game: str | None, player_id: int | None, status: str | None, note: str | None
+) -> tuple[Chosen, dict[str, Any]]:
     """Return which filters apply and the values the statements of `_conditions` are run with."""
     words = unicodedata.normalize("NFC", " ".join((note or "").split())).casefold()
     chosen = (bool(words), game in GAMES, status in STATUSES, player_id is not None and 0 < player_id <= MAX_ID)
     # The note tidied as the notes are, so that what was typed is found.
-    return chosen, {"user_id": user.id, "pattern": f"%{like_escaped(words)}%", "game": game, "status": status,
-                    "player_id": player_id}
+    return chosen, {
+        "user_id": user.id,
+        "pattern": f"%{like_escaped(words)}%",
+        "game": game,
+        "status": status,
+        "player_id": player_id,
+    }
 
 
 def _conditions(note: bool, game: bool, status: bool, player: bool) -> list[ColumnElement[bool]]:
@@ -154,8 +180,9 @@ def _conditions(note: bool, game: bool, status: bool, player: bool) -> list[Colu
     return conditions
 
 
-def _filtered(user: User, game: str | None, player_id: int | None, status: str | None,
-              note: str | None = None) -> Select[Match]:
+def _filtered(
+    user: User, game: str | None, player_id: int | None, status: str | None, note: str | None = None
+) -> Select[Match]:
     chosen, values = _chosen(user, game, player_id, status, note)
     return select(Match).where(*_conditions(*chosen)).order_by(*NEWEST_FIRST).params(values)
 
@@ -185,9 +212,13 @@ def _latest_statement(status: str, count: int) -> Select[Match]:
     anew at every view.
     """
     assert status in STATUSES, status
-    return _listed(select(Match).where(Match.user_id == bindparam("user_id"),
-                                       Match.status == bindparam("status", status, literal_execute=True))
-                   .order_by(*NEWEST_FIRST).limit(fixed_limit(count)), False)
+    return _listed(
+        select(Match)
+        .where(Match.user_id == bindparam("user_id"), Match.status == bindparam("status", status, literal_execute=True))
+        .order_by(*NEWEST_FIRST)
+        .limit(fixed_limit(count)),
+        False,
+    )
 
 
 #: Matches per page of the history (and of the API's list, unless it asks for another size).
@@ -195,9 +226,17 @@ PAGE_SIZE = 25
 MAX_PAGE_SIZE = 100
 
 
-def match_page(user: User, page: int, *, game: str | None = None, player_id: int | None = None,
-               status: str | None = None, note: str | None = None, per_page: int = PAGE_SIZE,
-               with_deals: bool = False) -> Pagination:
+def match_page(
+    user: User,
+    page: int,
+    *,
+    game: str | None = None,
+    player_id: int | None = None,
+    status: str | None = None,
+    note: str | None = None,
+    per_page: int = PAGE_SIZE,
+    with_deals: bool = False,
+) -> Pagination:
     """Return one page of the account's matches, newest first, filtered by game, player, status and
     words of their note (any case)."""
     query = _listed(_filtered(user, game, player_id, status, note), with_deals)
@@ -209,8 +248,15 @@ LISTED_COLUMNS = (Match.id, Match.game, Match.status, Match.note, Match.night_id
 Listed = tuple[int, str, str, str | None, int | None, datetime]
 
 
-def history_page(user: User, page: int, *, game: str | None = None, player_id: int | None = None,
-                 status: str | None = None, note: str | None = None) -> Page:
+def history_page(
+    user: User,
+    page: int,
+    *,
+    game: str | None = None,
+    player_id: int | None = None,
+    status: str | None = None,
+    note: str | None = None,
+) -> Page:
     """Return one page of the account's matches as rows of `LISTED_COLUMNS` (and their `total`), newest
     first, filtered as `match_page` filters them (one query; two for a page past the last)."""
     chosen, values = _chosen(user, game, player_id, status, note)
@@ -237,8 +283,14 @@ def _history_statements(*chosen: bool) -> tuple[Select[int], Select[*Listed, int
     # reading the whole table for the ids.
     count = select(func.count()).select_from(Match).where(*conditions)
     total = count.correlate(None).scalar_subquery().label("total")
-    return (count, select(*LISTED_COLUMNS, total).where(*conditions).order_by(*NEWEST_FIRST)
-            .limit(bindparam("limit")).offset(bindparam("offset")))
+    return (
+        count,
+        select(*LISTED_COLUMNS, total)
+        .where(*conditions)
+        .order_by(*NEWEST_FIRST)
+        .limit(bindparam("limit"))
+        .offset(bindparam("offset")),
+    )
 
 
 def seat_outcomes(match_ids: Sequence[int]) -> list[tuple[int, int, bool, int, str]]:
@@ -246,24 +298,31 @@ def seat_outcomes(match_ids: Sequence[int]) -> list[tuple[int, int, bool, int, s
     from the derived rows in one query."""
     if not match_ids:
         return []
-    return [(match_id, side, bool(won), deals, name) for match_id, side, won, deals, name in db.session.execute(
-            _seat_outcomes_query(), {"ids": list(match_ids)})]
+    return [
+        (match_id, side, bool(won), deals, name)
+        for match_id, side, won, deals, name in db.session.execute(_seat_outcomes_query(), {"ids": list(match_ids)})
+    ]
 
 
 @cache
 def _seat_outcomes_query() -> Select[int, int, bool, int, str]:
     """Return the query of `seat_outcomes`, built once: the ids are bound when it runs, as building a
     statement around a page's 25 ids cost more than running it."""
-    return (select(PlayerResult.match_id, PlayerResult.side, PlayerResult.won, PlayerResult.deals, Player.name)
-            .join(Player, Player.id == PlayerResult.player_id)
-            .where(PlayerResult.match_id.in_(bindparam("ids", expanding=True)))
-            .order_by(PlayerResult.match_id, PlayerResult.seat))
+    return (
+        select(PlayerResult.match_id, PlayerResult.side, PlayerResult.won, PlayerResult.deals, Player.name)
+        .join(Player, Player.id == PlayerResult.player_id)
+        .where(PlayerResult.match_id.in_(bindparam("ids", expanding=True)))
+        .order_by(PlayerResult.match_id, PlayerResult.seat)
+    )
 
 
 def match_for_share(secret: str) -> Match:
     """Return the match shared under this live-view secret, or raise NotFound."""
-    match = (db.session.scalar(select(Match).where(Match.share_key_hash == hash_token(secret)))
-             if looks_like_key(secret) else None)
+    match = (
+        db.session.scalar(select(Match).where(Match.share_key_hash == hash_token(secret)))
+        if looks_like_key(secret)
+        else None
+    )
     if match is None or _deleted_while_read(match):
         raise NotFound(gettext("This live view is no longer shared."))
     return match
@@ -284,8 +343,10 @@ def joined_link(link_id: int, match_id: int, key_hash: str, account_id: int) -> 
     The phone's session names the link by its id, its hash and the match's account, and all of
     them must still be what they were: ids alone could name another link and match one day.
     """
-    link: EntryLink | None = db.session.scalar(_LASTING_LINKS["joined"], {
-        "link_id": link_id, "match_id": match_id, "key_hash": key_hash, "account_id": account_id})
+    link: EntryLink | None = db.session.scalar(
+        _LASTING_LINKS["joined"],
+        {"link_id": link_id, "match_id": match_id, "key_hash": key_hash, "account_id": account_id},
+    )
     return link
 
 
@@ -293,11 +354,18 @@ def joined_link(link_id: int, match_id: int, key_hash: str, account_id: int) -> 
 _lasting = EntryLink.stopped_at.is_(None)
 _of_match = Match.id == EntryLink.match_id
 _LASTING_LINKS: dict[str, Any] = {
-    "by secret": select(EntryLink, Match.user_id).join(Match, _of_match)
+    "by secret": select(EntryLink, Match.user_id)
+    .join(Match, _of_match)
     .where(_lasting, EntryLink.key_hash == bindparam("key_hash")),
-    "joined": select(EntryLink).join(Match, _of_match)
-    .where(_lasting, EntryLink.id == bindparam("link_id"), EntryLink.match_id == bindparam("match_id"),
-           EntryLink.key_hash == bindparam("key_hash"), Match.user_id == bindparam("account_id")),
+    "joined": select(EntryLink)
+    .join(Match, _of_match)
+    .where(
+        _lasting,
+        EntryLink.id == bindparam("link_id"),
+        EntryLink.match_id == bindparam("match_id"),
+        EntryLink.key_hash == bindparam("key_hash"),
+        Match.user_id == bindparam("account_id"),
+    ),
 }
 
 
@@ -317,14 +385,21 @@ _MATCH_WITH_SEATS = select(Match).options(joinedload(Match.seats)).where(Match.i
 #: A match's deals as objects, to be changed: each one's number and facts (their dates, which only
 #: an export shows, are left to load if asked for: a change never reads them, and turning two
 #: stored dates back into datetimes for each of a long match's deals is work for nothing).
-DEALS_TO_CHANGE = (select(Deal).options(load_only(Deal.number, Deal.data))
-                   .where(Deal.match_id == bindparam("match_id")).order_by(Deal.number))
+DEALS_TO_CHANGE = (
+    select(Deal)
+    .options(load_only(Deal.number, Deal.data))
+    .where(Deal.match_id == bindparam("match_id"))
+    .order_by(Deal.number)
+)
 
 
 def _match_with_seats(match_id: int) -> Match:
     """Return a match with its seats and their players, without its deals; or raise NotFound if it is gone."""
-    match = (db.session.execute(_MATCH_WITH_SEATS, {"match_id": match_id}).unique().scalar_one_or_none()
-             if 0 < match_id <= MAX_ID else None)
+    match = (
+        db.session.execute(_MATCH_WITH_SEATS, {"match_id": match_id}).unique().scalar_one_or_none()
+        if 0 < match_id <= MAX_ID
+        else None
+    )
     if match is None or _deleted_while_read(match):
         raise NotFound(gettext("There is no such match."))
     return match

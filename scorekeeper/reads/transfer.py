@@ -14,12 +14,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from ..errors import InvalidInput
 from ..extensions import db
 from ..models import NOTE_ROOM, STATUSES, Match, Player, User
 from ..rules import RuleViolation, check_bids, check_match
-from .documents import match_document
-from ..errors import InvalidInput
 from ..text import USERNAME_PATTERN, clean_name, clean_note
+from .documents import match_document
 
 FORMAT = "scorekeeper-export"
 VERSION = 1
@@ -49,26 +49,33 @@ def export_data(username: str | None = None) -> dict[str, Any]:
     for user in users:
         players = db.session.scalars(select(Player).where(Player.user_id == user.id).order_by(Player.id))
         matches = db.session.scalars(
-            select(Match).where(Match.user_id == user.id).order_by(Match.id).options(selectinload(Match.deals)))
-        accounts.append({
-            "username": user.username,
-            "password_hash": user.password_hash,
-            "created_at": _stamp(user.created_at),
-            "players": [{"name": p.name, "archived": p.archived, "created_at": _stamp(p.created_at)}
-                        for p in players],
-            "matches": [{
-                "uid": m.uid,
-                "status": m.status,
-                "first_dealer": m.first_dealer,
-                "pending": m.pending,
-                "created_at": _stamp(m.created_at),
-                "updated_at": _stamp(m.updated_at),
-                "ended_at": _stamp(m.ended_at),
-                "deal_dates": [[_stamp(d.created_at), _stamp(d.updated_at)] for d in m.deals],
-                "match": match_document(m),
-                "note": m.note,
-            } for m in matches],
-        })
+            select(Match).where(Match.user_id == user.id).order_by(Match.id).options(selectinload(Match.deals))
+        )
+        accounts.append(
+            {
+                "username": user.username,
+                "password_hash": user.password_hash,
+                "created_at": _stamp(user.created_at),
+                "players": [
+                    {"name": p.name, "archived": p.archived, "created_at": _stamp(p.created_at)} for p in players
+                ],
+                "matches": [
+                    {
+                        "uid": m.uid,
+                        "status": m.status,
+                        "first_dealer": m.first_dealer,
+                        "pending": m.pending,
+                        "created_at": _stamp(m.created_at),
+                        "updated_at": _stamp(m.updated_at),
+                        "ended_at": _stamp(m.ended_at),
+                        "deal_dates": [[_stamp(d.created_at), _stamp(d.updated_at)] for d in m.deals],
+                        "match": match_document(m),
+                        "note": m.note,
+                    }
+                    for m in matches
+                ],
+            }
+        )
     return {"format": FORMAT, "version": VERSION, "exported_at": _stamp(datetime.now(UTC)), "accounts": accounts}
 
 
@@ -120,8 +127,11 @@ def read_export(data: Any) -> list[dict[str, Any]]:
 
 def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any]:
     username = account.get("username")
-    check.need(isinstance(username, str) and bool(USERNAME_PATTERN.match(username)), where,
-               "has no valid username (3 to 40 letters, digits or . _ - @ +).")
+    check.need(
+        isinstance(username, str) and bool(USERNAME_PATTERN.match(username)),
+        where,
+        "has no valid username (3 to 40 letters, digits or . _ - @ +).",
+    )
     check.need(isinstance(account.get("password_hash"), str), where, "has no password hash.")
     players = account.get("players")
     check.need(isinstance(players, list), where, "has no list of players.")
@@ -136,8 +146,13 @@ def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> di
             check.problems.append(f"{at}: {error.message}")
             continue
         check.need(isinstance(player.get("archived"), bool), at, "says neither true nor false for archived.")
-        read_players.append({"name": name, "archived": player.get("archived") is True,
-                             "created_at": check.date(player.get("created_at"), at)})
+        read_players.append(
+            {
+                "name": name,
+                "archived": player.get("archived") is True,
+                "created_at": check.date(player.get("created_at"), at),
+            }
+        )
     matches = account.get("matches")
     check.need(isinstance(matches, list), where, "has no list of matches.")
     read_matches = []
@@ -147,9 +162,13 @@ def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> di
             read = _read_match(match, at, check)
             if read is not None:
                 read_matches.append(read)
-    return {"username": username, "password_hash": account.get("password_hash"),
-            "created_at": check.date(account.get("created_at"), where),
-            "players": read_players, "matches": read_matches}
+    return {
+        "username": username,
+        "password_hash": account.get("password_hash"),
+        "created_at": check.date(account.get("created_at"), where),
+        "players": read_players,
+        "matches": read_matches,
+    }
 
 
 def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any] | None:
@@ -165,12 +184,18 @@ def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[s
     status = match.get("status")
     check.need(status in STATUSES, where, f"has an unknown status {status!r}.")
     if status in STATUSES and status != "abandoned":
-        check.need((status == "finished") == result.finished, where,
-                   f"is marked {status}, but its deals say it is {'over' if result.finished else 'not over'}.")
+        check.need(
+            (status == "finished") == result.finished,
+            where,
+            f"is marked {status}, but its deals say it is {'over' if result.finished else 'not over'}.",
+        )
     players = len(document["players"])
     first_dealer = match.get("first_dealer")
-    check.need(isinstance(first_dealer, int) and not isinstance(first_dealer, bool) and 0 <= first_dealer < players,
-               where, "has no valid first dealer.")
+    check.need(
+        isinstance(first_dealer, int) and not isinstance(first_dealer, bool) and 0 <= first_dealer < players,
+        where,
+        "has no valid first dealer.",
+    )
     uid = match.get("uid")
     check.need(isinstance(uid, str) and 0 < len(uid) <= 32, where, "has no valid uid.")
     pending = match.get("pending")
@@ -187,8 +212,9 @@ def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[s
     if check.need(isinstance(dates, list) and len(dates) == deal_count, where, "needs one pair of dates per deal."):
         for d, pair in enumerate(dates):
             if check.need(isinstance(pair, list) and len(pair) == 2, f"{where}, deal {d + 1}", "needs two dates."):
-                deal_dates.append((check.date(pair[0], f"{where}, deal {d + 1}"),
-                                   check.date(pair[1], f"{where}, deal {d + 1}")))
+                deal_dates.append(
+                    (check.date(pair[0], f"{where}, deal {d + 1}"), check.date(pair[1], f"{where}, deal {d + 1}"))
+                )
     note: Any = match.get("note")  # absent from files written before notes were kept
     try:
         # Whatever a version stored: before 0.2 a note's length was counted before composing it.
@@ -196,8 +222,13 @@ def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[s
     except InvalidInput as error:
         check.problems.append(f"{where}: {error.message}")
     return {
-        "uid": uid, "status": status, "first_dealer": first_dealer, "pending": pending, "document": document,
-        "note": note, "result": result,  # the engine's, kept so that the import need not score the match again
+        "uid": uid,
+        "status": status,
+        "first_dealer": first_dealer,
+        "pending": pending,
+        "document": document,
+        "note": note,
+        "result": result,  # the engine's, kept so that the import need not score the match again
         "created_at": check.date(match.get("created_at"), where),
         "updated_at": check.date(match.get("updated_at"), where),
         "ended_at": check.date(match.get("ended_at"), where, optional=True),

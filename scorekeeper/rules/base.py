@@ -26,8 +26,11 @@ class DealResult:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DealResult:
         """Rebuild a deal's result from what `to_dict` gave."""
-        return cls(int(data["number"]), tuple(int(s) for s in data["scores"]),
-                   None if data["winner"] is None else int(data["winner"]))
+        return cls(
+            int(data["number"]),
+            tuple(int(s) for s in data["scores"]),
+            None if data["winner"] is None else int(data["winner"]),
+        )
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,18 @@ SUITS: Final[tuple[Suit, ...]] = ("oros", "copas", "espadas", "bastos")
 
 #: Ranks of the 48-card Spanish deck from strongest to weakest, as the rule sheets order them.
 RANKS_BY_STRENGTH: Final[tuple[str, ...]] = (
-    "as", "3", "rey", "caballo", "sota", "9", "8", "7", "6", "5", "4", "2",
+    "as",
+    "3",
+    "rey",
+    "caballo",
+    "sota",
+    "9",
+    "8",
+    "7",
+    "6",
+    "5",
+    "4",
+    "2",
 )
 
 #: Card points of the ranks that score; every other rank is worth nothing.

@@ -21,8 +21,9 @@ def get_game(name: str) -> Game:
     """Return the game registered under `name`; raise `RuleViolation` (`game_unknown`) for any other."""
     game = GAMES.get(name)
     if game is None:
-        raise RuleViolation([RuleError(None, "game", Code.GAME_UNKNOWN, "game_unknown",
-                                       {"name": name, "games": _GAME_NAMES})])
+        raise RuleViolation(
+            [RuleError(None, "game", Code.GAME_UNKNOWN, "game_unknown", {"name": name, "games": _GAME_NAMES})]
+        )
     return game
 
 
@@ -77,9 +78,7 @@ def _check(document: object, log: ErrorLog) -> MatchResult | None:
     return game.play(players, options, deals, log)
 
 
-def _read(
-    document: object, log: ErrorLog
-) -> tuple[Game, tuple[str, ...], dict[str, object], list[object]] | None:
+def _read(document: object, log: ErrorLog) -> tuple[Game, tuple[str, ...], dict[str, object], list[object]] | None:
     """Check the parts of a document that come before its deals; return them, or None."""
     if not isinstance(document, Mapping):
         log.add(Code.MALFORMED, "match", "match_not_object")
@@ -128,10 +127,21 @@ def _players(value: object, game: Game | None, log: ErrorLog) -> tuple[str, ...]
             log.add(Code.PLAYERS_DUPLICATE, f"players.{seat}", "player_duplicate", name=name.strip())
         seen.add(key)
     if game is not None and not game.min_players <= len(value) <= game.max_players:
-        wanted = (str(game.min_players) if game.min_players == game.max_players
-                  else f"{game.min_players} to {game.max_players}")
-        log.add(Code.PLAYERS_COUNT, "players", "players_count", game=game.title, wanted=wanted, count=len(value),
-                low=game.min_players, high=game.max_players)
+        wanted = (
+            str(game.min_players)
+            if game.min_players == game.max_players
+            else f"{game.min_players} to {game.max_players}"
+        )
+        log.add(
+            Code.PLAYERS_COUNT,
+            "players",
+            "players_count",
+            game=game.title,
+            wanted=wanted,
+            count=len(value),
+            low=game.min_players,
+            high=game.max_players,
+        )
     if log.count() != start:
         return None
     return tuple(value)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Final
 
 
-def N_(text: str) -> str:  # noqa: N802  (the name translation tools look for)
+def N_(text: str) -> str:
     """Mark `text` for translation catalogues; return it unchanged."""
     return text
 
@@ -24,25 +24,57 @@ def _plural(singular: str, plural: str) -> tuple[str, str]:
 #: The sentences that say a count with its noun ("1 card", "2 cards"): by id, the parameter that
 #: holds the count, and the sentence's singular and plural. `MESSAGES` holds their plural.
 PLURALS: Final[Mapping[str, tuple[str, tuple[str, str]]]] = {
-    "cards_schedule": ("scheduled", _plural("Deal {number} is played with {scheduled} card each, not {cards}.",
-                                            "Deal {number} is played with {scheduled} cards each, not {cards}.")),
-    "bid_range": ("cards", _plural("{name}: a bid of {bid} is not possible with {cards} card in hand (0 to {cards}).",
-                                   "{name}: a bid of {bid} is not possible with {cards} cards in hand (0 to {cards}).")),
-    "tricks_range": ("cards", _plural(
-        "{name}: {tricks} tricks are not possible with {cards} card in hand (0 to {cards}).",
-        "{name}: {tricks} tricks are not possible with {cards} cards in hand (0 to {cards}).")),
-    "bid_hook": ("cards", _plural(
-        "{name} deals and bids last, and may not bid {bid}: the bids would add up to the {cards} card in hand, "
-        "and everyone could make their bid.",
-        "{name} deals and bids last, and may not bid {bid}: the bids would add up to the {cards} cards in hand, "
-        "and everyone could make their bid.")),
-    "tricks_total": ("cards", _plural("The tricks must add up to the {cards} card in hand; these add up to {total}.",
-                                      "The tricks must add up to the {cards} cards in hand; these add up to {total}.")),
-    "points_impossible": ("points", _plural(
-        "A side cannot capture {points} card point: any total from 0 to 120 except 1 and 119.",
-        "A side cannot capture {points} card points: any total from 0 to 120 except 1 and 119.")),
-    "schedule_complete": ("deals", _plural("The schedule of {deals} deal is complete; no deal can be added.",
-                                           "The schedule of {deals} deals is complete; no deal can be added.")),
+    "cards_schedule": (
+        "scheduled",
+        _plural(
+            "Deal {number} is played with {scheduled} card each, not {cards}.",
+            "Deal {number} is played with {scheduled} cards each, not {cards}.",
+        ),
+    ),
+    "bid_range": (
+        "cards",
+        _plural(
+            "{name}: a bid of {bid} is not possible with {cards} card in hand (0 to {cards}).",
+            "{name}: a bid of {bid} is not possible with {cards} cards in hand (0 to {cards}).",
+        ),
+    ),
+    "tricks_range": (
+        "cards",
+        _plural(
+            "{name}: {tricks} tricks are not possible with {cards} card in hand (0 to {cards}).",
+            "{name}: {tricks} tricks are not possible with {cards} cards in hand (0 to {cards}).",
+        ),
+    ),
+    "bid_hook": (
+        "cards",
+        _plural(
+            "{name} deals and bids last, and may not bid {bid}: the bids would add up to the {cards} card in hand, "
+            "and everyone could make their bid.",
+            "{name} deals and bids last, and may not bid {bid}: the bids would add up to the {cards} cards in hand, "
+            "and everyone could make their bid.",
+        ),
+    ),
+    "tricks_total": (
+        "cards",
+        _plural(
+            "The tricks must add up to the {cards} card in hand; these add up to {total}.",
+            "The tricks must add up to the {cards} cards in hand; these add up to {total}.",
+        ),
+    ),
+    "points_impossible": (
+        "points",
+        _plural(
+            "A side cannot capture {points} card point: any total from 0 to 120 except 1 and 119.",
+            "A side cannot capture {points} card points: any total from 0 to 120 except 1 and 119.",
+        ),
+    ),
+    "schedule_complete": (
+        "deals",
+        _plural(
+            "The schedule of {deals} deal is complete; no deal can be added.",
+            "The schedule of {deals} deals is complete; no deal can be added.",
+        ),
+    ),
 }
 
 
@@ -87,8 +119,10 @@ MESSAGES: Final[Mapping[str, str]] = {
     "points_not_pair": N_("Card points must be two whole numbers, one for each side."),
     "points_impossible": PLURALS["points_impossible"][1][1],
     "points_total": N_("The card points must add up to 120; these add up to {total}."),
-    "points_total_tute": N_("After a tute of {kind} the card points add up to at most {most}: the declarer still "
-                            "holds the four. These add up to {total}."),
+    "points_total_tute": N_(
+        "After a tute of {kind} the card points add up to at most {most}: the declarer still "
+        "holds the four. These add up to {total}."
+    ),
     "last_trick_after_tute": N_("No side takes the last trick in a deal stopped by a tute."),
     "last_trick_missing": N_("Say which side took the last trick."),
     "last_trick_not_side": N_("The last trick must be given as a side number (0 or 1)."),

@@ -18,18 +18,27 @@ TWOS_OUT_FOR: Final = (3, 6)
 
 POCHA_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("deck", "choice", 40, N_("Cards in the deck: 40, or 48 with the 8s and 9s."), choices=(40, 48)),
-    OptionSpec("remove_twos", "bool", True,
-               N_("With 3 or 6 players, take the four 2s out so that every card is dealt.")),
-    OptionSpec("schedule", "schedule", "classic",
-               N_("Cards per player, deal by deal: classic (a round of 1s, up to the most and back), ladder, "
-                  "or a list."),
-               choices=("classic", "ladder")),
-    OptionSpec("hook", "bool", True,
-               N_("The dealer bids last and may not make the bids add up to the cards in hand.")),
+    OptionSpec(
+        "remove_twos", "bool", True, N_("With 3 or 6 players, take the four 2s out so that every card is dealt.")
+    ),
+    OptionSpec(
+        "schedule",
+        "schedule",
+        "classic",
+        N_("Cards per player, deal by deal: classic (a round of 1s, up to the most and back), ladder, or a list."),
+        choices=("classic", "ladder"),
+    ),
+    OptionSpec("hook", "bool", True, N_("The dealer bids last and may not make the bids add up to the cards in hand.")),
     OptionSpec("exact_base", "int", 10, N_("Points for making exactly the tricks bid."), minimum=0, maximum=100),
     OptionSpec("per_trick", "int", 5, N_("Points for each trick taken when the bid is exact."), minimum=0, maximum=100),
-    OptionSpec("miss_per_trick", "int", 5, N_("Points lost for each trick of difference when the bid is missed."),
-               minimum=0, maximum=100),
+    OptionSpec(
+        "miss_per_trick",
+        "int",
+        5,
+        N_("Points lost for each trick of difference when the bid is missed."),
+        minimum=0,
+        maximum=100,
+    ),
     OptionSpec("oros_double", "bool", False, N_("Every score of a deal with oros as trump counts double.")),
 )
 
@@ -140,8 +149,15 @@ _DEAL_FIELDS: Final = frozenset({"dealer", "cards", "trump", "bids", "tricks"})
 class _PochaDealReader(DealReader):
     """Checks one raw Pocha deal field by field."""
 
-    def __init__(self, raw: Mapping[str, object], number: int, players: tuple[str, ...], options: PochaOptions,
-                 log: ErrorLog, with_tricks: bool = True) -> None:
+    def __init__(
+        self,
+        raw: Mapping[str, object],
+        number: int,
+        players: tuple[str, ...],
+        options: PochaOptions,
+        log: ErrorLog,
+        with_tricks: bool = True,
+    ) -> None:
         super().__init__(raw, number, log, _DEAL_FIELDS if with_tricks else _DEAL_FIELDS - {"tricks"})
         self.with_tricks = with_tricks
         self.players = players
@@ -155,10 +171,15 @@ class _PochaDealReader(DealReader):
         if trump is not None and not is_suit(trump):
             self.problem(Code.TRUMP_INVALID, "trump", "pocha_trump")
         bids = self.counts("bids", cards)
-        if bids is not None and cards is not None and dealer is not None and self.options.hook:
-            if sum(bids) == cards:
-                self.problem(Code.BID_HOOK, f"bids.{dealer}", "bid_hook",
-                             name=self.players[dealer], bid=bids[dealer], cards=cards)
+        if bids is not None and cards is not None and dealer is not None and self.options.hook and sum(bids) == cards:
+            self.problem(
+                Code.BID_HOOK,
+                f"bids.{dealer}",
+                "bid_hook",
+                name=self.players[dealer],
+                bid=bids[dealer],
+                cards=cards,
+            )
         tricks = self.counts("tricks", cards) if self.with_tricks else ()
         if tricks and cards is not None and sum(tricks) != cards:
             self.problem(Code.TRICKS_TOTAL, "tricks", "tricks_total", cards=cards, total=sum(tricks))
@@ -174,12 +195,19 @@ class _PochaDealReader(DealReader):
             self.problem(Code.MALFORMED, "cards", "cards_missing")
             return None
         if not 1 <= value <= self.most:
-            self.problem(Code.CARDS_RANGE, "cards", "cards_range",
-                         players=len(self.players), most=self.most, cards=number_text(value))
+            self.problem(
+                Code.CARDS_RANGE,
+                "cards",
+                "cards_range",
+                players=len(self.players),
+                most=self.most,
+                cards=number_text(value),
+            )
             return None
         if value != scheduled:
-            self.problem(Code.CARDS_SCHEDULE, "cards", "cards_schedule",
-                         number=self.number, scheduled=scheduled, cards=value)
+            self.problem(
+                Code.CARDS_SCHEDULE, "cards", "cards_schedule", number=self.number, scheduled=scheduled, cards=value
+            )
         return value
 
     def counts(self, field: str, cards: int | None) -> tuple[int, ...] | None:
@@ -187,24 +215,42 @@ class _PochaDealReader(DealReader):
         bids = field == "bids"
         values = int_list(self.raw.get(field), len(self.players))
         if values is None:
-            self.problem(Code.MALFORMED, field, "bids_not_list" if bids else "tricks_not_list",
-                         players=len(self.players))
+            self.problem(
+                Code.MALFORMED, field, "bids_not_list" if bids else "tricks_not_list", players=len(self.players)
+            )
             return None
         if cards is None:
             return values
         wrong = [(seat, v) for seat, v in enumerate(values) if not 0 <= v <= cards]
         for seat, v in wrong:
             if bids:
-                self.problem(Code.BID_RANGE, f"bids.{seat}", "bid_range",
-                             name=self.players[seat], bid=number_text(v), cards=cards)
+                self.problem(
+                    Code.BID_RANGE,
+                    f"bids.{seat}",
+                    "bid_range",
+                    name=self.players[seat],
+                    bid=number_text(v),
+                    cards=cards,
+                )
             else:
-                self.problem(Code.TRICKS_RANGE, f"tricks.{seat}", "tricks_range",
-                             name=self.players[seat], tricks=number_text(v), cards=cards)
+                self.problem(
+                    Code.TRICKS_RANGE,
+                    f"tricks.{seat}",
+                    "tricks_range",
+                    name=self.players[seat],
+                    tricks=number_text(v),
+                    cards=cards,
+                )
         return None if wrong else values
 
 
 def read_pocha_deal(
-    raw: object, number: int, scheduled: int, players: tuple[str, ...], options: PochaOptions, log: ErrorLog,
+    raw: object,
+    number: int,
+    scheduled: int,
+    players: tuple[str, ...],
+    options: PochaOptions,
+    log: ErrorLog,
     with_tricks: bool = True,
 ) -> PochaDeal | None:
     """Check one raw Pocha deal scheduled with `scheduled` cards; log every problem and return it, or None.
@@ -305,9 +351,12 @@ class PochaGame(Game):
             next_cards=None if finished else schedule[len(results)],
         )
 
-
     def check_bids(
-        self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], bids: object,
+        self,
+        players: tuple[str, ...],
+        options: Mapping[str, object],
+        deals: Sequence[object],
+        bids: object,
         log: ErrorLog,
     ) -> PochaDeal | None:
         """Check the bidding of the next deal (before play) after `deals`; log problems, return it or None."""

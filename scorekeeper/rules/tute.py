@@ -1,4 +1,7 @@
-"""Tute for two players (`tute2`) or four in pairs (`tute4`): scoring deals and matches (what a deal is and how it is read: `tute_deal`)."""
+"""Tute for two players (`tute2`) or four in pairs (`tute4`): scoring deals and matches.
+
+What a deal is and how a raw one is read is in `tute_deal`.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +10,29 @@ from typing import Any, Final
 
 from .base import DealResult, Game, MatchResult
 from .common import (
-    CARD_POINTS, DECK_POINTS, SUITS, Code, ErrorLog, next_seat, possible_card_points,
+    CARD_POINTS,
+    DECK_POINTS,
+    SUITS,
+    Code,
+    ErrorLog,
+    next_seat,
+    possible_card_points,
 )
 from .messages import N_
 from .options import OptionSpec, as_int, as_str
-
 from .tute_deal import (
-    CANTE_IN_TRUMP, DEFAULT_TARGETS, HELD_BY_TUTE, MAX_JUEGOS_TARGET, OVER_100, TUTE_OPTION_SPECS, TuteDeal, TuteOptions, cante_value, first_dealer_for_leader, read_tute_deal, tute_sides,
+    CANTE_IN_TRUMP,
+    DEFAULT_TARGETS,
+    HELD_BY_TUTE,
+    MAX_JUEGOS_TARGET,
+    OVER_100,
+    TUTE_OPTION_SPECS,
+    TuteDeal,
+    TuteOptions,
+    cante_value,
+    first_dealer_for_leader,
+    read_tute_deal,
+    tute_sides,
 )
 
 
@@ -67,11 +86,15 @@ class TuteGame(Game):
         return tute_sides(players)
 
     def seat_tallies(self, deal: Mapping[str, Any], seat: int, side: int) -> dict[str, int]:
-        sung = [cante_value(cante["suit"], deal["trump"]) for cante in deal.get("cantes") or [] if cante["seat"] == seat]
-        return {"cantes_20": sum(1 for value in sung if value != CANTE_IN_TRUMP),
-                "cantes_40": sum(1 for value in sung if value == CANTE_IN_TRUMP),
-                "tutes": int((deal.get("tute") or {}).get("seat") == seat),
-                "last_tricks": int(deal.get("last_trick") == side)}
+        sung = [
+            cante_value(cante["suit"], deal["trump"]) for cante in deal.get("cantes") or [] if cante["seat"] == seat
+        ]
+        return {
+            "cantes_20": sum(1 for value in sung if value != CANTE_IN_TRUMP),
+            "cantes_40": sum(1 for value in sung if value == CANTE_IN_TRUMP),
+            "tutes": int((deal.get("tute") or {}).get("seat") == seat),
+            "last_tricks": int(deal.get("last_trick") == side),
+        }
 
     def ranks(self, result: MatchResult) -> list[int]:
         return [1 if side in result.winners else 2 for side in range(len(result.sides))]
@@ -83,16 +106,23 @@ class TuteGame(Game):
         """Return the card points, the last trick's bonus, cante values, tutes, juegos and the target."""
         rules = TuteOptions.from_values(options)
         return {
-            "deck_points": DECK_POINTS, "card_points": dict(CARD_POINTS),
+            "deck_points": DECK_POINTS,
+            "card_points": dict(CARD_POINTS),
             "impossible_points": [p for p in range(DECK_POINTS + 1) if not possible_card_points(p)],
             "last_trick_bonus": rules.last_trick_bonus,
             "cantes": {suit: {trump: cante_value(suit, trump) for trump in SUITS} for suit in SUITS},  # [suit][trump]
-            "held_by_tute": dict(HELD_BY_TUTE), "tute_allowed": rules.tute != "off",
+            "held_by_tute": dict(HELD_BY_TUTE),
+            "tute_allowed": rules.tute != "off",
             "tute_ends_match": rules.tute_ends_match,
             # juegos a deal's winner earns: `over` from a deal score of `over_from`, `under` below it
-            "juegos": None if rules.mode != "juegos" else {
-                "under": _juegos(False, OVER_100 - 1, rules), "over": _juegos(False, OVER_100, rules),
-                "over_from": OVER_100, "tute": _juegos(True, 0, rules)},
+            "juegos": None
+            if rules.mode != "juegos"
+            else {
+                "under": _juegos(False, OVER_100 - 1, rules),
+                "over": _juegos(False, OVER_100, rules),
+                "over_from": OVER_100,
+                "tute": _juegos(True, 0, rules),
+            },
             "target": rules.target,
             "dealer_for_leader": [first_dealer_for_leader(leader, players) for leader in range(players)],
         }

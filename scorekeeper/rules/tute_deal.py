@@ -7,8 +7,18 @@ from dataclasses import dataclass
 from typing import Final, Literal, cast
 
 from .common import (
-    CARD_POINTS, DECK_POINTS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, number_text,
-    possible_card_points, seat_in_range,
+    CARD_POINTS,
+    DECK_POINTS,
+    Code,
+    DealReader,
+    ErrorLog,
+    Suit,
+    int_list,
+    is_int,
+    is_suit,
+    number_text,
+    possible_card_points,
+    seat_in_range,
 )
 from .messages import N_
 from .options import OptionSpec, as_bool, as_int, as_str
@@ -28,21 +38,44 @@ DEFAULT_TARGETS: Final[Mapping[str, int]] = {"juegos": 3, "points": 101}
 OVER_100: Final = 101
 
 TUTE_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
-    OptionSpec("deck", "choice", 40,
-               N_("Cards in the deck: 40, or 48 with the 8s and 9s (which score nothing)."), choices=(40, 48)),
-    OptionSpec("last_trick_bonus", "int", 10,
-               N_("Points for the side that takes the last trick (las diez de últimas)."), minimum=0, maximum=50),
-    OptionSpec("mode", "choice", "juegos",
-               N_("Win the match by deals won (juegos) or by points added up deal after deal."),
-               choices=("juegos", "points")),
-    OptionSpec("target", "int", None,
-               N_("Match target: juegos to reach (default 3, at most 99), or in points mode the total "
-                  "(default 101)."),
-               minimum=1, maximum=10000),
+    OptionSpec(
+        "deck",
+        "choice",
+        40,
+        N_("Cards in the deck: 40, or 48 with the 8s and 9s (which score nothing)."),
+        choices=(40, 48),
+    ),
+    OptionSpec(
+        "last_trick_bonus",
+        "int",
+        10,
+        N_("Points for the side that takes the last trick (las diez de últimas)."),
+        minimum=0,
+        maximum=50,
+    ),
+    OptionSpec(
+        "mode",
+        "choice",
+        "juegos",
+        N_("Win the match by deals won (juegos) or by points added up deal after deal."),
+        choices=("juegos", "points"),
+    ),
+    OptionSpec(
+        "target",
+        "int",
+        None,
+        N_("Match target: juegos to reach (default 3, at most 99), or in points mode the total (default 101)."),
+        minimum=1,
+        maximum=10000,
+    ),
     OptionSpec("double_over_100", "bool", False, N_("A deal won with 101 or more (or by a tute) earns two juegos.")),
-    OptionSpec("tute", "choice", "deal",
-               N_("Four Reyes or four Caballos in one hand: wins the deal, wins the match, or is not played (off)."),
-               choices=("deal", "match", "off")),
+    OptionSpec(
+        "tute",
+        "choice",
+        "deal",
+        N_("Four Reyes or four Caballos in one hand: wins the deal, wins the match, or is not played (off)."),
+        choices=("deal", "match", "off"),
+    ),
 )
 
 
@@ -50,6 +83,7 @@ def tute_kind(raw: object) -> str | None:
     """Return the kind a raw tute declaration names, if it names one (checked on its own elsewhere)."""
     kind = raw.get("kind") if isinstance(raw, Mapping) else None
     return kind if kind in TUTE_KINDS else None
+
 
 @dataclass(frozen=True)
 class TuteOptions:
@@ -136,8 +170,9 @@ _DEAL_FIELDS: Final = frozenset({"dealer", "trump", "points", "last_trick", "can
 class _TuteDealReader(DealReader):
     """Checks one raw Tute deal field by field."""
 
-    def __init__(self, raw: Mapping[str, object], number: int, names: tuple[str, ...], options: TuteOptions,
-                 log: ErrorLog) -> None:
+    def __init__(
+        self, raw: Mapping[str, object], number: int, names: tuple[str, ...], options: TuteOptions, log: ErrorLog
+    ) -> None:
         super().__init__(raw, number, log, _DEAL_FIELDS)
         self.players = len(names)
         self.names = names
@@ -199,8 +234,9 @@ class _TuteDealReader(DealReader):
             return None
         most = DECK_POINTS - HELD_BY_TUTE.get(kind or "", 0)
         if declared and total > most:
-            self.problem(Code.POINTS_TOTAL, "points", "points_total_tute", kind=(kind or "").capitalize(),
-                         most=most, total=total)
+            self.problem(
+                Code.POINTS_TOTAL, "points", "points_total_tute", kind=(kind or "").capitalize(), most=most, total=total
+            )
             return None
         return (pair[0], pair[1])
 
@@ -243,8 +279,14 @@ class _TuteDealReader(DealReader):
                 self.problem(Code.SEAT_INVALID, f"{where}.seat", "seat_missing", seat=number_text(seat + 1))
             elif tute is not None and seat != tute.seat:
                 holder = self.names[tute.seat]
-                self.problem(Code.SEAT_INVALID, f"{where}.seat", "cante_after_tute",
-                             singer=self.names[seat], holder=holder, kind=tute.kind.capitalize())
+                self.problem(
+                    Code.SEAT_INVALID,
+                    f"{where}.seat",
+                    "cante_after_tute",
+                    singer=self.names[seat],
+                    holder=holder,
+                    kind=tute.kind.capitalize(),
+                )
             if not is_suit(suit):
                 self.problem(Code.MALFORMED, f"{where}.suit", "cante_suit")
             elif any(c.suit == suit for c in cantes):
@@ -262,5 +304,3 @@ def read_tute_deal(
         log.add(Code.MALFORMED, "deal", "deal_not_object", deal=number, number=number)
         return None
     return _TuteDealReader(raw, number, players, options, log).read()
-
-

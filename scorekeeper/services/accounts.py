@@ -11,13 +11,13 @@ from flask_babel import gettext as _
 from sqlalchemy import delete, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from ..accounts.keys import hash_token, sign_in_lifetime
 from ..errors import InvalidInput, NotFound
 from ..extensions import db
-from ..figures.nights import GAP_HOURS
 from ..figures.locks import lock_figures
+from ..figures.nights import GAP_HOURS
 from ..figures.upkeep import regroup_nights
 from ..i18n import is_time_zone
-from ..accounts.keys import hash_token, sign_in_lifetime
 from ..models import MAX_ID, NAME_KEY_LENGTH, ApiToken, SignIn, User, utcnow
 from ..text import MAX_TYPED_TEXT, clean_name, clean_username, plain_text, username_keys
 from .base import atomic
@@ -68,8 +68,9 @@ def user_named(username: str) -> User | None:
 def _new_sign_in(user: User) -> str:
     """Record a new signed-in browser of `user` (inside a transaction) and return its key."""
     key = secrets.token_urlsafe(32)
-    db.session.execute(delete(SignIn.__table__).where(SignIn.user_id == user.id,
-                                                      SignIn.created_at < utcnow() - sign_in_lifetime()))
+    db.session.execute(
+        delete(SignIn.__table__).where(SignIn.user_id == user.id, SignIn.created_at < utcnow() - sign_in_lifetime())
+    )
     db.session.add(SignIn(user_id=user.id, key_hash=hash_token(key)))
     user.sign_in_key = key
     return key
@@ -127,8 +128,9 @@ def set_time_zone(user: User, time_zone: str | None) -> None:
 def set_night_gap(user: User, hours: object) -> None:
     """Set how many hours between matches begin a new game night, and group the account's nights again."""
     if not isinstance(hours, int) or isinstance(hours, bool) or hours not in GAP_HOURS:
-        raise InvalidInput(_("Choose from %(low)s to %(high)s hours.", low=GAP_HOURS[0], high=GAP_HOURS[-1]),
-                           "night_gap")
+        raise InvalidInput(
+            _("Choose from %(low)s to %(high)s hours.", low=GAP_HOURS[0], high=GAP_HOURS[-1]), "night_gap"
+        )
     if hours != user.night_gap_hours:
         user.night_gap_hours = hours
         lock_figures(user.id)

@@ -48,6 +48,7 @@ def _conflict() -> Conflict:
 
 def atomic(function: Callable[P, T]) -> Callable[P, T]:
     """Make `function` one transaction: committed when it returns, rolled back whole when it raises."""
+
     @functools.wraps(function)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
         with _transaction():
@@ -70,5 +71,7 @@ def check_version(match: Versioned, expected_version: int | None, *, deal: bool 
     """
     if expected_version is not None and expected_version != match.version:
         raise PreconditionFailed(
-            _("This match changed since the page was opened. Reload it and check the deal again.") if deal
-            else _("This match changed since it was read. Read it again before changing it."))
+            _("This match changed since the page was opened. Reload it and check the deal again.")
+            if deal
+            else _("This match changed since it was read. Read it again before changing it.")
+        )

@@ -5,10 +5,10 @@ from __future__ import annotations
 from sqlalchemy import delete, select
 from sqlalchemy.orm import selectinload
 
-from ..reads.documents import match_document
 from ..extensions import db
 from ..figures.upkeep import rebuild_figures, refresh_figures, regroup_nights
 from ..models import ABANDONED, FINISHED, PLAYING, Match, PlayerPair, PlayerSummary, User
+from ..reads.documents import match_document
 from ..rules import check_match
 from .base import atomic
 

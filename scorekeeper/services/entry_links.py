@@ -5,17 +5,20 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from sqlalchemy import update
 
+from ..accounts.keys import ENTRY_LINK, new_link_key
 from ..errors import Conflict
 from ..extensions import db
-from ..accounts.keys import ENTRY_LINK, new_link_key
 from ..models import PLAYING, EntryLink, Match, utcnow
 from .base import atomic, check_version
 
 
 def stop_links(match_id: int) -> None:
     """Stop the match's lasting entry link, if any (inside a transaction)."""
-    db.session.execute(update(EntryLink).where(EntryLink.match_id == match_id, EntryLink.stopped_at.is_(None))
-                       .values(stopped_at=utcnow()))
+    db.session.execute(
+        update(EntryLink)
+        .where(EntryLink.match_id == match_id, EntryLink.stopped_at.is_(None))
+        .values(stopped_at=utcnow())
+    )
 
 
 @atomic

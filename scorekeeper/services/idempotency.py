@@ -11,13 +11,12 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import Row, bindparam, delete, insert, select
 
-from ..reads.documents import api_view
 from ..errors import Conflict, ServiceError
 from ..extensions import db
 from ..models import IdempotencyKey, Match, utcnow
+from ..reads.documents import api_view
 from ..rules import RuleViolation
 from ..text import plain_text
-
 
 MAX_IDEMPOTENCY_KEY = 100
 
@@ -38,8 +37,13 @@ def _earlier(user_id: int, match_id: int, key: str | None) -> Row[Any, Any] | No
         return None
     earlier = db.session.execute(_EARLIER, {"user_id": user_id, "key": key}).first()
     if earlier is not None and earlier.match_id != match_id:
-        raise Conflict(_("This entry was sent before for another match, so it was not stored here. "
-                         "Reload the page and enter it again."), "idempotency_key")
+        raise Conflict(
+            _(
+                "This entry was sent before for another match, so it was not stored here. "
+                "Reload the page and enter it again."
+            ),
+            "idempotency_key",
+        )
     return earlier
 
 
@@ -91,9 +95,12 @@ def forget_old_keys(user_id: int) -> None:
 # Built once, on the table's columns: plain SQL statements the session sends as they are.
 _keys = IdempotencyKey.__table__
 #: What a key made: its match, and the API's answer (a plain row: it is read before every keyed change).
-_EARLIER = select(_keys.c.match_id, _keys.c.body).where(_keys.c.user_id == bindparam("user_id"),
-                                                         _keys.c.key == bindparam("key"))
-_FORGET_OLD_KEYS = delete(_keys).where(_keys.c.user_id == bindparam("user_id"), _keys.c.created_at < bindparam("before"))
+_EARLIER = select(_keys.c.match_id, _keys.c.body).where(
+    _keys.c.user_id == bindparam("user_id"), _keys.c.key == bindparam("key")
+)
+_FORGET_OLD_KEYS = delete(_keys).where(
+    _keys.c.user_id == bindparam("user_id"), _keys.c.created_at < bindparam("before")
+)
 _KEEP_KEY = insert(_keys)
 
 

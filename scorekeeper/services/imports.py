@@ -16,8 +16,20 @@ from ..extensions import db
 from ..figures.rows import seat_rows
 from ..figures.upkeep import insert_rows, rebuild_figures, regroup_nights
 from ..models import (
-    ABANDONED, FINISHED, PLAYING, Deal, Match, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, Seat, User,
-    name_key, utcnow,
+    ABANDONED,
+    FINISHED,
+    PLAYING,
+    Deal,
+    Match,
+    Player,
+    PlayerPair,
+    PlayerRating,
+    PlayerResult,
+    PlayerSummary,
+    Seat,
+    User,
+    name_key,
+    utcnow,
 )
 from ..rules import MatchResult, check_match, check_options, get_game
 from ..text import clean_name
@@ -33,7 +45,7 @@ T = TypeVar("T")
 def batches(items: Sequence[T], size: int = BATCH) -> Iterator[Sequence[T]]:
     """Yield `items` a batch at a time."""
     for start in range(0, len(items), size):
-        yield items[start:start + size]
+        yield items[start : start + size]
 
 
 @atomic
@@ -49,8 +61,12 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
     for account in accounts:
         user = into or user_named(account["username"])
         if user is None:
-            user = User(username=account["username"], username_key=account["username"].casefold(),
-                        password_hash=account["password_hash"], created_at=account["created_at"])
+            user = User(
+                username=account["username"],
+                username_key=account["username"].casefold(),
+                password_hash=account["password_hash"],
+                created_at=account["created_at"],
+            )
             db.session.add(user)
             db.session.flush()
             report["accounts"] += 1
@@ -88,16 +104,25 @@ class _Players:
 
     def __init__(self, user: User) -> None:
         self.user = user
-        self.ids = {key: player_id for key, player_id in db.session.execute(
-            select(Player.name_key, Player.id).where(Player.user_id == user.id))}
+        self.ids = {
+            key: player_id
+            for key, player_id in db.session.execute(
+                select(Player.name_key, Player.id).where(Player.user_id == user.id)
+            )
+        }
 
     def add(self, name: str, archived: bool = False, created_at: Any = None) -> bool:
         """Add a player unless the account has one by that name; say whether it was added."""
         key = name_key(name)
         if key in self.ids:
             return False
-        player = Player(user_id=self.user.id, name=clean_name(name), name_key=key, archived=archived,
-                        created_at=created_at or utcnow())
+        player = Player(
+            user_id=self.user.id,
+            name=clean_name(name),
+            name_key=key,
+            archived=archived,
+            created_at=created_at or utcnow(),
+        )
         db.session.add(player)
         db.session.flush()
         self.ids[key] = player.id
@@ -126,12 +151,27 @@ def _store(user: User, players: _Players, items: Sequence[Mapping[str, Any]]) ->
         # A finished match always has an end: the ratings follow the order matches ended in.
         ended = item["ended_at"] or (item["updated_at"] if status == FINISHED else None)
         note = item.get("note")
-        matches.append({
-            "uid": item["uid"], "user_id": user.id, "game": document["game"], "first_dealer": first_dealer,
-            "options": get_game(document["game"]).changed_options(options), "status": status,
-            "pending": item["pending"], "version": 1, "result": result.to_dict(), "share_key_hash": None,
-            "share_salt": None, "note": note, "note_key": None if note is None else note.casefold(), "night_id": None,
-            "created_at": item["created_at"], "updated_at": item["updated_at"], "ended_at": ended})
+        matches.append(
+            {
+                "uid": item["uid"],
+                "user_id": user.id,
+                "game": document["game"],
+                "first_dealer": first_dealer,
+                "options": get_game(document["game"]).changed_options(options),
+                "status": status,
+                "pending": item["pending"],
+                "version": 1,
+                "result": result.to_dict(),
+                "share_key_hash": None,
+                "share_salt": None,
+                "note": note,
+                "note_key": None if note is None else note.casefold(),
+                "night_id": None,
+                "created_at": item["created_at"],
+                "updated_at": item["updated_at"],
+                "ended_at": ended,
+            }
+        )
         facts.append((players.seated(list(document["players"])), deals, list(item["deal_dates"]), result))
     ids = _insert_returning_ids(matches)
     seats: list[dict[str, Any]] = []
@@ -140,11 +180,27 @@ def _store(user: User, players: _Players, items: Sequence[Mapping[str, Any]]) ->
     for match_id, match, (player_ids, deals, dates, result) in zip(ids, matches, facts):
         seated = list(enumerate(player_ids))
         seats += [{"match_id": match_id, "seat": seat, "player_id": player_id} for seat, player_id in seated]
-        deal_rows += [{"match_id": match_id, "number": number, "data": dict(deal), "created_at": created,
-                       "updated_at": updated, "entry_link_id": None}
-                      for number, (deal, (created, updated)) in enumerate(zip(deals, dates), start=1)]
-        results += seat_rows(user.id, match_id, match["game"], match["status"], match["ended_at"] or match["created_at"],
-                             seated, deals, result)
+        deal_rows += [
+            {
+                "match_id": match_id,
+                "number": number,
+                "data": dict(deal),
+                "created_at": created,
+                "updated_at": updated,
+                "entry_link_id": None,
+            }
+            for number, (deal, (created, updated)) in enumerate(zip(deals, dates), start=1)
+        ]
+        results += seat_rows(
+            user.id,
+            match_id,
+            match["game"],
+            match["status"],
+            match["ended_at"] or match["created_at"],
+            seated,
+            deals,
+            result,
+        )
     for model, rows in ((Seat, seats), (Deal, deal_rows), (PlayerResult, results)):
         for batch in batches(rows):
             insert_rows(model, batch)

@@ -18,17 +18,33 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from ..reads.documents import match_document
+from ..accounts.keys import SHARE_LINK, new_link_key
 from ..errors import Conflict, NotFound
 from ..extensions import db
 from ..figures.locks import facts_under_lock, lock_figures, lock_match
-from ..accounts.keys import SHARE_LINK, new_link_key
 from ..figures.upkeep import (
-    cache_result, night_moved, pair_up, rate_again, refresh_figures, regroup_nights, store_result, sum_up,
+    cache_result,
+    night_moved,
+    pair_up,
+    rate_again,
+    refresh_figures,
+    regroup_nights,
+    store_result,
+    sum_up,
 )
 from ..models import ABANDONED, FINISHED, MAX_NOTE_LENGTH, PLAYING, Deal, Match, Seat, User, utcnow
-from ..rules import Code, MatchResult, RuleError, RuleViolation, check_bids, check_match, check_options, get_game
-from ..rules import next_seat
+from ..reads.documents import match_document
+from ..rules import (
+    Code,
+    MatchResult,
+    RuleError,
+    RuleViolation,
+    check_bids,
+    check_match,
+    check_options,
+    get_game,
+    next_seat,
+)
 from ..text import clean_name, clean_note
 from .base import atomic, check_version
 from .entry_links import stop_links
@@ -37,12 +53,20 @@ from .players import players_for
 
 
 def _dealer_error(players: int) -> RuleViolation:
-    return RuleViolation([RuleError(None, "first_dealer", Code.DEALER_INVALID, "dealer_out_of_range",
-                                    {"players": players})])
+    return RuleViolation(
+        [RuleError(None, "first_dealer", Code.DEALER_INVALID, "dealer_out_of_range", {"players": players})]
+    )
 
 
-def new_match(user: User, document: Mapping[str, Any], first_dealer: int | None, *,
-               uid: str | None = None, unarchive: bool = True, figures: bool = True) -> tuple[Match, MatchResult]:
+def new_match(
+    user: User,
+    document: Mapping[str, Any],
+    first_dealer: int | None,
+    *,
+    uid: str | None = None,
+    unarchive: bool = True,
+    figures: bool = True,
+) -> tuple[Match, MatchResult]:
     """Check a whole document and build its match, seats and deals (inside a transaction).
 
     Without `figures` (an import, which sets the match's dates first) its derived rows are left
@@ -56,8 +80,13 @@ def new_match(user: User, document: Mapping[str, Any], first_dealer: int | None,
         first_dealer = deals[0]["dealer"] if deals else 0
     if not isinstance(first_dealer, int) or isinstance(first_dealer, bool) or not 0 <= first_dealer < len(names):
         raise _dealer_error(len(names))
-    match = Match(uid=uid or uuid.uuid4().hex, user_id=user.id, game=document["game"],
-                  options=get_game(document["game"]).changed_options(options), first_dealer=first_dealer)
+    match = Match(
+        uid=uid or uuid.uuid4().hex,
+        user_id=user.id,
+        game=document["game"],
+        options=get_game(document["game"]).changed_options(options),
+        first_dealer=first_dealer,
+    )
     for seat, player in enumerate(players_for(user, names, unarchive)):
         match.seats.append(Seat(seat=seat, player_id=player.id, player=player))
     for number, deal in enumerate(deals, start=1):
@@ -80,8 +109,14 @@ def write_note(match: Match, note: str | None) -> None:
 
 
 @atomic
-def start_match(user: User, game: str, player_names: Sequence[str], options: Mapping[str, Any] | None,
-                first_dealer: int, note: str | None = None) -> Match:
+def start_match(
+    user: User,
+    game: str,
+    player_names: Sequence[str],
+    options: Mapping[str, Any] | None,
+    first_dealer: int,
+    note: str | None = None,
+) -> Match:
     """Start a match: check the game, players, house rules and note, then seat the players."""
     names = [clean_name(n, f"players.{i}") for i, n in enumerate(player_names)]
     tidy_note = clean_note(note, "note", MAX_NOTE_LENGTH)
@@ -92,14 +127,17 @@ def start_match(user: User, game: str, player_names: Sequence[str], options: Map
 
 
 @atomic
-def create_match_from_document(user: User, document: Any, first_dealer: int | None = None,
-                               note: str | None = None) -> Match:
+def create_match_from_document(
+    user: User, document: Any, first_dealer: int | None = None, note: str | None = None
+) -> Match:
     """Create a match from a match document (and a note); with deals, the whole match is imported at once."""
     tidy_note = clean_note(note, "note", MAX_NOTE_LENGTH)
     if isinstance(document, Mapping) and isinstance(document.get("players"), list):
         # Tidy the names first, so that two spellings of one player are refused as a duplicate.
-        names = [clean_name(n, f"players.{i}") if isinstance(n, str) and n.strip() else n
-                 for i, n in enumerate(document["players"])]
+        names = [
+            clean_name(n, f"players.{i}") if isinstance(n, str) and n.strip() else n
+            for i, n in enumerate(document["players"])
+        ]
         document = {**document, "players": names}
     match, _result = new_match(user, document, first_dealer)
     write_note(match, tidy_note)
@@ -125,18 +163,29 @@ def _expect_next(stored: int, expected_number: int | None) -> int:
     number = stored + 1
     if expected_number is not None and expected_number != number:
         if expected_number < number:
-            message = _("Deal %(entered)s was just entered, perhaps on another phone. The next deal is %(number)s.",
-                        entered=expected_number, number=number)
+            message = _(
+                "Deal %(entered)s was just entered, perhaps on another phone. The next deal is %(number)s.",
+                entered=expected_number,
+                number=number,
+            )
         else:
-            message = _("This match changed meanwhile: the next deal is %(number)s, not %(expected)s.",
-                        number=number, expected=expected_number)
+            message = _(
+                "This match changed meanwhile: the next deal is %(number)s, not %(expected)s.",
+                number=number,
+                expected=expected_number,
+            )
         raise Conflict(message, "number")
     return number
 
 
-def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None,
-                 entry_link_id: int | None = None, idempotency_key: str | None = None,
-                 facts: list[dict[str, Any]] | None = None) -> Match:
+def _append_deal(
+    match: Match,
+    deal: Mapping[str, Any],
+    expected_number: int | None,
+    entry_link_id: int | None = None,
+    idempotency_key: str | None = None,
+    facts: list[dict[str, Any]] | None = None,
+) -> Match:
     """Check the match with `deal` added and store it, saying who entered it, with the request's
     idempotency key (see `once`) (inside a transaction). `facts` are the match's deals' facts,
     when they were read under the lock already."""
@@ -144,15 +193,27 @@ def _append_deal(match: Match, deal: Mapping[str, Any], expected_number: int | N
     number = _expect_next(len(facts), expected_number)
     _check_not_abandoned(match, number)
     result = check_match(match_document(match, [*facts, dict(deal)]))
-    store_result(match, result, appended=Deal(number=number, data=dict(deal), entry_link_id=entry_link_id),
-                 kept_key=key_row(match, idempotency_key), facts=facts)
+    store_result(
+        match,
+        result,
+        appended=Deal(number=number, data=dict(deal), entry_link_id=entry_link_id),
+        kept_key=key_row(match, idempotency_key),
+        facts=facts,
+    )
     return match
 
 
 @atomic
-def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None = None,
-             idempotency_key: str | None = None, keep_answer: bool = False, *,
-             entry_link_id: int | None = None, expected_version: int | None = None) -> Match:
+def add_deal(
+    match: Match,
+    deal: Mapping[str, Any],
+    expected_number: int | None = None,
+    idempotency_key: str | None = None,
+    keep_answer: bool = False,
+    *,
+    entry_link_id: int | None = None,
+    expected_version: int | None = None,
+) -> Match:
     """Add the next deal: the whole match is re-checked and scored first.
 
     The idempotency key is kept with the deal (see `once`); `keep_answer` keeps the API's
@@ -171,8 +232,13 @@ def add_deal(match: Match, deal: Mapping[str, Any], expected_number: int | None 
 
 
 @atomic
-def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None = None,
-              idempotency_key: str | None = None, replaces_version: int | None = None) -> Match:
+def save_bids(
+    match: Match,
+    bids: Mapping[str, Any],
+    expected_number: int | None = None,
+    idempotency_key: str | None = None,
+    replaces_version: int | None = None,
+) -> Match:
     """Keep the next Pocha deal's bids, entered before play, until its tricks come in.
 
     Bids already waiting for their tricks are replaced only by a correction that names the
@@ -183,10 +249,19 @@ def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None
     number = _expect_next(len(match.deals), expected_number)
     _check_not_abandoned(match, number)
     if match.pending is not None and replaces_version != match.version:
-        stored = ", ".join(_("%(name)s %(bid)s", name=name, bid=bid)
-                           for name, bid in zip(match.player_names, match.pending.get("bids") or [], strict=False))
-        raise Conflict(_("The bids of deal %(number)s are in already, perhaps from another phone: %(bids)s. "
-                         "To enter others, undo them on the scoreboard first.", number=number, bids=stored), "bids")
+        stored = ", ".join(
+            _("%(name)s %(bid)s", name=name, bid=bid)
+            for name, bid in zip(match.player_names, match.pending.get("bids") or [], strict=False)
+        )
+        raise Conflict(
+            _(
+                "The bids of deal %(number)s are in already, perhaps from another phone: %(bids)s. "
+                "To enter others, undo them on the scoreboard first.",
+                number=number,
+                bids=stored,
+            ),
+            "bids",
+        )
     check_bids(match_document(match), dict(bids))
     match.pending = dict(bids)
     match.updated_at = utcnow()
@@ -195,8 +270,15 @@ def save_bids(match: Match, bids: Mapping[str, Any], expected_number: int | None
 
 
 @atomic
-def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expected_number: int | None,
-                  idempotency_key: str | None = None, *, entry_link_id: int | None = None) -> Match:
+def complete_deal(
+    match: Match,
+    bids_seen: Mapping[str, Any],
+    tricks: Any,
+    expected_number: int | None,
+    idempotency_key: str | None = None,
+    *,
+    entry_link_id: int | None = None,
+) -> Match:
     """Add the tricks to the Pocha deal whose bids are in; refuse if the bids changed meanwhile.
 
     `entry_link_id` names the entry link of the phone that entered the tricks (None: the owner).
@@ -204,11 +286,16 @@ def complete_deal(match: Match, bids_seen: Mapping[str, Any], tricks: Any, expec
     facts = facts_under_lock(match)
     number = _expect_next(len(facts), expected_number)
     if match.pending is None:
-        raise Conflict(_("The bids of deal %(number)s are not in: they were undone, perhaps on another phone.",
-                         number=number))
+        raise Conflict(
+            _("The bids of deal %(number)s are not in: they were undone, perhaps on another phone.", number=number)
+        )
     if dict(bids_seen) != dict(match.pending):
-        raise Conflict(_("The bids of deal %(number)s were changed on another phone. Check them and enter the "
-                         "tricks again.", number=number))
+        raise Conflict(
+            _(
+                "The bids of deal %(number)s were changed on another phone. Check them and enter the tricks again.",
+                number=number,
+            )
+        )
     _append_deal(match, {**match.pending, "tricks": tricks}, expected_number, entry_link_id, idempotency_key, facts)
     return match
 
@@ -292,8 +379,9 @@ def abandon_match(match: Match) -> Match:
     match.status = ABANDONED
     match.pending = None
     match.ended_at = match.updated_at = utcnow()
-    refresh_figures(match, check_match(match_document(match)), summarize=True, rows_exist=True,
-                    status_before=status_before)
+    refresh_figures(
+        match, check_match(match_document(match)), summarize=True, rows_exist=True, status_before=status_before
+    )
     return match
 
 
@@ -330,8 +418,9 @@ def rematch(user: User, match: Match, first_dealer: int | None = None) -> tuple[
     if match.status == PLAYING:
         raise Conflict(_("This match is still being played: finish or abandon it first."))
     lock_figures(user.id)  # two taps at once: the second waits, then finds the first's match
-    made = db.session.scalar(db.select(Match).where(Match.user_id == user.id, Match.rematch_of == match.id)
-                             .order_by(Match.id).limit(1))
+    made = db.session.scalar(
+        db.select(Match).where(Match.user_id == user.id, Match.rematch_of == match.id).order_by(Match.id).limit(1)
+    )
     if made is not None:
         return made, False
     document = {"game": match.game, "players": match.player_names, "options": dict(match.options), "deals": []}

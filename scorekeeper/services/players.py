@@ -85,8 +85,9 @@ def players_for(user: User, names: Sequence[str], unarchive: bool = True) -> lis
             missing.setdefault(key, name)
     if missing:
         for key, name in missing.items():
-            db.session.execute(_INSERT_IF_NEW, {"user_id": user.id, "name": clean_name(name), "name_key": key,
-                                                "created_at": utcnow()})
+            db.session.execute(
+                _INSERT_IF_NEW, {"user_id": user.id, "name": clean_name(name), "name_key": key, "created_at": utcnow()}
+            )
         known = by_key()
     players = []
     for key in keys:
@@ -102,8 +103,11 @@ _players = Player.__table__
 #: Add a player unless the account has one of that name already, as it stands when the insert runs.
 _INSERT_IF_NEW = insert(_players).from_select(
     ["user_id", "name", "name_key", "archived", "created_at"],
-    select(bindparam("user_id", type_=_players.c.user_id.type), bindparam("name", type_=_players.c.name.type),
-           bindparam("name_key", type_=_players.c.name_key.type), literal(False),
-           bindparam("created_at", type_=_players.c.created_at.type))
-    .where(~exists().where(_players.c.user_id == bindparam("user_id"),
-                           _players.c.name_key == bindparam("name_key"))))
+    select(
+        bindparam("user_id", type_=_players.c.user_id.type),
+        bindparam("name", type_=_players.c.name.type),
+        bindparam("name_key", type_=_players.c.name_key.type),
+        literal(False),
+        bindparam("created_at", type_=_players.c.created_at.type),
+    ).where(~exists().where(_players.c.user_id == bindparam("user_id"), _players.c.name_key == bindparam("name_key"))),
+)

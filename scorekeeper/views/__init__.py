@@ -5,8 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from flask import (
-    Flask, abort, current_app, g, has_request_context, jsonify, make_response, redirect, render_template, request,
-    session, url_for,
+    Flask,
+    abort,
+    current_app,
+    g,
+    has_request_context,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
 )
 from flask_babel import gettext
 from flask_login import current_user
@@ -15,22 +25,32 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from .. import i18n
-from ..reads import queries
-from ..i18n import lazy_gettext
+from ..errors import Conflict, MatchOver, NotFound, ServiceError
 from ..extensions import login_manager
-from ..games import web_game, web_games
 from ..forms import group_errors
+from ..games import web_game, web_games
+from ..i18n import lazy_gettext
 from ..models import MAX_NOTE_LENGTH
 from ..pages import lists
-from ..errors import Conflict, MatchOver, NotFound, ServiceError
+from ..reads import queries
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
 #: static files, what makes the app installable, shared live views, the language switch, and
 #: the page an entry link opens (what it lets the phone reach then is `table.TABLE_ENDPOINTS`).
-OPEN_ENDPOINTS = frozenset({
-    "static", "auth.language", "share.live", "share.state", "share.old_link", "pwa.manifest", "pwa.service_worker",
-    "pwa.offline", "table.join", "table.enter",
-})
+OPEN_ENDPOINTS = frozenset(
+    {
+        "static",
+        "auth.language",
+        "share.live",
+        "share.state",
+        "share.old_link",
+        "pwa.manifest",
+        "pwa.service_worker",
+        "pwa.offline",
+        "table.join",
+        "table.enter",
+    }
+)
 #: The header of a refused change to a match that ended meanwhile: how it ended ("finished" or
 #: "abandoned"), so that a phone sending the deals it kept knows they can no longer be entered.
 MATCH_OVER_HEADER = "X-Match-Over"
@@ -47,8 +67,18 @@ def register(app: Flask) -> None:
     """Register every blueprint and the app-wide request hooks."""
     from . import api, auth, main, matches, nights, players, pwa, share, statistics, table
 
-    for blueprint in (auth.bp, main.bp, players.bp, matches.bp, api.bp, share.bp, pwa.bp, statistics.bp, nights.bp,
-                      table.bp):
+    for blueprint in (
+        auth.bp,
+        main.bp,
+        players.bp,
+        matches.bp,
+        api.bp,
+        share.bp,
+        pwa.bp,
+        statistics.bp,
+        nights.bp,
+        table.bp,
+    ):
         app.register_blueprint(blueprint)
     login_manager.login_view = "auth.login"
     login_manager.login_message = lazy_gettext("Sign in to keep score.")
@@ -195,8 +225,9 @@ def _refused(error: ServiceError) -> tuple[str, int] | tuple[Response, int]:
     if request.path.startswith("/api/"):
         return jsonify({"message": error.message}), status
     back = request.referrer if request.referrer and request.referrer.startswith(request.host_url) else None
-    page = render_template("message.html", heading=gettext("That could not be done"), message=error.message, back=back,
-                           refused=True)
+    page = render_template(
+        "message.html", heading=gettext("That could not be done"), message=error.message, back=back, refused=True
+    )
     if isinstance(error, MatchOver):
         return make_response(page, status, {MATCH_OVER_HEADER: error.status}), status
     return page, status

@@ -18,18 +18,18 @@ from flask import Blueprint, Response, g, jsonify, request
 from werkzeug import wrappers
 from werkzeug.exceptions import HTTPException
 
-from ..reads import queries
 from .. import services
-from ..reads.documents import api_view, replayed_view
-from ..web.etags import tag_version, version_tag
-from ..figures import nights as night_reads
-from ..pages import nights as night_pages
-from ..extensions import csrf
-from ..models import MAX_ID, User
 from ..api.document import openapi_document
+from ..extensions import csrf
+from ..figures import nights as night_reads
+from ..models import MAX_ID, User
+from ..pages import nights as night_pages
 from ..pages.addresses import public_url
 from ..pages.qr import qr_svg
+from ..reads import queries
+from ..reads.documents import api_view, replayed_view
 from ..rules import RuleViolation
+from ..web.etags import tag_version, version_tag
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -93,8 +93,9 @@ def _precondition_failed(error: services.PreconditionFailed) -> Reply:
 
 @bp.errorhandler(services.InvalidInput)
 def _invalid(error: services.InvalidInput) -> Reply:
-    return jsonify({"errors": [{"deal": None, "field": error.field, "code": "malformed",
-                                "message": error.message}]}), 422
+    return jsonify(
+        {"errors": [{"deal": None, "field": error.field, "code": "malformed", "message": error.message}]}
+    ), 422
 
 
 @bp.errorhandler(RuleViolation)
@@ -130,8 +131,12 @@ def _deal_body() -> tuple[dict[str, Any], int | None]:
     deal = dict(body)
     number = deal.pop("number", None)
     if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
-        raise ApiError(422, "`number` is the deal number the client means to enter, a whole number from 1.",
-                       code="malformed", field="number")
+        raise ApiError(
+            422,
+            "`number` is the deal number the client means to enter, a whole number from 1.",
+            code="malformed",
+            field="number",
+        )
     return deal, number
 
 
@@ -191,8 +196,12 @@ def change_match(match_id: int) -> Reply:
     expected = _expected_version()
     body = _json_body()
     if not isinstance(body, Mapping) or set(body) != {"note"}:
-        raise ApiError(422, "Send {\"note\": text or null}: the note is all a match changes this way.",
-                       code="malformed", field="note")
+        raise ApiError(
+            422,
+            'Send {"note": text or null}: the note is all a match changes this way.',
+            code="malformed",
+            field="note",
+        )
     return _answer(services.set_note(match, body["note"], expected), 200)
 
 
@@ -208,8 +217,11 @@ def list_nights() -> Reply:
 def _paged(response: Response, found: Any, endpoint: str) -> Response:
     """Give a page of a list its total (`X-Total-Count`) and links to its neighbours (`Link`, rel next and prev)."""
     pages = [(found.next_num, "next"), (found.prev_num, "prev")]
-    links = ", ".join(f'<{public_url(endpoint, page=number, per_page=found.per_page)}>; rel="{rel}"'
-                      for number, rel in pages if number is not None)
+    links = ", ".join(
+        f'<{public_url(endpoint, page=number, per_page=found.per_page)}>; rel="{rel}"'
+        for number, rel in pages
+        if number is not None
+    )
     if links:  # a single page links to no other
         response.headers["Link"] = links
     response.headers["X-Total-Count"] = str(found.total)
@@ -238,9 +250,11 @@ def add_deal(match_id: int) -> Reply:
     if key is not None and services.usable_key(key) is None:
         raise ApiError(400, f"An Idempotency-Key has 1 to {services.MAX_IDEMPOTENCY_KEY} printable characters.")
     expected = _expected_version()
-    sent = services.once(match, key, lambda kept_key: services.add_deal(match, *_deal_body(), kept_key,
-                                                                        keep_answer=True,
-                                                                        expected_version=expected))
+    sent = services.once(
+        match,
+        key,
+        lambda kept_key: services.add_deal(match, *_deal_body(), kept_key, keep_answer=True, expected_version=expected),
+    )
     # A key first sent with the deal form keeps no answer: the match as it is now answers instead.
     first = sent.first_answer
     return jsonify(replayed_view(first, sent.match) if first is not None else api_view(sent.match)), 201

@@ -5,7 +5,17 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import (
-    Blueprint, abort, current_app, flash, g, make_response, redirect, render_template, request, session, url_for,
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
 )
 from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
@@ -13,11 +23,11 @@ from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
 from .. import i18n, services
-from ..reads import queries
 from ..accounts import sign_in_limits
 from ..extensions import limiter
 from ..forms import AccountForm, LoginForm, PasswordForm, TokenForm, add_form_error, required_text
 from ..models import User
+from ..reads import queries
 
 bp = Blueprint("auth", __name__)
 
@@ -70,7 +80,10 @@ def _create_account(form: AccountForm, template: str) -> Response | tuple[str, i
 
 @bp.route("/setup", methods=["GET", "POST"])
 def setup() -> Response | tuple[str, int] | str:
-    """Create the first account of a fresh install, where SETUP_OPEN lets its visitor; else say how the host makes it."""
+    """Create the first account of a fresh install, where SETUP_OPEN lets its visitor.
+
+    Otherwise say how the host makes it.
+    """
     if queries.has_users():
         return redirect(url_for("auth.login"))
     if not current_app.config["SETUP_OPEN"]:
@@ -140,15 +153,21 @@ def language() -> Response | str:
     return redirect(_safe_next(request.form.get("next")))
 
 
-def _account_page(form: TokenForm | None = None, password_form: PasswordForm | None = None,
-                  new_token: str | None = None) -> tuple[str, int]:
+def _account_page(
+    form: TokenForm | None = None, password_form: PasswordForm | None = None, new_token: str | None = None
+) -> tuple[str, int]:
     form = form or TokenForm(formdata=None)
     password_form = password_form or PasswordForm(formdata=None, prefix="change")
     failed = form.errors or form.form_errors or password_form.errors or password_form.form_errors
-    return render_template("auth/account.html", form=form, password_form=password_form, new_token=new_token,
-                           time_zones=i18n.time_zone_names(),
-                           tokens=queries.api_tokens(current_user),
-                           sign_ins=queries.sign_in_count(current_user)), 422 if failed else 200
+    return render_template(
+        "auth/account.html",
+        form=form,
+        password_form=password_form,
+        new_token=new_token,
+        time_zones=i18n.time_zone_names(),
+        tokens=queries.api_tokens(current_user),
+        sign_ins=queries.sign_in_count(current_user),
+    ), 422 if failed else 200
 
 
 @bp.route("/account", methods=["GET", "POST"])

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-
 from flask import Blueprint, flash, jsonify, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from ..reads import queries, matches as shown_matches
 from .. import services
 from ..forms import (
-    add_form_error, attach_errors, has_errors, new_match_form_class, option_fields, options_from_form,
-    players_from_form, whole_number,
+    add_form_error,
+    attach_errors,
+    has_errors,
+    new_match_form_class,
+    option_fields,
+    options_from_form,
+    players_from_form,
+    whole_number,
 )
 from ..games import DealForm, web_game, web_games
 from ..i18n import lazy_gettext, say
@@ -20,6 +24,8 @@ from ..models import STATUSES, EntryLink, Match
 from ..pages import boards, lists
 from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
+from ..reads import matches as shown_matches
+from ..reads import queries
 from ..rules import GAMES, RuleViolation
 from . import KEPT_OFFLINE_HEADER, MATCH_OVER_HEADER
 from .share import share_section
@@ -74,8 +80,9 @@ def new(game_name: str) -> PageAnswer:
         else:
             return redirect(url_for("matches.scoreboard", match_id=match.id))
     status = 422 if has_errors(form) else 200
-    return render_template("matches/new.html", form=form, game=game, web=web, known=known,
-                           options=option_fields(form, game)), status
+    return render_template(
+        "matches/new.html", form=form, game=game, web=web, known=known, options=option_fields(form, game)
+    ), status
 
 
 # ---------------------------------------------------------------- the scoreboard and its actions
@@ -87,9 +94,14 @@ def scoreboard(match_id: int) -> Response:
     match, link = reachable_shown_match(match_id)
     board = boards.scoreboard(match)
     owner = link is None
-    page = render_template("matches/scoreboard.html", board=board, plan=offline_plan(board) if board.open else None,
-                           guest=not owner, entry=entry_section(match) if owner else None,
-                           share=share_section(match) if owner else None)
+    page = render_template(
+        "matches/scoreboard.html",
+        board=board,
+        plan=offline_plan(board) if board.open else None,
+        guest=not owner,
+        entry=entry_section(match) if owner else None,
+        share=share_section(match) if owner else None,
+    )
     return _kept_offline(make_response(page), board)
 
 
@@ -112,8 +124,11 @@ def state(match_id: int) -> Response:
     return response
 
 
-UNDONE = {"bids": lazy_gettext("The bids were undone."), "deal": lazy_gettext("The last deal was undone."),
-          None: lazy_gettext("There was nothing to undo.")}
+UNDONE = {
+    "bids": lazy_gettext("The bids were undone."),
+    "deal": lazy_gettext("The last deal was undone."),
+    None: lazy_gettext("There was nothing to undo."),
+}
 
 
 @bp.post("/matches/<int:match_id>/undo")
@@ -184,8 +199,15 @@ def _posted_form(match: Match) -> DealForm:
 
 
 def _render_entry(board: boards.Scoreboard, form: DealForm, step: str, status: int = 200) -> tuple[str, int]:
-    return render_template("matches/deal.html", board=board, form=form, step=step, editing=None,
-                           cards=board.next_cards or 0, plan=offline_plan(board)), status
+    return render_template(
+        "matches/deal.html",
+        board=board,
+        form=form,
+        step=step,
+        editing=None,
+        cards=board.next_cards or 0,
+        plan=offline_plan(board),
+    ), status
 
 
 @bp.get("/matches/<int:match_id>/deal")
@@ -227,8 +249,9 @@ def _store_deal(match: Match, step: str, link: EntryLink | None) -> PageAnswer:
         status = 409
     else:  # the form itself was refused
         if form.carried_fields_refused():
-            add_form_error(form, gettext("This page is out of date. Go back to the scoreboard and enter the tricks "
-                                         "again."))
+            add_form_error(
+                form, gettext("This page is out of date. Go back to the scoreboard and enter the tricks again.")
+            )
     board = _board_after_refusal(match_id)
     response = make_response(_render_entry(board, form, step, status))
     if not board.open:  # the match ended meanwhile: say so to a phone sending the deals it kept
@@ -242,8 +265,7 @@ def _board_after_refusal(match_id: int) -> boards.Scoreboard:
     return boards.scoreboard(shown_matches.match_to_show(match_id))
 
 
-def _store_posted(match: Match, form: DealForm, step: str, key: str | None,
-                  link: EntryLink | None) -> Match:
+def _store_posted(match: Match, form: DealForm, step: str, key: str | None, link: EntryLink | None) -> Match:
     """Store the entry the form describes, saying which entry link it came through, or raise what refused it."""
     # A form always carries the number it was opened for; one without is out of date.
     number = whole_number(form.number.data) or 0
@@ -254,8 +276,9 @@ def _store_posted(match: Match, form: DealForm, step: str, key: str | None,
         return services.add_deal(match, form.to_deal(cards), number, key, entry_link_id=via)
     if step == "bids":
         return services.save_bids(match, form.to_bids(cards), number, key, whole_number(form.version.data))
-    return services.complete_deal(match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key,
-                                  entry_link_id=via)
+    return services.complete_deal(
+        match, form.to_bids(cards), form.to_deal(cards)["tricks"], number, key, entry_link_id=via
+    )
 
 
 @bp.post("/matches/<int:match_id>/deal")
@@ -304,8 +327,9 @@ def edit_deal(match_id: int, number: int) -> PageAnswer:
             attach_errors(form, [p for p in violation.problems if p.deal == number], form.error_fields())
             for problem in violation.problems:
                 if problem.deal != number:
-                    form.form_errors.append(gettext("Deal %(number)s: %(message)s", number=problem.deal,
-                                                    message=say(problem)))
+                    form.form_errors.append(
+                        gettext("Deal %(number)s: %(message)s", number=problem.deal, message=say(problem))
+                    )
             board, status = _board_after_refusal(match_id), 422
         except services.Conflict as error:
             add_form_error(form, error.message)
@@ -315,8 +339,14 @@ def edit_deal(match_id: int, number: int) -> PageAnswer:
             return redirect(url_for("matches.scoreboard", match_id=match_id))
     else:
         status = 422
-    return render_template("matches/deal.html", board=board, form=form, step="edit", editing=number,
-                           cards=cards if isinstance(cards, int) else 0), status
+    return render_template(
+        "matches/deal.html",
+        board=board,
+        form=form,
+        step="edit",
+        editing=number,
+        cards=cards if isinstance(cards, int) else 0,
+    ), status
 
 
 # ---------------------------------------------------------------- history
@@ -329,12 +359,23 @@ def history() -> str:
     status = request.args.get("status") or None
     player_id = whole_number(request.args.get("player"))
     note = (request.args.get("note") or "")[:200] or None
-    found = queries.history_page(current_user, whole_number(request.args.get("page")) or 1,
-                                 game=game if game in GAMES else None, status=status if status in STATUSES else None,
-                                 player_id=player_id, note=note)
-    return render_template("matches/history.html", page=found, cards=lists.history_cards(found.items),
-                           games=[web.engine for web in web_games()], statuses=STATUSES, players=queries.player_choices(current_user),
-                           selected={"game": game, "status": status, "player": player_id, "note": note})
+    found = queries.history_page(
+        current_user,
+        whole_number(request.args.get("page")) or 1,
+        game=game if game in GAMES else None,
+        status=status if status in STATUSES else None,
+        player_id=player_id,
+        note=note,
+    )
+    return render_template(
+        "matches/history.html",
+        page=found,
+        cards=lists.history_cards(found.items),
+        games=[web.engine for web in web_games()],
+        statuses=STATUSES,
+        players=queries.player_choices(current_user),
+        selected={"game": game, "status": status, "player": player_id, "note": note},
+    )
 
 
 @bp.get("/history/<int:match_id>")

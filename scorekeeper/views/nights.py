@@ -7,12 +7,14 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from ..reads import matches as shown_matches, queries
 from .. import services
 from ..figures import nights as night_reads
 from ..forms import NightGapForm, NoteForm, add_form_error, whole_number
-from ..pages import boards, nights as night_pages
+from ..pages import boards
+from ..pages import nights as night_pages
 from ..pages.offline import offline_plan
+from ..reads import matches as shown_matches
+from ..reads import queries
 from .share import share_section
 from .table import entry_section
 
@@ -26,17 +28,24 @@ def index() -> str:
     """List the game nights, newest first, a page at a time (or only those a player played)."""
     player_id = whole_number(request.args.get("player"))
     player = queries.player_for(current_user, player_id) if player_id else None
-    found = night_reads.night_page(current_user, whole_number(request.args.get("page")) or 1,
-                                   player_id=player.id if player else None)
-    return render_template("nights/index.html", page=found, nights=night_pages.nights(found.items), player=player,
-                           night_cards=night_pages.night_cards)
+    found = night_reads.night_page(
+        current_user, whole_number(request.args.get("page")) or 1, player_id=player.id if player else None
+    )
+    return render_template(
+        "nights/index.html",
+        page=found,
+        nights=night_pages.nights(found.items),
+        player=player,
+        night_cards=night_pages.night_cards,
+    )
 
 
 @bp.get("/nights/<int:night_id>")
 def night(night_id: int) -> str:
     """Show a night: its matches in order with their results and charts, and its standings."""
-    return render_template("nights/night.html", page=night_pages.night_page(night_reads.night_for(current_user,
-                                                                                                   night_id)))
+    return render_template(
+        "nights/night.html", page=night_pages.night_page(night_reads.night_for(current_user, night_id))
+    )
 
 
 @bp.post("/matches/<int:match_id>/note")
@@ -57,9 +66,15 @@ def save_note(match_id: int) -> PageAnswer:
     board = boards.scoreboard(shown_matches.match_to_show_for(current_user, match_id))
     if back == "matches.detail":
         return render_template("matches/detail.html", board=board, note_form=form), 422
-    return render_template("matches/scoreboard.html", board=board, note_form=form, guest=False,
-                           entry=entry_section(board.match), share=share_section(board.match),
-                           plan=offline_plan(board) if board.open else None), 422
+    return render_template(
+        "matches/scoreboard.html",
+        board=board,
+        note_form=form,
+        guest=False,
+        entry=entry_section(board.match),
+        share=share_section(board.match),
+        plan=offline_plan(board) if board.open else None,
+    ), 422
 
 
 @bp.post("/account/night-gap")
@@ -70,6 +85,9 @@ def save_gap() -> Response:
         services.set_night_gap(current_user, form.night_gap.data)
         flash(gettext("The nights were grouped again."))
     else:
-        flash(gettext("Choose from %(low)s to %(high)s hours.", low=night_reads.GAP_HOURS[0],
-                      high=night_reads.GAP_HOURS[-1]))
+        flash(
+            gettext(
+                "Choose from %(low)s to %(high)s hours.", low=night_reads.GAP_HOURS[0], high=night_reads.GAP_HOURS[-1]
+            )
+        )
     return redirect(url_for("auth.account"))

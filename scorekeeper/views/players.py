@@ -7,11 +7,11 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from ..reads import queries
 from .. import services
 from ..figures import reads
-from ..pages import charts
 from ..forms import PlayerForm, add_form_error, required_text
+from ..pages import charts
+from ..reads import queries
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 bp.add_app_template_global(charts.bid_chart, "bid_chart")
@@ -19,10 +19,12 @@ bp.add_app_template_global(charts.rating_chart, "rating_chart")
 bp.add_app_template_global(charts.form_run, "form_run")
 
 
-def _page(form: PlayerForm, status: int = 200, editing: int | None = None,
-          rename_form: PlayerForm | None = None) -> tuple[str, int]:
-    return render_template("players/list.html", form=form, players=queries.players(current_user),
-                           editing=editing, rename_form=rename_form), status
+def _page(
+    form: PlayerForm, status: int = 200, editing: int | None = None, rename_form: PlayerForm | None = None
+) -> tuple[str, int]:
+    return render_template(
+        "players/list.html", form=form, players=queries.players(current_user), editing=editing, rename_form=rename_form
+    ), status
 
 
 @bp.route("/", methods=["GET", "POST"])
@@ -69,5 +71,4 @@ def archive(player_id: int) -> Response:
 def detail(player_id: int) -> str:
     """Show a player's figures in every game they played, across all sessions."""
     player = queries.player_for(current_user, player_id)
-    return render_template("players/detail.html", player=player,
-                           figures=reads.player_figures(current_user, player))
+    return render_template("players/detail.html", player=player, figures=reads.player_figures(current_user, player))

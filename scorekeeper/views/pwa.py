@@ -14,27 +14,38 @@ from ..web.assets import static_url
 bp = Blueprint("pwa", __name__)
 
 #: Files the service worker keeps, so that pages open and look right without a connection.
-SHELL_FILES = ("app.css", "app.js", "offline.js", "rules.js", "theme.js", "icons/icon.svg", "icons/icon-192.png", "icons/icon-512.png")
+SHELL_FILES = (
+    "app.css",
+    "app.js",
+    "offline.js",
+    "rules.js",
+    "theme.js",
+    "icons/icon.svg",
+    "icons/icon-192.png",
+    "icons/icon-512.png",
+)
 
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
     """Describe the app to the phone that installs it."""
-    response = jsonify({
-        "name": "Scorekeeper",
-        "short_name": "Scorekeeper",
-        "description": gettext("Keeps score at the table for Tute and Pocha."),
-        "start_url": url_for("main.home"),
-        "scope": "/",
-        "display": "standalone",
-        "background_color": "#121212",
-        "theme_color": "#9b1c1c",
-        "icons": [
-            {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
-            {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
-            {"src": url_for("static", filename="icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
-        ],
-    })
+    response = jsonify(
+        {
+            "name": "Scorekeeper",
+            "short_name": "Scorekeeper",
+            "description": gettext("Keeps score at the table for Tute and Pocha."),
+            "start_url": url_for("main.home"),
+            "scope": "/",
+            "display": "standalone",
+            "background_color": "#121212",
+            "theme_color": "#9b1c1c",
+            "icons": [
+                {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+                {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+                {"src": url_for("static", filename="icons/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            ],
+        }
+    )
     response.mimetype = "application/manifest+json"
     return response
 

@@ -16,15 +16,16 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug import wrappers
 
-from ..reads import matches as shown_matches, queries
 from .. import services
+from ..accounts.keys import SHARE_LINK, looks_like_key, shown_link
 from ..extensions import csrf
 from ..forms import whole_number
 from ..i18n import game_title
-from ..accounts.keys import SHARE_LINK, looks_like_key, shown_link
 from ..models import Match
 from ..pages import boards
 from ..pages.addresses import TableAddress, table_url
+from ..reads import matches as shown_matches
+from ..reads import queries
 from ..reads.matches import ShownMatch
 
 bp = Blueprint("share", __name__)
@@ -83,8 +84,13 @@ def state() -> Response:
     if whole_number(request.form.get("version")) == match.version:
         return Response(status=204)
     board = boards.scoreboard(shown_matches.match_to_show(match.id))
-    response = jsonify({"version": match.version, "title": str(game_title(board.game.name)),
-                        "players": ", ".join(board.seat_names),
-                        "html": render_template("share/_live_board.html", board=board)})
+    response = jsonify(
+        {
+            "version": match.version,
+            "title": str(game_title(board.game.name)),
+            "players": ", ".join(board.seat_names),
+            "html": render_template("share/_live_board.html", board=board),
+        }
+    )
     response.headers["Cache-Control"] = "no-store"
     return response

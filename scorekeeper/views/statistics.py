@@ -11,12 +11,13 @@ from flask import Blueprint, Response, render_template, request
 from flask_babel import gettext
 from flask_login import current_user
 
-from ..reads import matches as shown_matches, queries
 from .. import services
 from ..figures import reads
-from ..pages import boards, lists
-from ..reads.documents import match_document
 from ..forms import whole_number
+from ..pages import boards, lists
+from ..reads import matches as shown_matches
+from ..reads import queries
+from ..reads.documents import match_document
 from ..rules import GAMES
 
 bp = Blueprint("statistics", __name__, url_prefix="/stats")
@@ -48,8 +49,15 @@ def _board(game: str) -> tuple[list[reads.Standing], dict[str, object]]:
     sort = sort if sort in reads.LEADERBOARD_COLUMNS else "win_rate"
     descending = request.args.get("dir", "desc" if sort != "name" else "asc") != "asc"
     standings = reads.leaderboard(current_user, game, since, until, minimum, sort, descending)
-    chosen = {"game": game, "period": period, "from": request.args.get("from", ""), "to": request.args.get("to", ""),
-              "min": minimum, "sort": sort, "dir": "desc" if descending else "asc"}
+    chosen = {
+        "game": game,
+        "period": period,
+        "from": request.args.get("from", ""),
+        "to": request.args.get("to", ""),
+        "min": minimum,
+        "sort": sort,
+        "dir": "desc" if descending else "asc",
+    }
     return standings, chosen
 
 
@@ -57,8 +65,14 @@ def _board(game: str) -> tuple[list[reads.Standing], dict[str, object]]:
 def leaderboard(game: str) -> str:
     """Show a game's leaderboard, filtered by period and a minimum of matches, sorted by any column."""
     standings, chosen = _board(game)
-    return render_template("statistics/leaderboard.html", standings=standings, chosen=chosen, games=GAMES.values(),
-                           columns=reads.LEADERBOARD_COLUMNS, standing_rows=lists.standing_rows)
+    return render_template(
+        "statistics/leaderboard.html",
+        standings=standings,
+        chosen=chosen,
+        games=GAMES.values(),
+        columns=reads.LEADERBOARD_COLUMNS,
+        standing_rows=lists.standing_rows,
+    )
 
 
 #: What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
@@ -78,8 +92,9 @@ def spreadsheet_safe(cell: object) -> object:
 def _csv(rows: list[list[object]], filename: str) -> Response:
     buffer = io.StringIO()
     csv.writer(buffer).writerows([[spreadsheet_safe(cell) for cell in row] for row in rows])
-    return Response(buffer.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    return Response(
+        buffer.getvalue(), mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
 
 
 @bp.get("/<game>.csv")
@@ -87,9 +102,17 @@ def leaderboard_csv(game: str) -> Response:
     """The leaderboard as shown, as CSV."""
     standings, _ = _board(game)
     rows: list[list[object]] = [["player", "matches", "won", "win_rate", "average_deal", "rating"]]
-    rows += [[s.name, s.matches, s.won, round(s.win_rate, 4),
-              "" if s.average_deal is None else round(s.average_deal, 2),
-              "" if s.rating is None else round(s.rating, 2)] for s in standings]
+    rows += [
+        [
+            s.name,
+            s.matches,
+            s.won,
+            round(s.win_rate, 4),
+            "" if s.average_deal is None else round(s.average_deal, 2),
+            "" if s.rating is None else round(s.rating, 2),
+        ]
+        for s in standings
+    ]
     return _csv(rows, f"leaderboard-{game}.csv")
 
 
@@ -102,10 +125,18 @@ def head_to_head() -> str:
     rivalry = shared = None
     if first and second and first != second:
         rivalry = reads.rivalry(current_user, first, second)
-        shared = reads.head_to_head(current_user, first, second, rivalry.shared,
-                                         whole_number(request.args.get("page")) or 1)
-    return render_template("statistics/head_to_head.html", first=first, second=second, rivalry=rivalry, shared=shared,
-                           players=queries.player_choices(current_user), shared_cards=lists.shared_cards)
+        shared = reads.head_to_head(
+            current_user, first, second, rivalry.shared, whole_number(request.args.get("page")) or 1
+        )
+    return render_template(
+        "statistics/head_to_head.html",
+        first=first,
+        second=second,
+        rivalry=rivalry,
+        shared=shared,
+        players=queries.player_choices(current_user),
+        shared_cards=lists.shared_cards,
+    )
 
 
 @bp.get("/matches/<int:match_id>.csv")
@@ -122,9 +153,16 @@ def match_csv(match_id: int) -> Response:
 def account_json() -> Response:
     """The whole account's matches as match documents, with their status, dates and notes."""
     matches = queries.matches(current_user, with_deals=True)
-    body = [{"id": m.id, "status": m.status, "created_at": m.created_at.isoformat(), "note": m.note,
-             "match": match_document(m)} for m in reversed(matches)]
+    body = [
+        {
+            "id": m.id,
+            "status": m.status,
+            "created_at": m.created_at.isoformat(),
+            "note": m.note,
+            "match": match_document(m),
+        }
+        for m in reversed(matches)
+    ]
     response = Response(json.dumps({"matches": body}, ensure_ascii=False, indent=1), mimetype="application/json")
     response.headers["Content-Disposition"] = 'attachment; filename="scorekeeper-matches.json"'
     return response
-

@@ -18,23 +18,31 @@ from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from ..reads import queries, matches as shown_matches
 from .. import services
 from ..accounts import sign_in_limits
-from ..errors import Conflict, MatchOver, NotFound
-from ..forms import JoinTableForm
 from ..accounts.keys import ENTRY_LINK, shown_link
+from ..errors import MatchOver, NotFound
+from ..forms import JoinTableForm
 from ..models import PLAYING, EntryLink, Match
 from ..pages.addresses import TableAddress, table_url
+from ..reads import matches as shown_matches
+from ..reads import queries
 from ..reads.matches import ShownMatch
 
 bp = Blueprint("table", __name__)
 
 #: What a phone that came through a match's entry link may reach, for that match only.
-TABLE_ENDPOINTS = frozenset({
-    "matches.scoreboard", "matches.state", "matches.enter_deal", "matches.save_deal", "matches.save_bids",
-    "matches.edit_deal", "matches.undo",
-})
+TABLE_ENDPOINTS = frozenset(
+    {
+        "matches.scoreboard",
+        "matches.state",
+        "matches.enter_deal",
+        "matches.save_deal",
+        "matches.save_bids",
+        "matches.edit_deal",
+        "matches.undo",
+    }
+)
 #: In the session: the matches this phone joined, each with what names the entry link it came
 #: through (`_joined_entry`).
 JOINED = "joined"
@@ -139,8 +147,12 @@ def entry_section(match: Match | ShownMatch) -> dict[str, object] | None:
         return None
     secret = shown_link(ENTRY_LINK, *lasting) if lasting is not None else None
     address = join_address(secret) if secret else None
-    return {"open": lasting is not None, "address": address.url if address else None, "reach": address,
-            "playing": match.status == PLAYING}
+    return {
+        "open": lasting is not None,
+        "address": address.url if address else None,
+        "reach": address,
+        "playing": match.status == PLAYING,
+    }
 
 
 def version_at_table(match_id: int) -> int:
@@ -176,13 +188,22 @@ def enter() -> Response | tuple[str, int]:
     if found is None:
         attempt = sign_in_limits.wrong_entry_link()
         if not attempt.allowed:
-            response = make_response(render_template(
-                "message.html", heading=gettext("That could not be done"), refused=True,
-                message=gettext("Too many wrong links from this address. Wait a while and try again.")), 429)
+            response = make_response(
+                render_template(
+                    "message.html",
+                    heading=gettext("That could not be done"),
+                    refused=True,
+                    message=gettext("Too many wrong links from this address. Wait a while and try again."),
+                ),
+                429,
+            )
             response.headers["Retry-After"] = str(attempt.retry_after)
             return response
-        return render_template("message.html", heading=gettext("Not found"),
-                               message=gettext("This link no longer opens a match. Ask for a new one.")), 404
+        return render_template(
+            "message.html",
+            heading=gettext("Not found"),
+            message=gettext("This link no longer opens a match. Ask for a new one."),
+        ), 404
     link, account_id = found
     _remember(link, account_id)
     # The phone stays at the table when the browser is closed and opened again, while the link lasts.

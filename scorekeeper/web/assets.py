@@ -96,8 +96,12 @@ def _compress(response: Response) -> Response:
     """
     if (request.endpoint or "").startswith("api.") or response.status_code == 206:
         return response
-    if (response.is_streamed and response.direct_passthrough and response.status_code == 200
-            and response.mimetype in compress.compress_mimetypes_set):
+    if (
+        response.is_streamed
+        and response.direct_passthrough
+        and response.status_code == 200
+        and response.mimetype in compress.compress_mimetypes_set
+    ):
         # A static file, read whole (they are small) and compressed whole: Flask-Compress would
         # compress the stream without ever closing the file.
         response.direct_passthrough = False

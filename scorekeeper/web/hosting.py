@@ -98,7 +98,8 @@ def refuse_a_new_database_beside_an_earlier_one(app: Flask) -> None:
             f"{default}; but an earlier setup's database is at:{found}\n"
             f"To keep using it, name its folder, in the settings of the server and of the flask commands alike: "
             f"SCOREKEEPER_INSTANCE_PATH={earlier[0].parent}\n"
-            f"To start the new, empty database anyway, set SCOREKEEPER_ALLOW_NEW_DATABASE=true.")
+            f"To start the new, empty database anyway, set SCOREKEEPER_ALLOW_NEW_DATABASE=true."
+        )
 
 
 def _holds_data(path: Path) -> bool:
@@ -172,13 +173,17 @@ def schema_problem(shown: str, schema: SchemaState) -> str | None:
         return None
     version = package_version()
     if not schema.known:
-        return (f"The database, {shown}, is at schema revision {schema.revision}, which Scorekeeper "
-                f"{version} (revision {schema.head}) does not know: a newer version has upgraded it. Install that "
-                f"version again, or restore a backup made before the upgrade.")
+        return (
+            f"The database, {shown}, is at schema revision {schema.revision}, which Scorekeeper "
+            f"{version} (revision {schema.head}) does not know: a newer version has upgraded it. Install that "
+            f"version again, or restore a backup made before the upgrade."
+        )
     step = "Back it up, then run" if schema.revision else "Run"
-    return (f"The database, {shown}, is at schema revision {schema.revision or 'none (it has no tables yet)'}; "
-            f"Scorekeeper {version} needs revision {schema.head}. {step} `{UPGRADE_COMMAND}` with the same "
-            f"settings (or let the app apply the migrations as it starts: SCOREKEEPER_AUTO_MIGRATE=true).")
+    return (
+        f"The database, {shown}, is at schema revision {schema.revision or 'none (it has no tables yet)'}; "
+        f"Scorekeeper {version} needs revision {schema.head}. {step} `{UPGRADE_COMMAND}` with the same "
+        f"settings (or let the app apply the migrations as it starts: SCOREKEEPER_AUTO_MIGRATE=true)."
+    )
 
 
 def announce(app: Flask, database: Database, before: SchemaState, migrated: bool) -> None:
@@ -197,9 +202,11 @@ def announce(app: Flask, database: Database, before: SchemaState, migrated: bool
     revision = now.revision or "none (no tables yet)"
     if migrated and before.revision != now.revision:
         revision += f" (upgraded just now from {before.revision})" if before.revision else " (tables created just now)"
-    line = (f"Scorekeeper {package_version()} (code in {Path(__file__).parent.parent}); database: {database.shown}"
-            f"{', created just now' if database.new_file else ''}; schema revision {revision}; "
-            f"instance folder {app.instance_path}")
+    line = (
+        f"Scorekeeper {package_version()} (code in {Path(__file__).parent.parent}); database: {database.shown}"
+        f"{', created just now' if database.new_file else ''}; schema revision {revision}; "
+        f"instance folder {app.instance_path}"
+    )
     if problem is None:
         app.logger.info(line)
     else:

@@ -31,8 +31,10 @@ def app_folder(name: str, package: str = "scorekeeper") -> Path:
     root = checkout_root(package)
     folder = root / name if root is not None else _package_folder(package) / name
     if not folder.is_dir():
-        raise RuntimeError(f"Scorekeeper's {name}/ folder is missing: expected it at {folder}. "
-                           "Install the package from a wheel built from the whole project.")
+        raise RuntimeError(
+            f"Scorekeeper's {name}/ folder is missing: expected it at {folder}. "
+            "Install the package from a wheel built from the whole project."
+        )
     return folder
 
 

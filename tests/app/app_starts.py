@@ -117,8 +117,13 @@ def warm_up() -> None:
     import scorekeeper
 
     with tempfile.TemporaryDirectory() as folder:
-        scorekeeper.create_app({"SECRET_KEY": "warm-up", "INSTANCE_PATH": folder,
-                                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/warm-up.sqlite"})
+        scorekeeper.create_app(
+            {
+                "SECRET_KEY": "warm-up",
+                "INSTANCE_PATH": folder,
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/warm-up.sqlite",
+            }
+        )
 
 
 def serve() -> None:

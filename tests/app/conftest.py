@@ -11,8 +11,9 @@ from .matchhelpers import bids_form, start, tricks_form, tute_form
 @pytest.fixture
 def evening(ana: Browser) -> Browser:
     """Three Tute matches (Ana wins, loses, wins), one abandoned, and one Pocha with a tie for first."""
-    for number, (points, last, cantes) in enumerate(((78, 0, {"oros": 0, "copas": 1}), (30, 1, {}), (100, 0, {})),
-                                                   start=1):
+    for number, (points, last, cantes) in enumerate(
+        ((78, 0, {"oros": 0, "copas": 1}), (30, 1, {}), (100, 0, {})), start=1
+    ):
         start(ana, "tute2", ["Ana", "Luis"], opt_target="1")
         ana.post(f"/matches/{number}/deal", data=tute_form(points, last, trump="copas", cantes=cantes))
     start(ana, "tute2", ["Ana", "Luis"])

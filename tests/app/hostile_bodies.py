@@ -17,11 +17,25 @@ Fields = list[tuple[str, str]]
 Headers = list[tuple[str, str]]
 
 #: Fields that hold a whole number (or a seat), whatever form they belong to.
-NUMERIC_FIELD = re.compile(r"number|version|dealer|cards|points\d|last_trick|cante_\w+|tute_seat|first_dealer|leader"
-                           r"|(bids|tricks)-\d+|opt_(target|exact_base|per_trick|miss_per_trick|last_trick_bonus|deck)")
+NUMERIC_FIELD = re.compile(
+    r"number|version|dealer|cards|points\d|last_trick|cante_\w+|tute_seat|first_dealer|leader"
+    r"|(bids|tricks)-\d+|opt_(target|exact_base|per_trick|miss_per_trick|last_trick_bonus|deck)"
+)
 #: Field names no form has.
-UNKNOWN_FIELDS = ["x", "", "__class__", "players-99", "bids-8", "tricks--1", "opt_unknown", "a" * 300, "name[]", "é",
-                  "\x00", "csrf_token"]
+UNKNOWN_FIELDS = [
+    "x",
+    "",
+    "__class__",
+    "players-99",
+    "bids-8",
+    "tricks--1",
+    "opt_unknown",
+    "a" * 300,
+    "name[]",
+    "é",
+    "\x00",
+    "csrf_token",
+]
 SCHEDULES = ["1 2 3", "5 5 5 5", "", "0", "-1", "99", "1e9", "1 " * 1000, "999999999 1", "٣", "1,2,3", "x"]
 FORM_TYPE = "application/x-www-form-urlencoded"
 JSON_TYPE = "application/json"
@@ -48,8 +62,10 @@ def mutate(fields: Fields, rng: random.Random, names: list[str]) -> Fields:
     if roll < 0.15:
         return fields
     if roll > 0.9:  # every number at once at its extremes: the sizes of loops and lists
-        return [(name, rng.choice(corpus.EXTREME_NUMBERS) if NUMERIC_FIELD.fullmatch(name) else value)
-                for name, value in fields]
+        return [
+            (name, rng.choice(corpus.EXTREME_NUMBERS) if NUMERIC_FIELD.fullmatch(name) else value)
+            for name, value in fields
+        ]
     fields = list(fields)
     if rng.random() < 0.15:
         fields.append(("idempotency_key", f"k{rng.randrange(10**12)}"))
@@ -82,15 +98,19 @@ def urlencoded(fields: Fields) -> bytes:
 def multipart(fields: Fields, rng: random.Random) -> tuple[str, bytes]:
     """Return a boundary and the fields as a multipart body, at times with a file among them."""
     boundary = f"----hostile{rng.randrange(10**9)}"
-    parts: list[tuple[str, str | None, bytes]] = [(name, None, value.encode("utf-8", "surrogatepass"))
-                                                  for name, value in fields]
+    parts: list[tuple[str, str | None, bytes]] = [
+        (name, None, value.encode("utf-8", "surrogatepass")) for name, value in fields
+    ]
     if rng.random() < 0.3:
         parts.append((rng.choice(["file", "name", "cards"]), rng.choice(corpus.TEXT), corpus.raw_bytes(rng)))
     body = b""
     for name, filename, content in parts:
         disposition = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename is not None else "")
-        body += (f"--{boundary}\r\nContent-Disposition: {disposition}\r\n\r\n".encode("utf-8", "surrogatepass")
-                 + content + b"\r\n")
+        body += (
+            f"--{boundary}\r\nContent-Disposition: {disposition}\r\n\r\n".encode("utf-8", "surrogatepass")
+            + content
+            + b"\r\n"
+        )
     return boundary, body + f"--{boundary}--\r\n".encode()
 
 
@@ -144,8 +164,12 @@ def form_body(fields: Fields, mode: str, rng: random.Random) -> tuple[Headers, b
 def tute_deal(seats: int, rng: random.Random) -> dict[str, Any]:
     """Return a Tute deal as the API takes it."""
     points = rng.randint(0, 120)
-    deal: dict[str, Any] = {"dealer": rng.randrange(seats), "trump": rng.choice(["oros", "copas", "espadas", "bastos"]),
-                            "points": [points, 120 - points], "last_trick": rng.randrange(2)}
+    deal: dict[str, Any] = {
+        "dealer": rng.randrange(seats),
+        "trump": rng.choice(["oros", "copas", "espadas", "bastos"]),
+        "points": [points, 120 - points],
+        "last_trick": rng.randrange(2),
+    }
     if rng.random() < 0.4:
         deal["cantes"] = [{"seat": rng.randrange(seats), "suit": rng.choice(["oros", "copas"])}]
     if rng.random() < 0.1:
@@ -158,8 +182,13 @@ def pocha_deal(seats: int, cards: int, rng: random.Random) -> dict[str, Any]:
     tricks = [0] * seats
     for _ in range(cards):
         tricks[rng.randrange(seats)] += 1
-    return {"dealer": rng.randrange(seats), "cards": cards, "trump": rng.choice([None, "oros", "bastos"]),
-            "bids": [rng.randint(0, cards) for _ in range(seats)], "tricks": tricks}
+    return {
+        "dealer": rng.randrange(seats),
+        "cards": cards,
+        "trump": rng.choice([None, "oros", "bastos"]),
+        "bids": [rng.randint(0, cards) for _ in range(seats)],
+        "tricks": tricks,
+    }
 
 
 def match_document(rng: random.Random) -> dict[str, Any]:
@@ -167,13 +196,16 @@ def match_document(rng: random.Random) -> dict[str, Any]:
     game = rng.choice(["tute2", "tute4", "pocha"])
     seats = {"tute2": 2, "tute4": 4}.get(game) or rng.randint(2, 8)
     names = ["Ana", "Luis", "Carmen", "Diego", "Eva", "Félix", "Gema", "Hugo"][:seats]
-    document: dict[str, Any] = {"game": game, "players": [corpus.text(rng) if rng.random() < 0.2 else name
-                                                          for name in names]}
+    document: dict[str, Any] = {
+        "game": game,
+        "players": [corpus.text(rng) if rng.random() < 0.2 else name for name in names],
+    }
     if rng.random() < 0.5:
-        document["options"] = ({"schedule": [1, 2, 1]} if game == "pocha" else {"target": rng.randint(1, 3)})
+        document["options"] = {"schedule": [1, 2, 1]} if game == "pocha" else {"target": rng.randint(1, 3)}
     if rng.random() < 0.4:
-        document["deals"] = [pocha_deal(seats, 1, rng) if game == "pocha" else tute_deal(seats, rng)
-                             for _ in range(rng.randint(1, 2))]
+        document["deals"] = [
+            pocha_deal(seats, 1, rng) if game == "pocha" else tute_deal(seats, rng) for _ in range(rng.randint(1, 2))
+        ]
     if rng.random() < 0.3:
         document["first_dealer"] = rng.randrange(seats)
     return document
@@ -204,14 +236,23 @@ def api_body(endpoint: str, method: str, match: MatchFacts | None, rng: random.R
     """Return the headers and body of an API request: a document or deal made hostile, or junk."""
     headers: Headers = []
     if endpoint == "api.add_deal" and rng.random() < 0.3:
-        headers.append(("Idempotency-Key", f"key-{rng.randrange(10**9)}" if rng.random() < 0.6
-                        else rng.choice(corpus.IDEMPOTENCY_KEYS)))
+        headers.append(
+            (
+                "Idempotency-Key",
+                f"key-{rng.randrange(10**9)}" if rng.random() < 0.6 else rng.choice(corpus.IDEMPOTENCY_KEYS),
+            )
+        )
     # Every change of a match may name the version it was read at: the prepared one's (current until
     # a request changes it), an older one, or anything at all.
     if method in ("POST", "PUT", "PATCH", "DELETE") and endpoint not in ("api.create_match",) and rng.random() < 0.5:
         roll = rng.random()
-        condition = (match.etag if match and roll < 0.35 else f'"v{rng.randint(0, 6)}"' if roll < 0.7
-                     else rng.choice(corpus.IF_MATCHES))
+        condition = (
+            match.etag
+            if match and roll < 0.35
+            else f'"v{rng.randint(0, 6)}"'
+            if roll < 0.7
+            else rng.choice(corpus.IF_MATCHES)
+        )
         headers.append(("If-Match", condition))
     if method in ("GET", "HEAD", "DELETE", "OPTIONS") and rng.random() > 0.1:
         return headers, None
@@ -226,8 +267,11 @@ def api_body(endpoint: str, method: str, match: MatchFacts | None, rng: random.R
     elif endpoint in ("api.add_deal", "api.replace_deal"):
         game = match.game if match else rng.choice(["tute2", "tute4", "pocha"])
         seats = match.seats if match else 2
-        document = (pocha_deal(seats, (match.next_cards if match else None) or 1, rng) if game == "pocha"
-                    else tute_deal(seats, rng))
+        document = (
+            pocha_deal(seats, (match.next_cards if match else None) or 1, rng)
+            if game == "pocha"
+            else tute_deal(seats, rng)
+        )
         if endpoint == "api.add_deal" and rng.random() < 0.8:
             document["number"] = (match.deals + 1 if match else 1) + rng.choice([0, 0, 0, 1, -1])
     else:

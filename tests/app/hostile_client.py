@@ -113,19 +113,29 @@ class Visitor:
 
     def fill(self, text: bytes) -> bytes:
         """Put the visitor's current secrets in place of the placeholders."""
-        return text.replace(CSRF_MARK.encode(), self.csrf.encode()).replace(TOKEN_MARK.encode(),
-                                                                            self.api_token.encode())
+        return text.replace(CSRF_MARK.encode(), self.csrf.encode()).replace(
+            TOKEN_MARK.encode(), self.api_token.encode()
+        )
 
-    def request(self, connection: Connection, method: str, path: str, headers: list[tuple[str, str]] | None = None,
-                body: bytes | None = None) -> Answer:
+    def request(
+        self,
+        connection: Connection,
+        method: str,
+        path: str,
+        headers: list[tuple[str, str]] | None = None,
+        body: bytes | None = None,
+    ) -> Answer:
         """Send a request as this visitor (its cookies, its secrets), keeping the cookies it gets."""
-        sent = [(name, self.fill(value.encode("utf-8", "surrogateescape")).decode("utf-8", "surrogateescape"))
-                for name, value in headers or []]
+        sent = [
+            (name, self.fill(value.encode("utf-8", "surrogateescape")).decode("utf-8", "surrogateescape"))
+            for name, value in headers or []
+        ]
         own_cookies = not any(name.lower() == "cookie" for name, _ in sent)
         if self.cookies and own_cookies:
             sent.append(("Cookie", self.cookie_header()))
-        answer = connection.send(method, self.fill(path.encode()).decode(), sent,
-                                 None if body is None else self.fill(body))
+        answer = connection.send(
+            method, self.fill(path.encode()).decode(), sent, None if body is None else self.fill(body)
+        )
         if own_cookies and self.kind != API:  # a script keeps no cookies; forged ones are not the visitor's
             self.keep(answer)
         return answer
@@ -147,10 +157,12 @@ class Visitor:
         for _ in range(tries):
             self.cookies.clear()
             self.refresh_csrf(connection)
-            form = urllib.parse.urlencode({"username": self.username, "password": self.password,
-                                           "csrf_token": self.csrf}).encode()
-            answer = self.request(connection, "POST", "/login",
-                                  [("Content-Type", "application/x-www-form-urlencoded")], form)
+            form = urllib.parse.urlencode(
+                {"username": self.username, "password": self.password, "csrf_token": self.csrf}
+            ).encode()
+            answer = self.request(
+                connection, "POST", "/login", [("Content-Type", "application/x-www-form-urlencoded")], form
+            )
             if answer.status != 302:
                 raise RuntimeError(f"signing in as {self.username} answered {answer.status} {answer.error or ''}")
             if self.still_signed_in(connection):
@@ -174,18 +186,22 @@ class Visitor:
     def new_api_token(self, connection: Connection) -> str:
         """Make a new API token on the account page (signing in first if need be) and return it."""
         for _ in range(3):
-            answer = self.request(connection, "POST", "/account",
-                                  [("Content-Type", "application/x-www-form-urlencoded")],
-                                  urllib.parse.urlencode({"name": "hostile input",
-                                                          "csrf_token": self.csrf}).encode())
+            answer = self.request(
+                connection,
+                "POST",
+                "/account",
+                [("Content-Type", "application/x-www-form-urlencoded")],
+                urllib.parse.urlencode({"name": "hostile input", "csrf_token": self.csrf}).encode(),
+            )
             found = _NEW_TOKEN.search(answer.body)
             if found:
                 return found.group(1).decode()
             self.sign_in(connection)
         raise RuntimeError("the account page made no API token")
 
-    def restore(self, connection: Connection, sent_headers: list[tuple[str, str]], answer: Answer,
-                helper: Visitor) -> str | None:
+    def restore(
+        self, connection: Connection, sent_headers: list[tuple[str, str]], answer: Answer, helper: Visitor
+    ) -> str | None:
         """Put the visitor back as it should be after `answer`; return what was done, if anything.
 
         A signed-in visitor sent to /login, or signed in as someone (perhaps else) by a
@@ -202,8 +218,13 @@ class Visitor:
         if self.kind == SIGNED_OUT and (signed_in_now or "remember_token" in self.cookies):
             self.sign_out(connection)
             return "signed out again"
-        used_token = any(name == "Authorization" and TOKEN_MARK in value and value.startswith("Bearer ")
-                         and value.endswith(TOKEN_MARK) for name, value in sent_headers)
+        used_token = any(
+            name == "Authorization"
+            and TOKEN_MARK in value
+            and value.startswith("Bearer ")
+            and value.endswith(TOKEN_MARK)
+            for name, value in sent_headers
+        )
         if self.kind == API and answer.status == 401 and used_token:
             self.api_token = helper.new_api_token(connection)
             return "took a new API token"

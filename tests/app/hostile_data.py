@@ -19,23 +19,48 @@ from .hostile_server import PASSWORD, Server
 
 #: The account the test signs in as, and the other one whose ids it must not reach.
 OWN, OTHER = "ana", "bea"
-TUTE_DEAL = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0,
-             "cantes": [{"seat": 0, "suit": "copas"}]}
+TUTE_DEAL = {
+    "dealer": 0,
+    "trump": "oros",
+    "points": [70, 50],
+    "last_trick": 0,
+    "cantes": [{"seat": 0, "suit": "copas"}],
+}
 POCHA_DEAL = {"dealer": 0, "cards": 1, "trump": None, "bids": [1, 1, 1], "tricks": [1, 0, 0]}
 #: What each account plays, by what the test calls it: (match document, what is done to it next).
 MATCHES: dict[str, tuple[dict[str, Any], str]] = {
     "tute2 in progress": ({"game": "tute2", "players": ["Ana", "Luis"], "deals": [TUTE_DEAL]}, ""),
-    "tute2 finished": ({"game": "tute2", "players": ["Ana", "Luis"], "options": {"target": 1},
-                        "deals": [TUTE_DEAL]}, ""),
-    "tute4 in progress": ({"game": "tute4", "players": ["Ana", "Luis", "Carmen", "Diego"],
-                           "deals": [TUTE_DEAL]}, "share"),
-    "tute4 finished": ({"game": "tute4", "players": ["Ana", "Luis", "Carmen", "Diego"], "options": {"target": 1},
-                        "deals": [TUTE_DEAL]}, ""),
+    "tute2 finished": (
+        {"game": "tute2", "players": ["Ana", "Luis"], "options": {"target": 1}, "deals": [TUTE_DEAL]},
+        "",
+    ),
+    "tute4 in progress": (
+        {"game": "tute4", "players": ["Ana", "Luis", "Carmen", "Diego"], "deals": [TUTE_DEAL]},
+        "share",
+    ),
+    "tute4 finished": (
+        {
+            "game": "tute4",
+            "players": ["Ana", "Luis", "Carmen", "Diego"],
+            "options": {"target": 1},
+            "deals": [TUTE_DEAL],
+        },
+        "",
+    ),
     "pocha waiting for bids": ({"game": "pocha", "players": ["Ana", "Luis", "Carmen"], "deals": [POCHA_DEAL]}, ""),
-    "pocha waiting for tricks": ({"game": "pocha", "players": ["Ana", "Luis", "Carmen"],
-                                  "deals": [POCHA_DEAL]}, "bids"),
-    "pocha finished": ({"game": "pocha", "players": ["Ana", "Luis"], "options": {"schedule": [1]},
-                        "deals": [{**POCHA_DEAL, "bids": [1, 1], "tricks": [1, 0]}]}, ""),
+    "pocha waiting for tricks": (
+        {"game": "pocha", "players": ["Ana", "Luis", "Carmen"], "deals": [POCHA_DEAL]},
+        "bids",
+    ),
+    "pocha finished": (
+        {
+            "game": "pocha",
+            "players": ["Ana", "Luis"],
+            "options": {"schedule": [1]},
+            "deals": [{**POCHA_DEAL, "bids": [1, 1], "tricks": [1, 0]}],
+        },
+        "",
+    ),
     "tute2 abandoned": ({"game": "tute2", "players": ["Ana", "Carmen"], "deals": [TUTE_DEAL]}, "abandon"),
 }
 FORM = [("Content-Type", "application/x-www-form-urlencoded")]
@@ -95,8 +120,9 @@ class Stock:
     def _expect(answer: Answer, status: int, what: str) -> Answer:
         """Return the answer if it has the status expected of a step of the preparation, else stop."""
         if answer.status != status:
-            raise RuntimeError(f"preparing the data: {what} answered {answer.status} {answer.error or ''}: "
-                               f"{answer.body[:300]!r}")
+            raise RuntimeError(
+                f"preparing the data: {what} answered {answer.status} {answer.error or ''}: {answer.body[:300]!r}"
+            )
         return answer
 
     @staticmethod
@@ -147,9 +173,17 @@ class Stock:
         result, match_id = created["result"], created["id"]
         if then == "bids":
             bids = {f"bids-{seat}": 0 for seat in range(len(document["players"]))}
-            self._form(owner, f"/matches/{match_id}/bids", {
-                "number": len(document["deals"]) + 1, "dealer": result["next_dealer"], "cards": result["next_cards"],
-                "trump": "none", **bids})
+            self._form(
+                owner,
+                f"/matches/{match_id}/bids",
+                {
+                    "number": len(document["deals"]) + 1,
+                    "dealer": result["next_dealer"],
+                    "cards": result["next_cards"],
+                    "trump": "none",
+                    **bids,
+                },
+            )
         elif then in ("abandon", "share"):
             self._form(owner, f"/matches/{match_id}/{then}", {})
         share = None
@@ -160,8 +194,17 @@ class Stock:
                 raise RuntimeError(f"preparing the data: the scoreboard of match {match_id} shows no share link")
             share = links[0]
         etag = self._expect(self._api(owner, "GET", f"/api/v1/matches/{match_id}"), 200, "reading a match")
-        return MatchFacts(match_id, owner, kind, document["game"], len(document["players"]), len(document["deals"]),
-                          result.get("next_cards"), etag.header("ETag"), share)
+        return MatchFacts(
+            match_id,
+            owner,
+            kind,
+            document["game"],
+            len(document["players"]),
+            len(document["deals"]),
+            result.get("next_cards"),
+            etag.header("ETag"),
+            share,
+        )
 
     def fresh(self, owner: str, kind: str) -> MatchFacts:
         """Make one more match of a kind (to send a failing request again on it as it was)."""
@@ -176,9 +219,19 @@ class Stock:
         """
         stranger = Visitor(SIGNED_OUT, OTHER, PASSWORD)
         stranger.sign_out(self.connection)
-        self._expect(stranger.request(self.connection, "POST", "/signup", FORM, urllib.parse.urlencode({
-            "username": OTHER, "password": PASSWORD, "confirm": PASSWORD, "csrf_token": stranger.csrf}).encode()),
-            302, "signing up")
+        self._expect(
+            stranger.request(
+                self.connection,
+                "POST",
+                "/signup",
+                FORM,
+                urllib.parse.urlencode(
+                    {"username": OTHER, "password": PASSWORD, "confirm": PASSWORD, "csrf_token": stranger.csrf}
+                ).encode(),
+            ),
+            302,
+            "signing up",
+        )
         for owner in (OWN, OTHER):
             browser = self.browsers[owner]
             browser.sign_in(self.connection)
@@ -212,8 +265,10 @@ class Stock:
                 if answer.status == 200 and answer.header("ETag") == facts.etag:
                     continue
                 if facts.owner != OWN:
-                    self.problems.append(f"{facts.owner}'s match {facts.id} ({facts.kind}) changed, though only "
-                                         f"{OWN} sent requests: {answer.status} {answer.header('ETag')}")
+                    self.problems.append(
+                        f"{facts.owner}'s match {facts.id} ({facts.kind}) changed, though only "
+                        f"{OWN} sent requests: {answer.status} {answer.header('ETag')}"
+                    )
                 self.prepared.matches[slot] = self._start(facts.owner, facts.kind)
                 made += 1
             return made

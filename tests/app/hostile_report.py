@@ -44,7 +44,7 @@ def compact(data: bytes | str) -> str:
     pieces, start = [], 0
     for run in pattern.finditer(data):  # type: ignore[arg-type]
         if run.start() > start:
-            pieces.append(repr(data[start:run.start()]))
+            pieces.append(repr(data[start : run.start()]))
         pieces.append(f"{run.group(1)!r} * {len(run.group(0))}")
         start = run.end()
     if start < len(data) or not pieces:
@@ -59,13 +59,17 @@ def _shown(text: str) -> str:
 
 def describe(spec: Spec, fresh: bool = False) -> str:
     """Return the request as it can be sent again: method, path, headers, body (secrets as {names})."""
-    who = {SIGNED_OUT: "signed out, with the session cookie of a GET /login",
-           SIGNED_IN: f"signed in as {OWN} (password {PASSWORD!r}), with that session's cookie",
-           API: f"a script with an API token of {OWN}, no cookies"}[spec.mode]
+    who = {
+        SIGNED_OUT: "signed out, with the session cookie of a GET /login",
+        SIGNED_IN: f"signed in as {OWN} (password {PASSWORD!r}), with that session's cookie",
+        API: f"a script with an API token of {OWN}, no cookies",
+    }[spec.mode]
     lines = [f"    as: {who}; {{csrf}} is the CSRF token of the session's pages, {{api_token}} an API token"]
     if spec.match is not None and fresh:
-        lines.append(f"    match {spec.match.id} is a fresh '{spec.match.kind}' match of {spec.match.owner}, "
-                     f"as the test prepares it (hostile_data.MATCHES)")
+        lines.append(
+            f"    match {spec.match.id} is a fresh '{spec.match.kind}' match of {spec.match.owner}, "
+            f"as the test prepares it (hostile_data.MATCHES)"
+        )
     lines.append(f"    {spec.method} {compact(_shown(spec.path))}")
     lines += [f"    {name}: {compact(_shown(value))}" for name, value in spec.headers]
     if spec.body is not None:
@@ -97,8 +101,11 @@ def _exception_line(text: str) -> str:
 def condensed(text: str) -> list[str]:
     """Return a logged traceback without the frames of the web framework: the log line, the app's
     frames (and the deepest one, wherever it is) with their code, and the exception."""
-    chained = re.split(r"\n\s*(?:The above exception was the direct cause of the following exception:"
-                       r"|During handling of the above exception, another exception occurred:)\n", text)
+    chained = re.split(
+        r"\n\s*(?:The above exception was the direct cause of the following exception:"
+        r"|During handling of the above exception, another exception occurred:)\n",
+        text,
+    )
     causes = [f"    (after {_exception_line(part)})" for part in chained[:-1] if part.strip()]
     lines = chained[-1].strip("\n").splitlines()
     if len(chained) > 1:
@@ -106,7 +113,7 @@ def condensed(text: str) -> list[str]:
     frames = [n for n, line in enumerate(lines) if line.lstrip().startswith("File ")]
     if not frames:
         return lines
-    kept = lines[:frames[0]]
+    kept = lines[: frames[0]]
     for position, start in enumerate(frames):
         end = frames[position + 1] if position + 1 < len(frames) else len(lines)
         block = [line for line in lines[start:end] if line.strip() and not set(line.strip()) <= set("^~")]
@@ -142,8 +149,11 @@ class Replayer:
         self.connection = Connection(server.port)
         browser = Visitor(SIGNED_IN, OWN, PASSWORD)
         browser.sign_in(self.connection)
-        self.visitors = {SIGNED_IN: browser, SIGNED_OUT: Visitor(SIGNED_OUT, OWN, PASSWORD),
-                         API: Visitor(API, OWN, PASSWORD, api_token=browser.new_api_token(self.connection))}
+        self.visitors = {
+            SIGNED_IN: browser,
+            SIGNED_OUT: Visitor(SIGNED_OUT, OWN, PASSWORD),
+            API: Visitor(API, OWN, PASSWORD, api_token=browser.new_api_token(self.connection)),
+        }
 
     def send(self, spec: Spec) -> Replay:
         """Send one request alone; keep its answer and what it logged (a traceback if there was one)."""
@@ -178,8 +188,10 @@ class Replayer:
         failing = kind_of(replay.answer, self.slow)
         if failing:
             return f"{failing} when sent alone too, nothing in the log"
-        return (f"did not fail when sent alone (answered {replay.answer.status}): it needed what other requests "
-                f"did meanwhile, or a machine less busy")
+        return (
+            f"did not fail when sent alone (answered {replay.answer.status}): it needed what other requests "
+            f"did meanwhile, or a machine less busy"
+        )
 
 
 def logged_during_run(server: Server, spec: Spec) -> str:
@@ -227,12 +239,13 @@ def report(server: Server, stock: Stock, failures: list[Failure], slow: float) -
             by_defect.setdefault(defect, (member, replay))
         modes = ", ".join(sorted({m.spec.mode for m in members}))
         for defect, (member, replay) in by_defect.items():
-            entry = [f"{label} [{member.spec.route.endpoint}]: {kind} ({len(members)} requests so, as {modes}; "
-                     f"{len(by_defect)} distinct way(s))",
-                     f"  defect: {defect}",
-                     f"  request (took {member.answer.seconds:.2f} s in the run; "
-                     f"sent alone again: {replay.outcome()}):",
-                     describe(replay.spec, replay.fresh)]
+            entry = [
+                f"{label} [{member.spec.route.endpoint}]: {kind} ({len(members)} requests so, as {modes}; "
+                f"{len(by_defect)} distinct way(s))",
+                f"  defect: {defect}",
+                f"  request (took {member.answer.seconds:.2f} s in the run; sent alone again: {replay.outcome()}):",
+                describe(replay.spec, replay.fresh),
+            ]
             if replay.logged:
                 entry += ["  gunicorn's log:", *("    " + line for line in condensed(replay.logged))]
             entries.append("\n".join(entry))

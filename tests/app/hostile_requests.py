@@ -35,9 +35,13 @@ from .hostile_server import PASSWORD
 
 #: Query parameters that pages and the API read, by endpoint; others get a generic few.
 QUERY_KEYS = {
-    "auth.login": ["next"], "auth.language": ["next"], "matches.history": ["game", "status", "player", "page"],
-    "matches.enter_deal": ["trump"], "statistics.leaderboard": ["period", "from", "to", "min", "sort", "dir"],
-    "statistics.leaderboard_csv": ["period", "from", "to", "min", "sort", "dir"], "statistics.head_to_head": ["a", "b", "page"],
+    "auth.login": ["next"],
+    "auth.language": ["next"],
+    "matches.history": ["game", "status", "player", "page"],
+    "matches.enter_deal": ["trump"],
+    "statistics.leaderboard": ["period", "from", "to", "min", "sort", "dir"],
+    "statistics.leaderboard_csv": ["period", "from", "to", "min", "sort", "dir"],
+    "statistics.head_to_head": ["a", "b", "page"],
     "api.list_matches": ["page", "per_page"],
 }
 GENERIC_KEYS = ["next", "page", "per_page", "to", "from", "cards", "version", "lang", "x", "game", "player"]
@@ -95,8 +99,10 @@ def discover_routes(app: Flask) -> list[Route]:
     """Return every method (but HEAD and OPTIONS) of every rule of the app's url_map."""
     found = []
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
-        converters = tuple((name, converter or "default")
-                           for converter, name in re.findall(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>", rule.rule))
+        converters = tuple(
+            (name, converter or "default")
+            for converter, name in re.findall(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>", rule.rule)
+        )
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             found.append(Route(rule.endpoint, rule.rule, method, converters))
     return found
@@ -104,8 +110,11 @@ def discover_routes(app: Flask) -> list[Route]:
 
 def form_field_names(app: Flask) -> list[str]:
     """Return the name of every field of every form the app defines (lists as name-0 … name-7)."""
-    classes: list[Any] = [cls for _, cls in inspect.getmembers(forms, inspect.isclass)
-                          if issubclass(cls, FlaskForm) and cls is not FlaskForm]
+    classes: list[Any] = [
+        cls
+        for _, cls in inspect.getmembers(forms, inspect.isclass)
+        if issubclass(cls, FlaskForm) and cls is not FlaskForm
+    ]
     classes += [forms.new_match_form_class(game) for game in GAMES.values()]
     names = {"rename-name", "csrf_token"}
     with app.test_request_context():
@@ -127,8 +136,9 @@ def static_files(app: Flask) -> list[str]:
 class Generator:
     """Makes request number `index` of a seed, from the routes, the forms and the prepared data."""
 
-    def __init__(self, seed: int, routes: list[Route], field_names: list[str], statics: list[str],
-                 prepared: Prepared) -> None:
+    def __init__(
+        self, seed: int, routes: list[Route], field_names: list[str], statics: list[str], prepared: Prepared
+    ) -> None:
         self.seed, self.routes, self.field_names, self.statics = seed, routes, field_names, statics
         self.prepared = prepared
         sample = next((m for m in prepared.matches if m.game == "pocha"), None)
@@ -176,8 +186,9 @@ class Generator:
             weights = (0.15, 0.7, 0.15)
         return rng.choices([SIGNED_OUT, SIGNED_IN, API], weights)[0]
 
-    def _path_value(self, name: str, converter: str, match: MatchFacts | None,
-                    rng: random.Random) -> tuple[str, MatchFacts | None]:
+    def _path_value(
+        self, name: str, converter: str, match: MatchFacts | None, rng: random.Random
+    ) -> tuple[str, MatchFacts | None]:
         """Return a value for one path parameter (and the prepared match it names, if one)."""
         roll = rng.random()
         owner = OWN if roll < 0.65 else OTHER if roll < 0.8 else None
@@ -193,9 +204,12 @@ class Generator:
             return rng.choice([str(rng.randint(1, 3)), self._hostile_segment(converter, rng)]), match
         if name in ("game_name", "game"):
             return rng.choice(sorted(GAMES)), match
-        pools: dict[str, list[Any]] = {"player_id": self.prepared.players[owner],
-                                       "token_id": self.prepared.token_ids[owner],
-                                       "token": self.prepared.shares(owner), "filename": self.statics}
+        pools: dict[str, list[Any]] = {
+            "player_id": self.prepared.players[owner],
+            "token_id": self.prepared.token_ids[owner],
+            "token": self.prepared.shares(owner),
+            "filename": self.statics,
+        }
         if pools.get(name):
             return str(rng.choice(pools[name])), match
         if converter == "int":  # a parameter added later: any of the account's ids
@@ -206,8 +220,18 @@ class Generator:
     def _hostile_segment(self, converter: str, rng: random.Random) -> str:
         """Return a path segment no link of the app makes."""
         if converter == "path" and rng.random() < 0.5:
-            return rng.choice(["../scorekeeper/config.py", "..%2f..%2fREADME.md", "%2e%2e/%2e%2e/etc/passwd",
-                               "icons/", "icons/../app.css", "app.css%00.png", "/etc/passwd", "app.css/x"])
+            return rng.choice(
+                [
+                    "../scorekeeper/config.py",
+                    "..%2f..%2fREADME.md",
+                    "%2e%2e/%2e%2e/etc/passwd",
+                    "icons/",
+                    "icons/../app.css",
+                    "app.css%00.png",
+                    "/etc/passwd",
+                    "app.css/x",
+                ]
+            )
         if rng.random() < 0.7:
             return rng.choice(corpus.PATH_SEGMENTS)
         return urllib.parse.quote(corpus.text(rng), safe="", errors="surrogatepass")
@@ -219,9 +243,13 @@ class Generator:
         if rng.random() < (0.1 if key == "next" else 0.25):
             return corpus.text(rng) if rng.random() < 0.5 else corpus.number(rng)
         known: dict[str, list[str]] = {
-            "period": list(reads.PERIODS), "sort": list(reads.LEADERBOARD_COLUMNS),
-            "dir": ["asc", "desc"], "game": sorted(GAMES), "status": list(STATUSES),
-            "trump": ["none", *SUITS], "lang": ["es", "xx"],
+            "period": list(reads.PERIODS),
+            "sort": list(reads.LEADERBOARD_COLUMNS),
+            "dir": ["asc", "desc"],
+            "game": sorted(GAMES),
+            "status": list(STATUSES),
+            "trump": ["none", *SUITS],
+            "lang": ["es", "xx"],
         }
         if key == "next":
             return rng.choice(corpus.REDIRECTS)
@@ -247,8 +275,10 @@ class Generator:
         pairs = [(key, self._query_value(key, rng)) for key in chosen]
         if pairs and rng.random() < 0.1:
             pairs.append((pairs[0][0], self._query_value(pairs[0][0], rng)))  # the same key twice
-        return "&".join(f"{urllib.parse.quote(k, safe='')}={urllib.parse.quote(v, safe='', errors='surrogatepass')}"
-                        for k, v in pairs)
+        return "&".join(
+            f"{urllib.parse.quote(k, safe='')}={urllib.parse.quote(v, safe='', errors='surrogatepass')}"
+            for k, v in pairs
+        )
 
     @staticmethod
     def _headers(mode: str, rng: random.Random) -> list[tuple[str, str]]:
@@ -271,8 +301,9 @@ class Generator:
 
     # ------------------------------------------------------------ bodies
 
-    def _body(self, route: Route, method: str, mode: str, match: MatchFacts | None, values: dict[str, str],
-              rng: random.Random) -> tuple[list[tuple[str, str]], bytes | None]:
+    def _body(
+        self, route: Route, method: str, mode: str, match: MatchFacts | None, values: dict[str, str], rng: random.Random
+    ) -> tuple[list[tuple[str, str]], bytes | None]:
         """Return a request's body and the headers that describe it."""
         if route.endpoint.startswith("api."):
             return api_body(route.endpoint, method, match, rng)
@@ -281,8 +312,9 @@ class Generator:
         fields = self._form_template(route.endpoint, match, values, rng)
         return form_body(mutate(fields, rng, self.field_names), mode, rng)
 
-    def _form_template(self, endpoint: str, match: MatchFacts | None, values: dict[str, str],
-                       rng: random.Random) -> list[tuple[str, str]]:
+    def _form_template(
+        self, endpoint: str, match: MatchFacts | None, values: dict[str, str], rng: random.Random
+    ) -> list[tuple[str, str]]:
         """Return the fields a browser would post to `endpoint` (made hostile afterwards)."""
         if endpoint == "auth.login":
             password = corpus.text(rng) if rng.random() < 0.25 else PASSWORD
@@ -291,8 +323,10 @@ class Generator:
             password = rng.choice([PASSWORD, "x", corpus.text(rng)])
             return [("username", f"guest{rng.randrange(10**6)}"), ("password", password), ("confirm", password)]
         if endpoint == "auth.language":
-            return [("language", rng.choice(["en", "es", "it", "nb", "xx", ""])),
-                    ("next", rng.choice(corpus.REDIRECTS))]
+            return [
+                ("language", rng.choice(["en", "es", "it", "nb", "xx", ""])),
+                ("next", rng.choice(corpus.REDIRECTS)),
+            ]
         if endpoint == "auth.account":
             return [("name", rng.choice(["script", "", "x" * 41]))]
         if endpoint == "players.index":
@@ -309,21 +343,39 @@ class Generator:
             return [("note", corpus.note(rng) or "")]
         if endpoint == "share.state":  # the live view's script: a share link's secret, and the version it shows
             shares = self.prepared.shares(OWN)
-            return [("secret", rng.choice(shares) if shares and rng.random() < 0.7 else corpus.text(rng)),
-                    ("version", str(rng.randint(0, 9)) if rng.random() < 0.6 else corpus.number(rng))]
-        if endpoint in ("auth.logout", "auth.revoke_token", "players.archive", "matches.undo", "matches.abandon",
-                        "matches.delete", "share.create", "share.revoke"):
+            return [
+                ("secret", rng.choice(shares) if shares and rng.random() < 0.7 else corpus.text(rng)),
+                ("version", str(rng.randint(0, 9)) if rng.random() < 0.6 else corpus.number(rng)),
+            ]
+        if endpoint in (
+            "auth.logout",
+            "auth.revoke_token",
+            "players.archive",
+            "matches.undo",
+            "matches.abandon",
+            "matches.delete",
+            "share.create",
+            "share.revoke",
+        ):
             return []
-        return [(name, corpus.number(rng) if rng.random() < 0.5 else corpus.text(rng))  # a form added later
-                for name in rng.sample(self.field_names, 4)]
+        return [
+            (name, corpus.number(rng) if rng.random() < 0.5 else corpus.text(rng))  # a form added later
+            for name in rng.sample(self.field_names, 4)
+        ]
 
 
 def _new_match_fields(game_name: str, rng: random.Random) -> list[tuple[str, str]]:
     """Return the fields of a new-match form: seats, first dealer (or leader) and house rules."""
     game = get_game(game_name) if game_name in GAMES else get_game("tute2")
     seats = rng.randint(game.min_players, game.max_players)
-    fields = [(f"players-{seat}", rng.choice(["Ana", "Luis", "Carmen", "Diego", "Eva", "Félix", "Gema", "Hugo"])
-               + ("" if rng.random() < 0.7 else str(seat))) for seat in range(seats)]
+    fields = [
+        (
+            f"players-{seat}",
+            rng.choice(["Ana", "Luis", "Carmen", "Diego", "Eva", "Félix", "Gema", "Hugo"])
+            + ("" if rng.random() < 0.7 else str(seat)),
+        )
+        for seat in range(seats)
+    ]
     fields.append(("leader" if game.name == "tute4" else "first_dealer", str(rng.randrange(seats))))
     for spec in game.option_specs:
         name = f"opt_{spec.name}"
@@ -340,8 +392,9 @@ def _new_match_fields(game_name: str, rng: random.Random) -> list[tuple[str, str
     return fields
 
 
-def _deal_fields(endpoint: str, match: MatchFacts | None, values: dict[str, str],
-                 rng: random.Random) -> list[tuple[str, str]]:
+def _deal_fields(
+    endpoint: str, match: MatchFacts | None, values: dict[str, str], rng: random.Random
+) -> list[tuple[str, str]]:
     """Return the fields of a deal form for the match: Tute's deal, or Pocha's bids (and tricks)."""
     game = match.game if match else rng.choice(sorted(GAMES))
     seats = match.seats if match else get_game(game).min_players
@@ -352,8 +405,13 @@ def _deal_fields(endpoint: str, match: MatchFacts | None, values: dict[str, str]
         fields.append(("version", str(rng.randint(1, deals + 3))))
     if game != "pocha":
         points = rng.randint(0, 120)
-        fields += [("trump", rng.choice(SUITS)), ("points0", str(points)), ("points1", ""),
-                   ("last_trick", str(rng.randrange(2))), ("tute_seat", "")]
+        fields += [
+            ("trump", rng.choice(SUITS)),
+            ("points0", str(points)),
+            ("points1", ""),
+            ("last_trick", str(rng.randrange(2))),
+            ("tute_seat", ""),
+        ]
         fields += [(f"cante_{suit}", str(rng.randrange(seats)) if rng.random() < 0.2 else "") for suit in SUITS]
         if rng.random() < 0.1:
             fields += [("tute_seat", str(rng.randrange(seats))), ("tute_kind", rng.choice(["reyes", "caballos"]))]
@@ -364,8 +422,14 @@ def _deal_fields(endpoint: str, match: MatchFacts | None, values: dict[str, str]
     if endpoint == "matches.save_bids" and rng.random() < 0.5:
         # Bids from the several phones (the client threads) of one table: some name the version they
         # correct, most replace nothing (bids already in are then refused, with what is in).
-        fields.append(("version", match.etag.strip('"').split("-")[0].lstrip("v") if match and rng.random() < 0.5
-                       else str(rng.randint(0, 9))))
+        fields.append(
+            (
+                "version",
+                match.etag.strip('"').split("-")[0].lstrip("v")
+                if match and rng.random() < 0.5
+                else str(rng.randint(0, 9)),
+            )
+        )
     if endpoint != "matches.save_bids":
         fields += [(f"tricks-{seat}", str(rng.randint(0, cards))) for seat in range(seats)]
     return fields

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import IO
 
 from ..conftest import CHEAP_PASSWORD_HASH
-
 from .servers import PASSWORD, free_port  # every test server's account password, and a port to serve on
 
 #: Worker processes; a few, so that one stuck worker leaves the others answering.
@@ -29,8 +28,10 @@ GENEROUS = "1000000 per minute"
 
 _BOOTED = re.compile(r"Booting worker with pid: (\d+)")
 #: Lines of gunicorn's log that say a worker did not simply keep serving.
-_TROUBLE = re.compile(r"WORKER TIMEOUT|Worker exit|exited with code|was sent SIG|Perhaps out of memory"
-                      r"|Exception in worker process|Unhandled exception in main loop")
+_TROUBLE = re.compile(
+    r"WORKER TIMEOUT|Worker exit|exited with code|was sent SIG|Perhaps out of memory"
+    r"|Exception in worker process|Unhandled exception in main loop"
+)
 _LOG_HEADER = re.compile(r"^\[\d{4}-\d\d-\d\d[ T]")
 
 
@@ -77,8 +78,7 @@ class Server:
         if not found and again <= 0:
             return []
         timeouts = [line for line in found if "WORKER TIMEOUT" in line]
-        return [f"{len(timeouts)} worker timeouts, {again} workers booted again; gunicorn said:",
-                *(timeouts or found)]
+        return [f"{len(timeouts)} worker timeouts, {again} workers booted again; gunicorn said:", *(timeouts or found)]
 
     def worker_pids(self) -> set[int]:
         """Return the pids of gunicorn's worker processes right now (its children)."""
@@ -131,8 +131,13 @@ def tracebacks(lines: list[str]) -> list[tuple[str, str]]:
 
 def flask_command(env: dict[str, str], *args: str, stdin: bytes | None = None) -> str:
     """Run `flask --app scorekeeper ARGS` on the test's database; return what it printed."""
-    done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", *args], input=stdin, env=env,
-                          check=True, capture_output=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", *args],
+        input=stdin,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     return done.stdout.decode()
 
 
@@ -142,11 +147,17 @@ def server_environment(database_url: str, instance: Path) -> dict[str, str]:
     Passwords are hashed the test suite's cheap way: with scrypt, the sign-ins (the test's own,
     again after every request that signs it out, and the generated ones) took half the server's time.
     """
-    return {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "hostile input",
-            "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
-            "SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_SIGNUP_OPEN": "true",
-            "SCOREKEEPER_SIGN_IN_LIMIT_PER_ADDRESS": GENEROUS, "SCOREKEEPER_SIGN_IN_LIMIT_PER_ACCOUNT": GENEROUS,
-            "SCOREKEEPER_SIGN_UP_LIMIT_PER_ADDRESS": GENEROUS}
+    return {
+        **os.environ,
+        "SCOREKEEPER_DATABASE_URL": database_url,
+        "SCOREKEEPER_SECRET_KEY": "hostile input",
+        "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+        "SCOREKEEPER_INSTANCE_PATH": str(instance),
+        "SCOREKEEPER_SIGNUP_OPEN": "true",
+        "SCOREKEEPER_SIGN_IN_LIMIT_PER_ADDRESS": GENEROUS,
+        "SCOREKEEPER_SIGN_IN_LIMIT_PER_ACCOUNT": GENEROUS,
+        "SCOREKEEPER_SIGN_UP_LIMIT_PER_ADDRESS": GENEROUS,
+    }
 
 
 def create_account(env: dict[str, str], username: str) -> None:
@@ -163,10 +174,29 @@ def start_server(env: dict[str, str]) -> Server:
     """Start gunicorn (the app loaded once, before the workers fork) and wait until every worker is up."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--preload", "-w", str(WORKERS), "-b", f"127.0.0.1:{port}",
-         "--timeout", str(WORKER_TIMEOUT), "--graceful-timeout", "2", "--limit-request-line", "0",
-         "--log-level", "info", "scorekeeper:create_app()"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--preload",
+            "-w",
+            str(WORKERS),
+            "-b",
+            f"127.0.0.1:{port}",
+            "--timeout",
+            str(WORKER_TIMEOUT),
+            "--graceful-timeout",
+            "2",
+            "--limit-request-line",
+            "0",
+            "--log-level",
+            "info",
+            "scorekeeper:create_app()",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     server = Server(port, process, env)
     assert process.stderr is not None
     server.reader = threading.Thread(target=server.follow, args=(process.stderr,), daemon=True)

@@ -7,8 +7,15 @@ from typing import Any
 from ..conftest import Browser
 
 TUTE_OPTIONS = {"opt_deck": "40", "opt_last_trick_bonus": "10", "opt_mode": "juegos", "opt_tute": "deal"}
-POCHA_OPTIONS = {"opt_deck": "40", "opt_remove_twos": "y", "opt_schedule": "classic", "opt_hook": "y",
-                 "opt_exact_base": "10", "opt_per_trick": "5", "opt_miss_per_trick": "5"}
+POCHA_OPTIONS = {
+    "opt_deck": "40",
+    "opt_remove_twos": "y",
+    "opt_schedule": "classic",
+    "opt_hook": "y",
+    "opt_exact_base": "10",
+    "opt_per_trick": "5",
+    "opt_miss_per_trick": "5",
+}
 
 
 def start(browser: Browser, game: str, players: list[str], **extra: Any) -> Any:
@@ -21,11 +28,27 @@ def start(browser: Browser, game: str, players: list[str], **extra: Any) -> Any:
     return browser.post(f"/matches/new/{game}", data=data)
 
 
-def tute_form(points0: Any = 70, last_trick: Any = 0, *, number: int = 1, dealer: int = 0, trump: str = "oros",
-              points1: Any = "", cantes: dict[str, int] | None = None, tute: tuple[int, str] | None = None) -> dict[str, Any]:
+def tute_form(
+    points0: Any = 70,
+    last_trick: Any = 0,
+    *,
+    number: int = 1,
+    dealer: int = 0,
+    trump: str = "oros",
+    points1: Any = "",
+    cantes: dict[str, int] | None = None,
+    tute: tuple[int, str] | None = None,
+) -> dict[str, Any]:
     """Return the fields of a Tute deal form."""
-    data: dict[str, Any] = {"number": number, "dealer": dealer, "trump": trump, "points0": points0,
-                            "points1": points1, "last_trick": last_trick, "tute_seat": ""}
+    data: dict[str, Any] = {
+        "number": number,
+        "dealer": dealer,
+        "trump": trump,
+        "points0": points0,
+        "points1": points1,
+        "last_trick": last_trick,
+        "tute_seat": "",
+    }
     for suit in ("oros", "copas", "espadas", "bastos"):
         data[f"cante_{suit}"] = ""
     for suit, seat in (cantes or {}).items():
@@ -42,8 +65,9 @@ def bids_form(bids: list[int], *, number: int, dealer: int, cards: int, trump: s
     return data
 
 
-def tricks_form(bids: list[int], tricks: list[int], *, number: int, dealer: int, cards: int,
-                trump: str = "none") -> dict[str, Any]:
+def tricks_form(
+    bids: list[int], tricks: list[int], *, number: int, dealer: int, cards: int, trump: str = "none"
+) -> dict[str, Any]:
     """Return the fields of a Pocha tricks form (the bids ride along as hidden fields)."""
     data = bids_form(bids, number=number, dealer=dealer, cards=cards, trump=trump)
     data.update({f"tricks-{seat}": t for seat, t in enumerate(tricks)})

@@ -34,22 +34,43 @@ def free_port() -> int:
 
 
 @contextmanager
-def served(database_url: str, folder: Path, settings: Mapping[str, str] | None = None,
-           workers: int = WORKERS) -> Iterator[tuple[str, str]]:
+def served(
+    database_url: str, folder: Path, settings: Mapping[str, str] | None = None, workers: int = WORKERS
+) -> Iterator[tuple[str, str]]:
     """Serve the app on `database_url` with an account 'ana' (PASSWORD); yield its URL and an API token of ana's.
 
     `settings` are more SCOREKEEPER_* variables for the server.
     """
-    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "concurrency",
-           "SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"),
-           "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH, **(settings or {})}
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DATABASE_URL": database_url,
+        "SCOREKEEPER_SECRET_KEY": "concurrency",
+        "SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"),
+        "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+        **(settings or {}),
+    }
     token = account_with_token(database_url, folder / "instance")
     port = free_port()
     # A short graceful timeout: stopping waits for no request, and gunicorn's workers can take
     # seconds to exit on a busy machine.
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "--preload", "-w", str(workers), "-b",
-                               f"127.0.0.1:{port}", "--graceful-timeout", "3", "scorekeeper:create_app()"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--preload",
+            "-w",
+            str(workers),
+            "-b",
+            f"127.0.0.1:{port}",
+            "--graceful-timeout",
+            "3",
+            "scorekeeper:create_app()",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
     while time.time() < deadline:
@@ -74,8 +95,14 @@ def account_with_token(database_url: str, instance: Path) -> str:
 
     Made in this process: the command line would start Python and the app twice more per server.
     """
-    app = create_app({"SECRET_KEY": "concurrency", "SQLALCHEMY_DATABASE_URI": database_url,
-                      "INSTANCE_PATH": str(instance), "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH})
+    app = create_app(
+        {
+            "SECRET_KEY": "concurrency",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "INSTANCE_PATH": str(instance),
+            "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+        }
+    )
     with app.app_context():
         token = services.create_api_token(services.create_user("ana", PASSWORD), "concurrency")
         db.engine.dispose()
@@ -96,7 +123,8 @@ class HttpBrowser:
     def __init__(self, url: str, address: str | None = None) -> None:
         self.url, self.address = url, address
         self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), _Stay())
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), _Stay()
+        )
         self.token = self.csrf("/login")
 
     def _request(self, path: str, data: bytes | None = None) -> urllib.request.Request:

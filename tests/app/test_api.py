@@ -15,8 +15,13 @@ from scorekeeper.extensions import db
 from scorekeeper.models import ApiToken, IdempotencyKey
 
 TUTE = {"game": "tute2", "players": ["Ana", "Luis"]}
-DEAL = {"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0,
-        "cantes": [{"seat": 0, "suit": "oros"}, {"seat": 1, "suit": "copas"}]}
+DEAL = {
+    "dealer": 0,
+    "trump": "copas",
+    "points": [78, 42],
+    "last_trick": 0,
+    "cantes": [{"seat": 0, "suit": "oros"}, {"seat": 1, "suit": "copas"}],
+}
 
 
 def token_for(app: Flask, username: str) -> str:
@@ -65,6 +70,7 @@ def test_a_missing_or_wrong_token_answers_401(app: Flask) -> None:
 
 def test_a_session_cookie_does_not_open_the_api(app: Flask) -> None:
     from ..conftest import signed_in
+
     browser = signed_in(app, "ana")
     assert browser.client.get("/api/v1/matches").status_code == 401
 
@@ -108,8 +114,16 @@ def test_create_with_deals_imports_the_whole_match(api: Api) -> None:
 def test_create_with_a_rule_violation_answers_422_with_the_codes_and_stores_nothing(api: Api) -> None:
     response = api.post("/api/v1/matches", {**TUTE, "deals": [{**DEAL, "points": [70, 60]}]})
     assert response.status_code == 422
-    assert response.get_json() == {"errors": [{"deal": 1, "field": "points", "code": "points_total",
-                                               "message": "The card points must add up to 120; these add up to 130."}]}
+    assert response.get_json() == {
+        "errors": [
+            {
+                "deal": 1,
+                "field": "points",
+                "code": "points_total",
+                "message": "The card points must add up to 120; these add up to 130.",
+            }
+        ]
+    }
     assert api.get("/api/v1/matches").get_json() == []
     assert api.post("/api/v1/matches", {"game": "mus", "players": []}).get_json()["errors"][0]["code"] == "game_unknown"
 
@@ -147,8 +161,9 @@ def test_a_deal_number_that_is_not_the_next_answers_409_and_stores_nothing(api: 
 
 def test_a_bad_deal_answers_422_with_every_problem(api: Api) -> None:
     match_id = api.post("/api/v1/matches", TUTE).get_json()["id"]
-    response = api.post(f"/api/v1/matches/{match_id}/deals",
-                        {"dealer": 3, "trump": "sol", "points": [119, 1], "last_trick": 0})
+    response = api.post(
+        f"/api/v1/matches/{match_id}/deals", {"dealer": 3, "trump": "sol", "points": [119, 1], "last_trick": 0}
+    )
     assert response.status_code == 422
     codes = [e["code"] for e in response.get_json()["errors"]]
     assert codes == ["dealer_invalid", "trump_invalid", "points_impossible", "points_impossible"]
@@ -157,8 +172,9 @@ def test_a_bad_deal_answers_422_with_every_problem(api: Api) -> None:
 
 def test_replace_a_deal_and_the_whole_match_is_checked(api: Api) -> None:
     match_id = api.post("/api/v1/matches", {**TUTE, "deals": [DEAL, {**DEAL, "dealer": 1}]}).get_json()["id"]
-    response = api.put(f"/api/v1/matches/{match_id}/deals/1", {**DEAL, "points": [0, 120], "last_trick": 1,
-                                                               "cantes": []})
+    response = api.put(
+        f"/api/v1/matches/{match_id}/deals/1", {**DEAL, "points": [0, 120], "last_trick": 1, "cantes": []}
+    )
     assert response.status_code == 200
     assert response.get_json()["result"]["juegos"] == [1, 1]
     bad = api.put(f"/api/v1/matches/{match_id}/deals/2", {**DEAL, "points": [10, 10]})
@@ -187,6 +203,7 @@ def test_another_account_s_match_answers_404(api: Api, other: Api) -> None:
 
 def test_a_match_made_through_the_api_shows_on_the_scoreboard(api: Api, app: Flask) -> None:
     from ..conftest import signed_in
+
     match_id = api.post("/api/v1/matches", {**TUTE, "deals": [DEAL], "first_dealer": 1}).get_json()["id"]
     page = signed_in(app, "ana").get(f"/matches/{match_id}").get_data(as_text=True)
     assert "108" in page and "Luis" in page
@@ -195,6 +212,7 @@ def test_a_match_made_through_the_api_shows_on_the_scoreboard(api: Api, app: Fla
 def test_a_posted_deal_to_an_abandoned_match_is_refused(api: Api, app: Flask) -> None:
     match_id = api.post("/api/v1/matches", TUTE).get_json()["id"]
     from ..conftest import signed_in
+
     signed_in(app, "ana").post(f"/matches/{match_id}/abandon")
     response = api.post(f"/api/v1/matches/{match_id}/deals", DEAL)
     assert response.status_code == 422 and response.get_json()["errors"][0]["code"] == "match_finished"
@@ -276,14 +294,16 @@ def test_a_stale_if_match_is_refused_412_by_every_change_and_changes_nothing(api
     stale = api.get(f"/api/v1/matches/{match_id}").headers["ETag"]
     api.client.patch(f"/api/v1/matches/{match_id}", json={"note": "First"}, headers=api.headers)
     before = api.get(f"/api/v1/matches/{match_id}")
-    changes = [("PATCH", f"/api/v1/matches/{match_id}", {"note": "Second"}),
-               ("POST", f"/api/v1/matches/{match_id}/deals", DEAL),
-               ("PUT", f"/api/v1/matches/{match_id}/deals/1", {**DEAL, "points": [60, 60]}),
-               ("DELETE", f"/api/v1/matches/{match_id}/deals/1", None),
-               ("POST", f"/api/v1/matches/{match_id}/share", None),
-               ("DELETE", f"/api/v1/matches/{match_id}/share", None),
-               ("POST", f"/api/v1/matches/{match_id}/entry-link", None),
-               ("DELETE", f"/api/v1/matches/{match_id}/entry-link", None)]
+    changes = [
+        ("PATCH", f"/api/v1/matches/{match_id}", {"note": "Second"}),
+        ("POST", f"/api/v1/matches/{match_id}/deals", DEAL),
+        ("PUT", f"/api/v1/matches/{match_id}/deals/1", {**DEAL, "points": [60, 60]}),
+        ("DELETE", f"/api/v1/matches/{match_id}/deals/1", None),
+        ("POST", f"/api/v1/matches/{match_id}/share", None),
+        ("DELETE", f"/api/v1/matches/{match_id}/share", None),
+        ("POST", f"/api/v1/matches/{match_id}/entry-link", None),
+        ("DELETE", f"/api/v1/matches/{match_id}/entry-link", None),
+    ]
     for method, path, body in changes:
         answer = api.client.open(path, method=method, json=body, headers={**api.headers, "If-Match": stale})
         assert answer.status_code == 412, (method, path)
@@ -299,7 +319,8 @@ def test_a_stale_if_match_is_refused_412_by_every_change_and_changes_nothing(api
 
 
 def test_a_deal_sent_again_is_answered_in_todays_shape_even_if_an_older_version_kept_the_answer(
-        api: Api, app: Flask) -> None:
+    api: Api, app: Flask
+) -> None:
     match_id = api.post("/api/v1/matches", {**TUTE, "note": "At Carmen's"}).get_json()["id"]
     sent = {"Idempotency-Key": "kept-by-0.1"}
     first = api.client.post(f"/api/v1/matches/{match_id}/deals", json=DEAL, headers={**api.headers, **sent})

@@ -34,8 +34,9 @@ def test_passwords_are_hashed_with_scrypt_unless_another_method_is_configured(ap
 def test_the_first_account_is_created_signed_in_and_the_setup_page_closes(app: Flask) -> None:
     client = app.test_client()
     token = csrf_token(client)
-    response = client.post("/setup", data={"username": "ana", "password": PASSWORD, "confirm": PASSWORD,
-                                           "csrf_token": token})
+    response = client.post(
+        "/setup", data={"username": "ana", "password": PASSWORD, "confirm": PASSWORD, "csrf_token": token}
+    )
     assert response.status_code == 302 and response.location == "/"
     assert client.get("/").status_code == 200
     assert client.get("/setup").location == "/login"
@@ -44,8 +45,9 @@ def test_the_first_account_is_created_signed_in_and_the_setup_page_closes(app: F
 def test_a_bad_first_account_comes_back_with_the_values_and_messages(app: Flask) -> None:
     client = app.test_client()
     token = csrf_token(client)
-    response = client.post("/setup", data={"username": "a b", "password": "short", "confirm": "short",
-                                           "csrf_token": token})
+    response = client.post(
+        "/setup", data={"username": "a b", "password": "short", "confirm": "short", "csrf_token": token}
+    )
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert "A username has 3 to 40 letters" in page
@@ -79,8 +81,18 @@ def test_sign_out_ends_the_session(ana: Browser) -> None:
 
 def test_every_page_but_sign_in_and_sign_up_needs_an_account(ana: Browser, app: Flask) -> None:
     client = app.test_client()
-    for path in ("/", "/history", "/history/1", "/players/", "/account", "/matches/new", "/matches/new/tute2",
-                 "/matches/1", "/matches/1/deal", "/matches/1/deals/1/edit"):
+    for path in (
+        "/",
+        "/history",
+        "/history/1",
+        "/players/",
+        "/account",
+        "/matches/new",
+        "/matches/new/tute2",
+        "/matches/1",
+        "/matches/1/deal",
+        "/matches/1/deals/1/edit",
+    ):
         response = client.get(path)
         assert response.status_code == 302 and response.location.startswith("/login"), path
     assert client.get("/login").status_code == 200
@@ -90,12 +102,14 @@ def test_every_page_but_sign_in_and_sign_up_needs_an_account(ana: Browser, app: 
 def test_sign_up_makes_a_second_account_while_open(ana: Browser, app: Flask) -> None:
     client = app.test_client()
     token = csrf_token(client)
-    response = client.post("/signup", data={"username": "bea", "password": PASSWORD, "confirm": PASSWORD,
-                                            "csrf_token": token})
+    response = client.post(
+        "/signup", data={"username": "bea", "password": PASSWORD, "confirm": PASSWORD, "csrf_token": token}
+    )
     assert response.status_code == 302
     token = csrf_token(client)  # signing in gives the browser a new CSRF token
-    taken = client.post("/signup", data={"username": "BEA", "password": PASSWORD, "confirm": PASSWORD,
-                                         "csrf_token": token})
+    taken = client.post(
+        "/signup", data={"username": "BEA", "password": PASSWORD, "confirm": PASSWORD, "csrf_token": token}
+    )
     assert "That username is taken." in taken.get_data(as_text=True)
 
 
@@ -120,8 +134,10 @@ def test_api_tokens_are_made_on_the_account_page_shown_once_and_revocable(ana: B
     assert app.test_client().get("/api/v1/matches", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     assert token not in ana.get("/account").get_data(as_text=True)
     from scorekeeper.models import ApiToken
+
     with app.app_context():
         from scorekeeper.extensions import db
+
         stored = db.session.scalars(db.select(ApiToken)).one()
         assert stored.token_hash != token and token not in stored.token_hash
         token_id = stored.id

@@ -36,11 +36,18 @@ def consistent(path: Path) -> tuple[int, int]:
     rows = connection.execute("SELECT id, game, options, result FROM matches").fetchall()
     deals = 0
     for match_id, game, options, result in rows:
-        players = [name for (name,) in connection.execute(
-            "SELECT players.name FROM seats JOIN players ON players.id = seats.player_id "
-            "WHERE seats.match_id = ? ORDER BY seats.seat", (match_id,))]
-        stored = [json.loads(data) for (data,) in connection.execute(
-            "SELECT data FROM deals WHERE match_id = ? ORDER BY number", (match_id,))]
+        players = [
+            name
+            for (name,) in connection.execute(
+                "SELECT players.name FROM seats JOIN players ON players.id = seats.player_id "
+                "WHERE seats.match_id = ? ORDER BY seats.seat",
+                (match_id,),
+            )
+        ]
+        stored = [
+            json.loads(data)
+            for (data,) in connection.execute("SELECT data FROM deals WHERE match_id = ? ORDER BY number", (match_id,))
+        ]
         deals += len(stored)
         document = {"game": game, "players": players, "options": json.loads(options), "deals": stored}
         assert check_match(document).to_dict() == json.loads(result)
@@ -52,8 +59,9 @@ def test_a_backup_taken_while_deals_are_written_is_consistent(app: Flask, tmp_pa
     sqlite_only(app)
     with app.app_context():
         user = services.create_user("ana", "a long secret")
-        match_ids = [services.start_match(user, "pocha", ["Ana", "Luis"], {"schedule": [1] * 200}, 0).id
-                     for _ in range(3)]
+        match_ids = [
+            services.start_match(user, "pocha", ["Ana", "Luis"], {"schedule": [1] * 200}, 0).id for _ in range(3)
+        ]
     stop, writing = threading.Event(), threading.Event()
 
     def keep_writing() -> None:
@@ -63,8 +71,9 @@ def test_a_backup_taken_while_deals_are_written_is_consistent(app: Flask, tmp_pa
                 number += 1
                 for match_id in match_ids:
                     match = db.session.get(Match, match_id)
-                    services.add_deal(match, {"dealer": (number + 1) % 2, "cards": 1, "trump": None,
-                                              "bids": [1, 1], "tricks": [1, 0]})
+                    services.add_deal(
+                        match, {"dealer": (number + 1) % 2, "cards": 1, "trump": None, "bids": [1, 1], "tricks": [1, 0]}
+                    )
                 db.session.remove()
                 writing.set()
 
@@ -96,12 +105,18 @@ def test_a_backup_is_restored_by_putting_the_file_back(app: Flask, tmp_path: Pat
     for leftover in (database, database.with_name(database.name + "-wal"), database.with_name(database.name + "-shm")):
         leftover.unlink(missing_ok=True)
     database.write_bytes((tmp_path / "backup.sqlite").read_bytes())
-    restored = create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path / "restored"),
-                           "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}"})
+    restored = create_app(
+        {
+            "SECRET_KEY": "x",
+            "INSTANCE_PATH": str(tmp_path / "restored"),
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+        }
+    )
     after = json.loads(run(restored, "export").output)
     assert [a["username"] for a in after["accounts"]] == ["ana"]
     assert {k: v for k, v in after.items() if k != "exported_at"} == {
-        k: v for k, v in before.items() if k != "exported_at"}
+        k: v for k, v in before.items() if k != "exported_at"
+    }
     with restored.app_context():
         db.engine.dispose()
 
@@ -122,13 +137,23 @@ def test_an_import_killed_halfway_leaves_the_database_as_it_was(app: Flask, tmp_
     big = tmp_path / "big.json"
     big.write_text(json.dumps(data))
     with app.app_context():
-        before = (db.session.scalar(db.select(db.func.count()).select_from(Match)),
-                  db.session.scalar(db.select(db.func.count()).select_from(User)))
+        before = (
+            db.session.scalar(db.select(db.func.count()).select_from(Match)),
+            db.session.scalar(db.select(db.func.count()).select_from(User)),
+        )
         db.engine.dispose()
-    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
-           "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "importer"), "SCOREKEEPER_SECRET_KEY": "x"}
-    process = subprocess.Popen([sys.executable, "-m", "flask", "--app", "scorekeeper", "import", str(big),
-                                "--user", "ana"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    env = {
+        **os.environ,
+        "SCOREKEEPER_DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+        "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "importer"),
+        "SCOREKEEPER_SECRET_KEY": "x",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", "import", str(big), "--user", "ana"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.time() + 60
     wal = Path(app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///") + "-wal")
     start_size = wal.stat().st_size if wal.exists() else 0
@@ -142,8 +167,10 @@ def test_an_import_killed_halfway_leaves_the_database_as_it_was(app: Flask, tmp_
     process.stdout.close()  # type: ignore[union-attr]
     process.stderr.close()  # type: ignore[union-attr]
     with app.app_context():
-        after = (db.session.scalar(db.select(db.func.count()).select_from(Match)),
-                 db.session.scalar(db.select(db.func.count()).select_from(User)))
+        after = (
+            db.session.scalar(db.select(db.func.count()).select_from(Match)),
+            db.session.scalar(db.select(db.func.count()).select_from(User)),
+        )
     assert after == before
     connection = sqlite3.connect(Path(app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")))
     assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -158,8 +185,11 @@ def test_the_database_its_wal_and_shm_files_and_backups_are_owner_only(tmp_path:
         signed_in(app, "ana")  # writes: the -wal and -shm files exist while the app holds the database open
         with app.app_context():
             with db.engine.connect():
-                files = [database, database.with_name(database.name + "-wal"),
-                         database.with_name(database.name + "-shm")]
+                files = [
+                    database,
+                    database.with_name(database.name + "-wal"),
+                    database.with_name(database.name + "-shm"),
+                ]
                 assert all(path.exists() for path in files)
                 assert {oct(path.stat().st_mode & 0o777) for path in files} == {"0o600"}
             db.engine.dispose()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from flask import Flask
 from hypothesis import given
@@ -22,15 +23,14 @@ def test_one_line_per_side_through_every_deal_named_at_its_end(app: Flask) -> No
         assert [index for index, _ in lines] == ["0", "1"]
         assert all(len(points.split()) == 4 for _, points in lines)  # the start and three deals
         assert ">Ana</text>" in svg and ">Luis</text>" in svg
-        assert 'stroke-dasharray' in svg  # lines differ by more than colour
+        assert "stroke-dasharray" in svg  # lines differ by more than colour
         assert '<title id="chart-title">Running totals</title>' in svg
 
 
 def test_the_highest_total_is_drawn_higher_than_the_lowest(app: Flask) -> None:
     with app.app_context():
         svg = str(running_totals_svg(["A", "B"], [(100, -20)], "x"))
-        ends = [float(points.split()[-1].split(",")[1])
-                for points in re.findall(r'points="([^"]+)"', svg)]
+        ends = [float(points.split()[-1].split(",")[1]) for points in re.findall(r'points="([^"]+)"', svg)]
         assert ends[0] < ends[1]  # SVG's y grows downwards
 
 
@@ -48,7 +48,7 @@ def test_label_positions_are_ordered_apart_and_inside(ends: list[float]) -> None
     placed = label_positions(ends, 14, 176)
     order = sorted(range(len(ends)), key=lambda i: (ends[i], i))
     ys = [placed[i] for i in order]
-    assert all(b - a >= LABEL_GAP - 1e-9 for a, b in zip(ys, ys[1:]))
+    assert all(b - a >= LABEL_GAP - 1e-9 for a, b in pairwise(ys))
     assert all(14 - 1e-9 <= y <= 176 + 1e-9 for y in ys)
 
 
@@ -72,8 +72,9 @@ def test_the_scoreboard_and_the_detail_page_show_the_chart(ana: Browser) -> None
 def test_a_bar_chart_says_each_count_and_is_empty_without_any(app: Flask) -> None:
     with app.app_context():
         from scorekeeper.pages.charts import bars_svg
+
         svg = str(bars_svg([("exact", 3), ("too high", 1), ("too low", 0)], "Bid accuracy"))
         widths = [float(w) for w in re.findall(r'<rect class="bar series-\d" x="\d+" y="\d+" width="([\d.]+)"', svg)]
         assert widths[0] > widths[1] > widths[2] == 0
-        assert ">3</text>" in svg and ">too high</text>" in svg and "<title id=\"bars-title\">Bid accuracy</title>" in svg
+        assert ">3</text>" in svg and ">too high</text>" in svg and '<title id="bars-title">Bid accuracy</title>' in svg
         assert str(bars_svg([("exact", 0)], "x")) == ""

@@ -11,8 +11,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import event
 
-from scorekeeper.db import checkpoints
 from scorekeeper import services
+from scorekeeper.db import checkpoints
 from scorekeeper.extensions import db
 from scorekeeper.models import User
 
@@ -48,12 +48,14 @@ def statements(app: Flask) -> Iterator[list[str]]:
 
 
 def test_a_change_that_fills_the_log_checkpoints_once_its_answer_is_sent(
-        ana: Browser, sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana: Browser, sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(checkpoints, "ROWS_PER_CHECKPOINT", 1)
     start(ana, "tute2", ["Ana", "Luis"], opt_target="9")
     with statements(sqlite_app) as sent:
-        response = ana.client.post("/matches/1/deal", data={**tute_form(70, 0, number=1), "csrf_token": ana.token},
-                                   buffered=False)
+        response = ana.client.post(
+            "/matches/1/deal", data={**tute_form(70, 0, number=1), "csrf_token": ana.token}, buffered=False
+        )
         assert response.status_code == 302
         assert any(statement.startswith("INSERT INTO deals") for statement in sent)
         assert CHECKPOINT not in sent  # the answer is out, and nothing waited for the copy
@@ -78,7 +80,8 @@ def test_reads_add_nothing_to_copy(ana: Browser, sqlite_app: Flask, monkeypatch:
 
 
 def test_the_rows_changed_are_counted_until_a_checkpoint_is_due(
-        sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     with sqlite_app.app_context():
         user = services.create_user("ana", "correct horse")
         match = services.start_match(user, "tute2", ["Ana", "Luis"], {"target": 9}, 0)
@@ -94,10 +97,9 @@ def test_the_rows_changed_are_counted_until_a_checkpoint_is_due(
 
 
 def test_sqlite_s_own_checkpoint_is_left_for_writes_outside_requests(sqlite_app: Flask) -> None:
-    with sqlite_app.app_context():
-        with db.engine.connect() as connection:
-            assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == checkpoints.BACKSTOP_PAGES
-            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    with sqlite_app.app_context(), db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == checkpoints.BACKSTOP_PAGES
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
 
 
 def test_the_first_change_on_a_new_connection_is_counted(sqlite_app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:

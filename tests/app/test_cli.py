@@ -26,8 +26,14 @@ def run(app: Flask, *args: str, input: str | None = None) -> Any:
 def fresh_app(tmp_path: Path, name: str) -> Flask:
     folder = tmp_path / name
     folder.mkdir()
-    return create_app({"TESTING": True, "SECRET_KEY": "x", "INSTANCE_PATH": str(folder),
-                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'db.sqlite'}"})
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "x",
+            "INSTANCE_PATH": str(folder),
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'db.sqlite'}",
+        }
+    )
 
 
 def test_user_create_reads_the_password_from_standard_input(app: Flask) -> None:
@@ -105,8 +111,15 @@ def test_an_imported_history_has_every_derived_row_of_the_original(app: Flask, t
             match = services.start_match(user, "tute2" if len(names) == 2 else "tute4", names, {"target": 3}, 0)
             while match.status == "playing":
                 points = rng.choice([30, 61, 90])
-                match = services.add_deal(match, {"dealer": len(match.deals) % len(names), "trump": "copas",
-                                                  "points": [points, 120 - points], "last_trick": rng.randrange(2)})
+                match = services.add_deal(
+                    match,
+                    {
+                        "dealer": len(match.deals) % len(names),
+                        "trump": "copas",
+                        "points": [points, 120 - points],
+                        "last_trick": rng.randrange(2),
+                    },
+                )
         original = derived_tables()
     backup = tmp_path / "history.json"
     backup.write_text(run(app, "export").output)
@@ -199,7 +212,10 @@ def test_an_import_leaves_postgresql_statistics_that_count_what_it_wrote(app: Fl
         if db.engine.dialect.name != "postgresql":
             return  # SQLite's planner keeps no statistics that an import could leave stale
         deals = db.session.scalar(sa.select(sa.func.count()).select_from(Deal))
-        counted = db.session.scalar(sa.text(
-            "SELECT c.reltuples FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-            "WHERE c.relname = 'deals' AND n.nspname = current_schema()"))
+        counted = db.session.scalar(
+            sa.text(
+                "SELECT c.reltuples FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE c.relname = 'deals' AND n.nspname = current_schema()"
+            )
+        )
         assert deals and counted == deals

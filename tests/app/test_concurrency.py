@@ -20,8 +20,9 @@ PHONES = 6
 
 def call(method: str, url: str, token: str, body: Any = None) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={
-        "Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
@@ -40,8 +41,12 @@ def gunicorn(database_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
 
 def test_the_same_next_deal_posted_by_several_phones_at_once_is_stored_once(gunicorn: Any) -> None:
     url, token = gunicorn
-    status, match = call("POST", f"{url}/api/v1/matches", token, {"game": "tute2", "players": ["Ana", "Luis"],
-                                                                  "options": {"mode": "points", "target": 10000}})
+    status, match = call(
+        "POST",
+        f"{url}/api/v1/matches",
+        token,
+        {"game": "tute2", "players": ["Ana", "Luis"], "options": {"mode": "points", "target": 10000}},
+    )
     assert status == 201
     deals_url = f"{url}/api/v1/matches/{match['id']}/deals"
     for number in range(1, 6):
@@ -49,8 +54,13 @@ def test_the_same_next_deal_posted_by_several_phones_at_once_is_stored_once(guni
         answers: list[tuple[int, Any]] = []
 
         def phone(seat: int) -> None:
-            deal = {"number": number, "dealer": number % 2, "trump": "oros", "points": [60 + seat, 60 - seat],
-                    "last_trick": 0}
+            deal = {
+                "number": number,
+                "dealer": number % 2,
+                "trump": "oros",
+                "points": [60 + seat, 60 - seat],
+                "last_trick": 0,
+            }
             start.wait()
             answers.append(call("POST", deals_url, token, deal))
 
@@ -69,16 +79,25 @@ def test_the_same_next_deal_posted_by_several_phones_at_once_is_stored_once(guni
 
 def test_many_phones_on_many_matches_never_meet_a_locked_database(gunicorn: Any) -> None:
     url, token = gunicorn
-    ids = [call("POST", f"{url}/api/v1/matches", token,
-                {"game": "pocha", "players": ["Ana", "Luis"], "options": {"schedule": [1] * 30}})[1]["id"]
-           for _ in range(PHONES)]
+    ids = [
+        call(
+            "POST",
+            f"{url}/api/v1/matches",
+            token,
+            {"game": "pocha", "players": ["Ana", "Luis"], "options": {"schedule": [1] * 30}},
+        )[1]["id"]
+        for _ in range(PHONES)
+    ]
     failures: list[Any] = []
 
     def phone(match_id: int) -> None:
         for number in range(1, 21):
-            status, body = call("POST", f"{url}/api/v1/matches/{match_id}/deals", token,
-                                {"number": number, "dealer": number % 2, "cards": 1, "trump": None,
-                                 "bids": [1, 1], "tricks": [1, 0]})
+            status, body = call(
+                "POST",
+                f"{url}/api/v1/matches/{match_id}/deals",
+                token,
+                {"number": number, "dealer": number % 2, "cards": 1, "trump": None, "bids": [1, 1], "tricks": [1, 0]},
+            )
             if status != 201:
                 failures.append((match_id, number, status, body))
 
@@ -93,9 +112,12 @@ def test_many_phones_on_many_matches_never_meet_a_locked_database(gunicorn: Any)
 def test_two_phones_editing_the_same_deal_from_one_reading_store_one_edit(gunicorn: Any) -> None:
     url, token = gunicorn
     deal = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}
-    status, match = call("POST", f"{url}/api/v1/matches", token, {"game": "tute2", "players": ["Ana", "Luis"],
-                                                                  "deals": [deal]})
-    request = urllib.request.Request(f"{url}/api/v1/matches/{match['id']}", headers={"Authorization": f"Bearer {token}"})
+    _status, match = call(
+        "POST", f"{url}/api/v1/matches", token, {"game": "tute2", "players": ["Ana", "Luis"], "deals": [deal]}
+    )
+    request = urllib.request.Request(
+        f"{url}/api/v1/matches/{match['id']}", headers={"Authorization": f"Bearer {token}"}
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         etag = response.headers["ETag"]
     start = threading.Barrier(PHONES)
@@ -103,9 +125,12 @@ def test_two_phones_editing_the_same_deal_from_one_reading_store_one_edit(gunico
 
     def phone(points: int) -> None:
         body = json.dumps({**deal, "points": [points, 120 - points]}).encode()
-        edit = urllib.request.Request(f"{url}/api/v1/matches/{match['id']}/deals/1", data=body, method="PUT",
-                                      headers={"Authorization": f"Bearer {token}", "If-Match": etag,
-                                               "Content-Type": "application/json"})
+        edit = urllib.request.Request(
+            f"{url}/api/v1/matches/{match['id']}/deals/1",
+            data=body,
+            method="PUT",
+            headers={"Authorization": f"Bearer {token}", "If-Match": etag, "Content-Type": "application/json"},
+        )
         start.wait()
         try:
             with urllib.request.urlopen(edit, timeout=30) as response:

@@ -13,8 +13,11 @@ def test_the_tute_deal_table_keys_its_two_numbers(ana: Browser) -> None:
     ana.post("/matches/1/deal", data=tute_form(70, 0))
     for path in ("/matches/1", "/history/1"):
         page = ana.get(path).get_data(as_text=True)
-        key = re.search(r'<small class="table-key"><span class="score">([^<]+)</span> (\w+) <span class="running">([^<]+)'
-                        r'</span></small>', page)
+        key = re.search(
+            r'<small class="table-key"><span class="score">([^<]+)</span> (\w+) <span class="running">([^<]+)'
+            r"</span></small>",
+            page,
+        )
         assert key is not None and key.groups() == ("deal score", "over", "running total"), path
         # the same two styles as the numbers of each cell
         assert re.search(r'<span class="score">\d+</span><br>\s*<small class="running"', page), path

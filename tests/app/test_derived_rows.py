@@ -12,8 +12,8 @@ from flask import Flask
 from sqlalchemy import select, update
 
 from scorekeeper import services
-from scorekeeper.figures import aggregate
 from scorekeeper.extensions import db
+from scorekeeper.figures import aggregate
 from scorekeeper.models import Deal, IdempotencyKey, Match, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
 
 from .sql import statements_sent
@@ -23,25 +23,41 @@ PLAYERS = ["Ana", "Luis", "Carmen", "Pedro"]
 
 def ratings_now() -> list[tuple[int, int, float, float]]:
     """Return every rating row as (match, player, mu, sigma)."""
-    rows = db.session.execute(select(PlayerRating.match_id, PlayerRating.player_id, PlayerRating.mu,
-                                     PlayerRating.sigma).order_by(PlayerRating.match_id, PlayerRating.player_id))
+    rows = db.session.execute(
+        select(PlayerRating.match_id, PlayerRating.player_id, PlayerRating.mu, PlayerRating.sigma).order_by(
+            PlayerRating.match_id, PlayerRating.player_id
+        )
+    )
     return [tuple(row) for row in rows]  # type: ignore[misc]
 
 
 def summaries_now() -> list[dict[str, Any]]:
     """Return every summary row as a dict of its figures, in a fixed order."""
     rows = db.session.scalars(select(PlayerSummary).order_by(PlayerSummary.player_id, PlayerSummary.game))
-    return [{column: getattr(row, column) for column in ("player_id", "game", *aggregate.COUNTS, "best_total",
-                                                          "best_match_id", "worst_total", "worst_match_id",
-                                                          "current_streak", "longest_streak", "recent")}
-            for row in rows]
+    return [
+        {
+            column: getattr(row, column)
+            for column in (
+                "player_id",
+                "game",
+                *aggregate.COUNTS,
+                "best_total",
+                "best_match_id",
+                "worst_total",
+                "worst_match_id",
+                "current_streak",
+                "longest_streak",
+                "recent",
+            )
+        }
+        for row in rows
+    ]
 
 
 def pairs_now() -> list[tuple[int, ...]]:
     """Return every pair record as a tuple of its figures."""
     rows = db.session.scalars(select(PlayerPair).order_by(PlayerPair.first_id, PlayerPair.second_id))
-    return [(r.first_id, r.second_id, r.shared, r.first_wins, r.second_wins, r.together, r.together_won)
-            for r in rows]
+    return [(r.first_id, r.second_id, r.shared, r.first_wins, r.second_wins, r.together, r.together_won) for r in rows]
 
 
 def deal(rng: random.Random, dealer: int) -> dict[str, Any]:
@@ -68,8 +84,9 @@ def test_every_change_leaves_the_ratings_and_summaries_a_full_rebuild_would(app:
         for step in range(12):
             matches = list(db.session.scalars(select(Match).where(Match.status != "abandoned").order_by(Match.id)))
             match = rng.choice(matches)
-            action = rng.choice(["finish", "start", "edit", "undo", "abandon", "delete"] if len(matches) > 3
-                                else ["finish"])
+            action = rng.choice(
+                ["finish", "start", "edit", "undo", "abandon", "delete"] if len(matches) > 3 else ["finish"]
+            )
             if action == "finish" or (action == "edit" and not match.deals):
                 finish(rng, user)
             elif action == "start":
@@ -105,14 +122,19 @@ def test_finishing_the_latest_match_rates_only_that_match(app: Flask) -> None:
         after = set(db.session.scalars(select(PlayerRating.id)))
         # The earlier rows stay as they were (a full re-rating would write them all anew).
         assert before < after
-        assert db.session.scalars(select(PlayerRating.match_id).where(PlayerRating.id.in_(after - before))).all() \
-            == [match.id, match.id]
+        assert db.session.scalars(select(PlayerRating.match_id).where(PlayerRating.id.in_(after - before))).all() == [
+            match.id,
+            match.id,
+        ]
 
 
 def updates_in(statements: list[str]) -> list[str]:
     """Return the UPDATEs of these statements up to their WHERE, those sent within a WITH included."""
-    return [found for statement in statements
-            for found in re.findall(r"UPDATE \w+ SET .*? WHERE", " ".join(statement.split()))]
+    return [
+        found
+        for statement in statements
+        for found in re.findall(r"UPDATE \w+ SET .*? WHERE", " ".join(statement.split()))
+    ]
 
 
 def test_a_deal_sets_the_status_and_dates_only_when_it_finishes_the_match(app: Flask) -> None:
@@ -126,8 +148,11 @@ def test_a_deal_sets_the_status_and_dates_only_when_it_finishes_the_match(app: F
         assert match.status == "playing"
         finishing = statements_sent(app, lambda: services.add_deal(match, {**won, "dealer": 1}, 2))
         assert match.status == "finished"
-        results = db.session.execute(select(PlayerResult.status, PlayerResult.played_at, PlayerResult.deals)
-                                     .where(PlayerResult.match_id == match.id)).all()
+        results = db.session.execute(
+            select(PlayerResult.status, PlayerResult.played_at, PlayerResult.deals).where(
+                PlayerResult.match_id == match.id
+            )
+        ).all()
     updates = updates_in(playing)
     assert any(s.startswith("UPDATE matches SET") and "status=" not in s and "ended_at=" not in s for s in updates)
     assert any(s.startswith("UPDATE player_results SET") and "played_at=" not in s and "deals=" in s for s in updates)
@@ -151,8 +176,11 @@ def test_a_deal_of_a_match_being_played_is_stored_by_four_writes_on_every_databa
         dialect = db.engine.dialect.name
         deals = db.session.execute(select(Deal.match_id, Deal.number)).all()
         keys = db.session.execute(select(IdempotencyKey.key, IdempotencyKey.match_id)).all()
-        results = db.session.execute(select(PlayerResult.seat, PlayerResult.deals, PlayerResult.total,
-                                            PlayerResult.last_tricks).order_by(PlayerResult.seat)).all()
+        results = db.session.execute(
+            select(PlayerResult.seat, PlayerResult.deals, PlayerResult.total, PlayerResult.last_tricks).order_by(
+                PlayerResult.seat
+            )
+        ).all()
         stored_version, match_id, version = db.session.scalar(select(Match.version)), match.id, match.version
     writes = [statement.split()[0] for statement in sent if not statement.startswith("SELECT")]
     assert writes == ["UPDATE", "INSERT", "INSERT", "UPDATE"]

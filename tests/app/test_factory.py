@@ -68,10 +68,9 @@ def test_database_url_setting_picks_the_database_and_postgres_urls_use_psycopg(
 
 
 def test_migrations_produce_exactly_the_models_schema(app: Flask) -> None:
-    with app.app_context():
-        with db.engine.connect() as connection:
-            context = MigrationContext.configure(connection, opts={"compare_type": True})
-            assert compare_metadata(context, db.metadata) == []
+    with app.app_context(), db.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, db.metadata) == []
 
 
 def test_the_database_is_at_the_single_head_migration(app: Flask) -> None:
@@ -89,8 +88,9 @@ def test_no_id_a_phone_or_an_address_holds_is_ever_handed_out_twice(app: Flask) 
     with app.app_context():
         if db.engine.dialect.name != "sqlite":
             return  # PostgreSQL's sequences never hand out an id twice
-        never_reused = {table.name for table in db.metadata.sorted_tables
-                        if table.dialect_kwargs.get("sqlite_autoincrement")}
+        never_reused = {
+            table.name for table in db.metadata.sorted_tables if table.dialect_kwargs.get("sqlite_autoincrement")
+        }
         assert never_reused == {"users", "sign_ins", "api_tokens", "players", "matches", "entry_links"}
         with db.engine.connect() as connection:
             made = dict(connection.execute(sa.text("SELECT name, sql FROM sqlite_master WHERE type = 'table'")).all())

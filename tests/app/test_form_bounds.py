@@ -53,16 +53,19 @@ def test_bids_saved_with_a_hostile_card_count_keep_the_schedule_s_cards(ana: Bro
     ana.get("/matches/1/deal")  # the templates are compiled once, before anything is timed
     saved = ana.post("/matches/1/bids", data={**bids_form([1, 1], number=1, dealer=0, cards=1), "cards": "200000000"})
     assert saved.status_code == 302
-    response, spent = timed_post(ana, "/matches/1/deal",
-                                 {**tricks_form([1, 1], [1, 1], number=1, dealer=0, cards=1), "cards": "200000000"})
+    response, spent = timed_post(
+        ana, "/matches/1/deal", {**tricks_form([1, 1], [1, 1], number=1, dealer=0, cards=1), "cards": "200000000"}
+    )
     assert response.status_code == 422 and spent < 0.1  # type: ignore[attr-defined]
     assert "The tricks must add up to the 1 card in hand" in text(response)
     done = ana.post("/matches/1/deal", data={**tricks_form([1, 1], [1, 0], number=1, dealer=0, cards=1), "cards": "7"})
     assert done.status_code == 302
     version = field_value(ana.get("/matches/1/deals/1/edit").get_data(as_text=True), "version")
-    edit, spent = timed_post(ana, "/matches/1/deals/1/edit",
-                             {**tricks_form([1, 1], [0, 0], number=1, dealer=0, cards=1), "cards": "200000000",
-                              "version": version})
+    edit, spent = timed_post(
+        ana,
+        "/matches/1/deals/1/edit",
+        {**tricks_form([1, 1], [0, 0], number=1, dealer=0, cards=1), "cards": "200000000", "version": version},
+    )
     page = edit.get_data(as_text=True)  # type: ignore[attr-defined]
     assert edit.status_code == 422 and len(page.encode()) < 100_000 and spent < 0.1  # type: ignore[attr-defined]
     assert re.findall(r'name="tricks-0" value="(\d+)"', page) == ["0", "1"]
@@ -77,6 +80,14 @@ def test_numbers_longer_than_any_game_needs_are_refused_at_their_field(ana: Brow
     start(ana, "pocha", ["Ana", "Luis"])
     response = ana.post("/matches/2/bids", data=bids_form([10**30, 0], number=1, dealer=0, cards=1))
     assert response.status_code == 422 and "Type a whole number of at most 6 digits." in text(response)
-    response = ana.post("/matches/new/tute2", data={"players-0": "Ana", "players-1": "Luis", "first_dealer": "0",
-                                                    "opt_target": "9" * 400, "opt_mode": "points"})
+    response = ana.post(
+        "/matches/new/tute2",
+        data={
+            "players-0": "Ana",
+            "players-1": "Luis",
+            "first_dealer": "0",
+            "opt_target": "9" * 400,
+            "opt_mode": "points",
+        },
+    )
     assert response.status_code == 422 and "Type a whole number of at most 6 digits." in text(response)

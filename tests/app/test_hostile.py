@@ -20,40 +20,132 @@ from .test_api import Api, token_for
 
 HOSTILE_TEXT = st.one_of(
     st.text(max_size=60),
-    st.sampled_from([
-        "<script>alert('x')</script>", "\"><img src=x onerror=alert(1)>", "'; DROP TABLE matches; --",
-        "1 OR 1=1", "%00", "\u202eevil", "٣", "²", "-1", "1e9", "99999999999999999999999", "NaN", "", " ",
-        "x" * 5000, "\U0001f0a1" * 50, "0x10", "None", "true", "[]", "{}", "\x00", "ana\x00", "\x7f\x1b[31m",
-    ]),
+    st.sampled_from(
+        [
+            "<script>alert('x')</script>",
+            '"><img src=x onerror=alert(1)>',
+            "'; DROP TABLE matches; --",
+            "1 OR 1=1",
+            "%00",
+            "\u202eevil",
+            "٣",
+            "²",
+            "-1",
+            "1e9",
+            "99999999999999999999999",
+            "NaN",
+            "",
+            " ",
+            "x" * 5000,
+            "\U0001f0a1" * 50,
+            "0x10",
+            "None",
+            "true",
+            "[]",
+            "{}",
+            "\x00",
+            "ana\x00",
+            "\x7f\x1b[31m",
+        ]
+    ),
 )
 FORM_FIELDS = [
-    "name", "rename-name", "username", "password", "confirm", "number", "version", "dealer", "trump", "points0",
-    "points1", "last_trick", "cante_oros", "cante_copas", "tute_seat", "tute_kind", "cards", "bids-0", "bids-1",
-    "bids-7", "tricks-0", "tricks-1", "players-0", "players-1", "players-2", "first_dealer", "leader",
-    "opt_deck", "opt_target", "opt_mode", "opt_schedule", "schedule_list", "opt_exact_base", "language",
-    "idempotency_key", "next",
+    "name",
+    "rename-name",
+    "username",
+    "password",
+    "confirm",
+    "number",
+    "version",
+    "dealer",
+    "trump",
+    "points0",
+    "points1",
+    "last_trick",
+    "cante_oros",
+    "cante_copas",
+    "tute_seat",
+    "tute_kind",
+    "cards",
+    "bids-0",
+    "bids-1",
+    "bids-7",
+    "tricks-0",
+    "tricks-1",
+    "players-0",
+    "players-1",
+    "players-2",
+    "first_dealer",
+    "leader",
+    "opt_deck",
+    "opt_target",
+    "opt_mode",
+    "opt_schedule",
+    "schedule_list",
+    "opt_exact_base",
+    "language",
+    "idempotency_key",
+    "next",
 ]
+
+
 def form_paths(app: Flask) -> list[str]:
     """Every page route that takes a POST (signing out aside), with sample values in its URL."""
     from .test_routes import concrete
-    found = {concrete(rule.rule) for rule in app.url_map.iter_rules()
-             if "POST" in rule.methods and not rule.endpoint.startswith("api.") and rule.endpoint != "auth.logout"}
+
+    found = {
+        concrete(rule.rule)
+        for rule in app.url_map.iter_rules()
+        if "POST" in rule.methods and not rule.endpoint.startswith("api.") and rule.endpoint != "auth.logout"
+    }
     # the other games' forms, and the Pocha match's steps
     return sorted(found | {"/matches/new/pocha", "/matches/new/tute4", "/matches/2/bids", "/matches/2/deal"})
+
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | HOSTILE_TEXT,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
-        ["game", "players", "options", "deals", "dealer", "trump", "points", "last_trick", "cantes", "tute", "cards",
-         "bids", "tricks", "number", "first_dealer", "seat", "suit", "kind", "x"]), inner, max_size=6),
-    max_leaves=25)
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "game",
+                    "players",
+                    "options",
+                    "deals",
+                    "dealer",
+                    "trump",
+                    "points",
+                    "last_trick",
+                    "cantes",
+                    "tute",
+                    "cards",
+                    "bids",
+                    "tricks",
+                    "number",
+                    "first_dealer",
+                    "seat",
+                    "suit",
+                    "kind",
+                    "x",
+                ]
+            ),
+            inner,
+            max_size=6,
+        )
+    ),
+    max_leaves=25,
+)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def snapshot(app: Flask) -> tuple[Any, ...]:
     """Return what a refusal must leave as it was."""
     with app.app_context():
-        counts = tuple(db.session.scalar(db.select(db.func.count()).select_from(model))
-                       for model in (User, ApiToken, Player, Match, Deal))
+        counts = tuple(
+            db.session.scalar(db.select(db.func.count()).select_from(model))
+            for model in (User, ApiToken, Player, Match, Deal)
+        )
         matches = tuple(db.session.execute(db.select(Match.id, Match.version, Match.status)).all())
         names = tuple(db.session.scalars(db.select(Player.name).order_by(Player.id)))
         return counts, matches, names
@@ -92,23 +184,39 @@ def test_any_form_input_is_answered_with_a_message_and_never_a_server_error(
 
 
 @SETTINGS
-@given(endpoint=st.sampled_from(["POST /api/v1/matches", "POST /api/v1/matches/1/deals",
-                                 "PUT /api/v1/matches/1/deals/1", "PUT /api/v1/matches/1/deals/9",
-                                 "DELETE /api/v1/matches/1/deals/1", "POST /api/v1/matches/2/deals"]),
-       body=JSON_VALUES)
-def test_any_api_body_is_answered_with_a_message_and_never_a_server_error(
-    app: Flask, endpoint: str, body: Any
-) -> None:
+@given(
+    endpoint=st.sampled_from(
+        [
+            "POST /api/v1/matches",
+            "POST /api/v1/matches/1/deals",
+            "PUT /api/v1/matches/1/deals/1",
+            "PUT /api/v1/matches/1/deals/9",
+            "DELETE /api/v1/matches/1/deals/1",
+            "POST /api/v1/matches/2/deals",
+        ]
+    ),
+    body=JSON_VALUES,
+)
+def test_any_api_body_is_answered_with_a_message_and_never_a_server_error(app: Flask, endpoint: str, body: Any) -> None:
     api = Api(app.test_client(), token_for(app, "ana"))
     if snapshot(app)[0][3] == 0:
-        api.post("/api/v1/matches", {"game": "tute2", "players": ["Ana", "Luis"], "deals": [
-            {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0},
-            {"dealer": 1, "trump": "oros", "points": [70, 50], "last_trick": 0}]})
+        api.post(
+            "/api/v1/matches",
+            {
+                "game": "tute2",
+                "players": ["Ana", "Luis"],
+                "deals": [
+                    {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0},
+                    {"dealer": 1, "trump": "oros", "points": [70, 50], "last_trick": 0},
+                ],
+            },
+        )
         api.post("/api/v1/matches", {"game": "pocha", "players": ["Ana", "Luis"]})
     before = snapshot(app)
     method, path = endpoint.split(" ")
-    response = api.client.open(path, method=method, data=json.dumps(body),
-                               headers={**api.headers, "Content-Type": "application/json"})
+    response = api.client.open(
+        path, method=method, data=json.dumps(body), headers={**api.headers, "Content-Type": "application/json"}
+    )
     assert response.status_code < 500
     event(f"api answered {response.status_code}")
     answer = response.get_json()
@@ -123,6 +231,7 @@ def test_any_api_body_is_answered_with_a_message_and_never_a_server_error(
 @given(token=HOSTILE_TEXT, version=HOSTILE_TEXT)
 def test_any_share_token_is_answered_without_a_server_error(app: Flask, token: str, version: str) -> None:
     from urllib.parse import quote
+
     client = app.test_client()
     response = client.get(f"/live/{quote(token, safe='')}", query_string={"version": version})
     assert response.status_code in (303, 404, 308), response.status_code
@@ -131,15 +240,22 @@ def test_any_share_token_is_answered_without_a_server_error(app: Flask, token: s
 
 
 @SETTINGS
-@given(note=st.one_of(HOSTILE_TEXT, st.sampled_from(["\ufb2c" * 200, "\ufb2c" * 67, "ΐ" * 200, "ﬃ" * 200]),
-                      st.text(alphabet="\ufb2cΐﬃße\u0301x ", max_size=260)))
+@given(
+    note=st.one_of(
+        HOSTILE_TEXT,
+        st.sampled_from(["\ufb2c" * 200, "\ufb2c" * 67, "ΐ" * 200, "ﬃ" * 200]),
+        st.text(alphabet="\ufb2cΐﬃße\u0301x ", max_size=260),
+    )
+)
 def test_any_note_is_kept_within_its_room_or_refused_at_its_field(ana: Browser, app: Flask, note: str) -> None:
     if snapshot(app)[0][3] == 0:
         prepared(ana)
     api = Api(app.test_client(), token_for(app, "ana"))
-    answers = [ana.post("/matches/1/note", data={"note": note}),
-               api.client.patch("/api/v1/matches/1", json={"note": note}, headers=api.headers),
-               api.post("/api/v1/matches", {"game": "tute2", "players": ["Ana", "Luis"], "note": note})]
+    answers = [
+        ana.post("/matches/1/note", data={"note": note}),
+        api.client.patch("/api/v1/matches/1", json={"note": note}, headers=api.headers),
+        api.post("/api/v1/matches", {"game": "tute2", "players": ["Ana", "Luis"], "note": note}),
+    ]
     assert all(answer.status_code in (200, 201, 302, 422) for answer in answers), [a.status_code for a in answers]
     with app.app_context():
         for match in db.session.scalars(db.select(Match)):
@@ -149,6 +265,10 @@ def test_any_note_is_kept_within_its_room_or_refused_at_its_field(ana: Browser, 
 def test_an_oversized_body_is_refused_without_a_server_error(app: Flask, ana: Browser) -> None:
     api = Api(app.test_client(), token_for(app, "ana"))
     huge = "x" * (3 * 1024 * 1024)
-    assert api.client.post("/api/v1/matches", data=huge,
-                           headers={**api.headers, "Content-Type": "application/json"}).status_code == 413
+    assert (
+        api.client.post(
+            "/api/v1/matches", data=huge, headers={**api.headers, "Content-Type": "application/json"}
+        ).status_code
+        == 413
+    )
     assert ana.post("/players/", data={"name": huge}).status_code == 413

@@ -27,13 +27,18 @@ import pytest
 from scorekeeper import create_app
 
 from ..conftest import DATABASES
-
 from .hostile_client import API, SIGNED_IN, SIGNED_OUT, Connection, Visitor
 from .hostile_data import OWN, Stock
 from .hostile_report import Failure, kind_of, report
 from .hostile_requests import Generator, Route, discover_routes, form_field_names, static_files
 from .hostile_server import (
-    PASSWORD, WORKERS, Server, create_account, create_token, server_environment, start_server,
+    PASSWORD,
+    WORKERS,
+    Server,
+    create_account,
+    create_token,
+    server_environment,
+    start_server,
 )
 
 #: 5,000 requests in a developer's run of the suite, which this test keeps alone for a minute;
@@ -93,8 +98,11 @@ class Run:
             browser.sign_in(connection)
             stranger = Visitor(SIGNED_OUT, OWN, PASSWORD)
             stranger.sign_out(connection)
-            visitors = {SIGNED_IN: browser, SIGNED_OUT: stranger,
-                        API: Visitor(API, OWN, PASSWORD, api_token=browser.new_api_token(connection))}
+            visitors = {
+                SIGNED_IN: browser,
+                SIGNED_OUT: stranger,
+                API: Visitor(API, OWN, PASSWORD, api_token=browser.new_api_token(connection)),
+            }
             while (number := self.next_number()) is not None:
                 if number % KEEP_EVERY == KEEP_EVERY - 1:
                     self.keep()
@@ -170,8 +178,14 @@ def served(database_url: str, tmp_path: Path) -> Iterator[tuple[Server, Stock]]:
 def routes_and_fields() -> tuple[list[Route], list[str], list[str]]:
     """Return the app's routes, its forms' field names and its static files (from an app of its own)."""
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"TESTING": True, "SECRET_KEY": "routes", "INSTANCE_PATH": folder,
-                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/routes.sqlite"})
+        app = create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "routes",
+                "INSTANCE_PATH": folder,
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/routes.sqlite",
+            }
+        )
         return discover_routes(app), form_field_names(app), static_files(app)
 
 
@@ -181,27 +195,34 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
 
-def summary(run: Run, chosen_seed: int, seconds: float, cpu: tuple[float, float, float, float], routes: list[Route],
-            database: str) -> str:
+def summary(
+    run: Run,
+    chosen_seed: int,
+    seconds: float,
+    cpu: tuple[float, float, float, float],
+    routes: list[Route],
+    database: str,
+) -> str:
     """Return what the run did, whatever came of it."""
     tally = run.tally
     times = tally.seconds
     heaviest = sorted(tally.route_seconds.items(), key=lambda item: -item[1])[:5]
-    return "\n".join([
-        f"Hostile input: seed {chosen_seed} (SCOREKEEPER_FUZZ_SEED={chosen_seed} sends the same requests), "
-        f"{len(times)} requests in {seconds:.1f} s ({len(times) / max(seconds, 1e-9):.0f}/s) from {CLIENTS} "
-        f"clients to {WORKERS} gunicorn workers on {database}",
-        f"  processor time: server {cpu[0]:.0f} s, clients {cpu[1]:.0f} s; the machine's load average "
-        f"{cpu[2]:.1f} before, {cpu[3]:.1f} after",
-        f"  answers: {dict(sorted(tally.answers.items()))}",
-        f"  as: {dict(tally.modes)}; then: {dict(tally.restored)}",
-        f"  time: median {_percentile(times, 0.5) * 1000:.0f} ms, p95 {_percentile(times, 0.95) * 1000:.0f} ms, "
-        f"p99 {_percentile(times, 0.99) * 1000:.0f} ms, slowest {max(times, default=0):.2f} s",
-        f"  routes: {sum(1 for r in routes if tally.routes[r.label])} of {len(routes)} methods of the url_map; "
-        f"fewest requests: {min((tally.routes[r.label] for r in routes), default=0)}",
-        "  most time: " + ", ".join(f"{label} {total:.0f} s/{tally.routes[label]}"
-                                    for label, total in heaviest),
-    ])
+    return "\n".join(
+        [
+            f"Hostile input: seed {chosen_seed} (SCOREKEEPER_FUZZ_SEED={chosen_seed} sends the same requests), "
+            f"{len(times)} requests in {seconds:.1f} s ({len(times) / max(seconds, 1e-9):.0f}/s) from {CLIENTS} "
+            f"clients to {WORKERS} gunicorn workers on {database}",
+            f"  processor time: server {cpu[0]:.0f} s, clients {cpu[1]:.0f} s; the machine's load average "
+            f"{cpu[2]:.1f} before, {cpu[3]:.1f} after",
+            f"  answers: {dict(sorted(tally.answers.items()))}",
+            f"  as: {dict(tally.modes)}; then: {dict(tally.restored)}",
+            f"  time: median {_percentile(times, 0.5) * 1000:.0f} ms, p95 {_percentile(times, 0.95) * 1000:.0f} ms, "
+            f"p99 {_percentile(times, 0.99) * 1000:.0f} ms, slowest {max(times, default=0):.2f} s",
+            f"  routes: {sum(1 for r in routes if tally.routes[r.label])} of {len(routes)} methods of the url_map; "
+            f"fewest requests: {min((tally.routes[r.label] for r in routes), default=0)}",
+            "  most time: " + ", ".join(f"{label} {total:.0f} s/{tally.routes[label]}" for label, total in heaviest),
+        ]
+    )
 
 
 # Once a run, on the last database configured: PostgreSQL in CI, where requests meet each other's
@@ -233,7 +254,11 @@ def test_hostile_requests_never_break_the_server(served: tuple[Server, Stock], d
     failures = run.tally.failures
     entries = report(server, stock, failures, SLOW) if failures and server.process.poll() is None else []
     if entries or problems:
-        details = "\n\n".join([text, "\n".join(problems),
-                                *(f"{n}. {entry}" for n, entry in enumerate(entries, start=1))])
-        pytest.fail(f"{len(failures)} requests failed, {len(entries)} distinct; other problems: {len(problems)} "
-                    f"lines (seed {chosen_seed}):\n\n{details}", pytrace=False)
+        details = "\n\n".join(
+            [text, "\n".join(problems), *(f"{n}. {entry}" for n, entry in enumerate(entries, start=1))]
+        )
+        pytest.fail(
+            f"{len(failures)} requests failed, {len(entries)} distinct; other problems: {len(problems)} "
+            f"lines (seed {chosen_seed}):\n\n{details}",
+            pytrace=False,
+        )

@@ -39,8 +39,11 @@ UPGRADE = "flask --app scorekeeper db upgrade"
 def settings(**named: str) -> dict[str, str]:
     """Return this process's environment without SCOREKEEPER_* settings, plus `named` ones as SCOREKEEPER_NAME."""
     kept = {name: value for name, value in os.environ.items() if not name.startswith("SCOREKEEPER_")}
-    return {**kept, "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
-            **{f"SCOREKEEPER_{name}": value for name, value in named.items()}}
+    return {
+        **kept,
+        "SCOREKEEPER_PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+        **{f"SCOREKEEPER_{name}": value for name, value in named.items()},
+    }
 
 
 def host_command(env: dict[str, str], *arguments: str) -> subprocess.CompletedProcess[str]:
@@ -48,8 +51,14 @@ def host_command(env: dict[str, str], *arguments: str) -> subprocess.CompletedPr
 
     (`db` commands configure logging from alembic.ini, which would silence this process's loggers.)
     """
-    return subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", *arguments], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", *arguments],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def command(env: dict[str, str], *arguments: str, stdin: str | None = None) -> Result:
@@ -66,8 +75,12 @@ def command(env: dict[str, str], *arguments: str, stdin: str | None = None) -> R
     isolated = {name: None for name in os.environ if name.startswith("SCOREKEEPER_")}
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(scorekeeper, "create_app", factory)  # the factory Flask's command line finds
-        result = CliRunner().invoke(flask_cli, ["--app", "scorekeeper", *arguments], input=stdin,
-                                    env={**isolated, **env, "FLASK_RUN_FROM_CLI": None})
+        result = CliRunner().invoke(
+            flask_cli,
+            ["--app", "scorekeeper", *arguments],
+            input=stdin,
+            env={**isolated, **env, "FLASK_RUN_FROM_CLI": None},
+        )
     for app in made:
         closed(app)
     return result
@@ -77,8 +90,12 @@ def at_revision(database_url: str, revision: str, instance: Path) -> str:
     """Empty the test's database and bring it to `revision` with the host's command; return its URL."""
     if database_url.startswith("sqlite"):
         Path(database_url.removeprefix("sqlite:///")).unlink(missing_ok=True)
-    done = host_command(settings(DATABASE_URL=database_url, INSTANCE_PATH=str(instance), AUTO_MIGRATE="false"),
-                        "db", "upgrade", revision)
+    done = host_command(
+        settings(DATABASE_URL=database_url, INSTANCE_PATH=str(instance), AUTO_MIGRATE="false"),
+        "db",
+        "upgrade",
+        revision,
+    )
     assert done.returncode == 0, done.stderr
     return database_url
 
@@ -122,8 +139,22 @@ def test_a_database_url_is_named_without_its_password() -> None:
 
 def test_gunicorn_shows_the_start_line_in_its_output_as_it_stands(tmp_path: Path) -> None:
     env = settings(INSTANCE_PATH=str(tmp_path), SECRET_KEY="x")
-    with subprocess.Popen([sys.executable, "-m", "gunicorn", "--preload", "-w", "1", "-b", f"127.0.0.1:{free_port()}",
-                           "scorekeeper:create_app()"], env=env, stderr=subprocess.PIPE, text=True) as server:
+    with subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--preload",
+            "-w",
+            "1",
+            "-b",
+            f"127.0.0.1:{free_port()}",
+            "scorekeeper:create_app()",
+        ],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as server:
         assert server.stderr is not None
         lines = [server.stderr.readline()]
         deadline = time.monotonic() + 60
@@ -201,8 +232,9 @@ def test_the_quick_start_makes_its_database_and_lets_its_first_visitor_make_the_
     assert (quick_start / "checkout" / "instance" / "scorekeeper.sqlite").exists()
     client = app.test_client()
     assert client.get("/").location == "/setup"
-    page = client.post("/setup", data={"username": "ana", "password": PASSWORD, "confirm": PASSWORD,
-                                       "csrf_token": csrf_token(client)})
+    page = client.post(
+        "/setup", data={"username": "ana", "password": PASSWORD, "confirm": PASSWORD, "csrf_token": csrf_token(client)}
+    )
     assert page.status_code == 302 and page.location == "/"
     closed(app)
 
@@ -220,8 +252,9 @@ def test_a_server_whose_settings_name_its_database_leaves_the_first_account_to_i
     assert client.get("/").location == "/setup"
     page = client.get("/setup").get_data(as_text=True)
     assert "flask --app scorekeeper user create NAME" in page and 'name="password"' not in page
-    response = client.post("/setup", data={"username": "eve", "password": PASSWORD, "confirm": PASSWORD,
-                                           "csrf_token": csrf_token(client)})
+    response = client.post(
+        "/setup", data={"username": "eve", "password": PASSWORD, "confirm": PASSWORD, "csrf_token": csrf_token(client)}
+    )
     assert response.status_code == 403
     with app.app_context():
         assert services.user_named("eve") is None
@@ -237,13 +270,21 @@ def test_without_auto_migrate_an_outdated_database_stops_the_start_naming_the_fi
 ) -> None:
     url = at_revision(database_url, PREVIOUS_RELEASE_REVISION, tmp_path / "instance")
     with pytest.raises(RuntimeError) as refusal:
-        create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False,
-                    "INSTANCE_PATH": str(tmp_path / "instance")})
+        create_app(
+            {
+                "SECRET_KEY": "x",
+                "SQLALCHEMY_DATABASE_URI": url,
+                "AUTO_MIGRATE": False,
+                "INSTANCE_PATH": str(tmp_path / "instance"),
+            }
+        )
     message = str(refusal.value)
     shown = f"SQLite file {url.removeprefix('sqlite:///')}" if url.startswith("sqlite") else url.split("?")[0]
     assert f"The database, {shown}" in message
-    assert f"schema revision {PREVIOUS_RELEASE_REVISION}; Scorekeeper {scorekeeper.__version__} needs " \
-           f"revision {HEAD}" in message
+    assert (
+        f"schema revision {PREVIOUS_RELEASE_REVISION}; Scorekeeper {scorekeeper.__version__} needs "
+        f"revision {HEAD}" in message
+    )
     assert f"`{UPGRADE}`" in message
 
 
@@ -274,8 +315,12 @@ def test_gunicorn_without_auto_migrate_refuses_an_outdated_database(tmp_path: Pa
     url = at_revision(f"sqlite:///{tmp_path / 'old.sqlite'}", PREVIOUS_RELEASE_REVISION, tmp_path / "instance")
     env = settings(DATABASE_URL=url, INSTANCE_PATH=str(tmp_path / "instance"), AUTO_MIGRATE="false", SECRET_KEY="x")
     # The command line of the README before 0.2.0: every worker starts the app (no --preload).
-    with subprocess.Popen([sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{free_port()}",
-                           "scorekeeper:create_app()"], env=env, stderr=subprocess.PIPE, text=True) as server:
+    with subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{free_port()}", "scorekeeper:create_app()"],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as server:
         try:
             _, output = server.communicate(timeout=60)
         except subprocess.TimeoutExpired:
@@ -283,5 +328,8 @@ def test_gunicorn_without_auto_migrate_refuses_an_outdated_database(tmp_path: Pa
             server.communicate()
             pytest.fail("gunicorn served the outdated database for a minute")
     assert server.returncode != 0
-    assert re.search(rf"StartRefused: The database, SQLite file {re.escape(str(tmp_path / 'old.sqlite'))}, is at "
-                     rf"schema revision {PREVIOUS_RELEASE_REVISION};", output), output[-3000:]
+    assert re.search(
+        rf"StartRefused: The database, SQLite file {re.escape(str(tmp_path / 'old.sqlite'))}, is at "
+        rf"schema revision {PREVIOUS_RELEASE_REVISION};",
+        output,
+    ), output[-3000:]

@@ -16,14 +16,21 @@ from flask_babel import get_locale
 
 from scorekeeper import i18n
 
-from ..conftest import Browser, PASSWORD, csrf_token, signed_in
+from ..conftest import PASSWORD, Browser, csrf_token, signed_in
 from .matchhelpers import start, tute_form
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("es", "it", "nb")
 #: As the README's extraction command gives them (`-k`), with Babel's own.
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None, "N_": None,
-            "_plural": (1, 2)}
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "lazy_gettext": None,
+    "_l": None,
+    "N_": None,
+    "_plural": (1, 2),
+}
 PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
 
 
@@ -78,11 +85,11 @@ def test_compiled_catalogues_match_their_sources(language: str) -> None:
         shipped = read_mo(handle)
     compiled.seek(0)
     fresh = read_mo(compiled)
+
     def table(catalog):  # type: ignore[no-untyped-def]
         return {_hashable(m.id): _hashable(m.string) for m in catalog if m.id}
 
-    assert table(shipped) == table(fresh), (
-        "run: pybabel compile -d translations")
+    assert table(shipped) == table(fresh), "run: pybabel compile -d translations"
 
 
 def _hashable(value: object) -> object:
@@ -104,8 +111,9 @@ def test_the_chosen_language_is_remembered_for_the_account(ana: Browser, app: Fl
     assert "Añadir jugador" in ana.get("/players/").get_data(as_text=True)
     other_phone = app.test_client()
     token = csrf_token(other_phone)
-    other_phone.post("/login", data={"username": "ana", "password": PASSWORD, "csrf_token": token},
-                     headers={"Accept-Language": "nb"})
+    other_phone.post(
+        "/login", data={"username": "ana", "password": PASSWORD, "csrf_token": token}, headers={"Accept-Language": "nb"}
+    )
     assert "Añadir jugador" in other_phone.get("/players/", headers={"Accept-Language": "nb"}).get_data(as_text=True)
 
 
@@ -127,8 +135,12 @@ def test_wtforms_own_messages_are_said_in_each_request_s_language(ana: Browser, 
     start(bea, "tute2", ["Bea", "Luis"])
     bea.post("/language", data={"language": "es", "next": "/"})
     # The two accounts take turns, so that each language's catalogue is met while the other's is kept.
-    for browser, match_id, message in ((ana, 1, "Not a valid choice."), (bea, 2, "Opción inválida."),
-                                       (ana, 1, "Not a valid choice."), (bea, 2, "Opción inválida.")):
+    for browser, match_id, message in (
+        (ana, 1, "Not a valid choice."),
+        (bea, 2, "Opción inválida."),
+        (ana, 1, "Not a valid choice."),
+        (bea, 2, "Opción inválida."),
+    ):
         response = browser.post(f"/matches/{match_id}/deal", data=tute_form(70, 0, trump="joker"))
         assert response.status_code == 422 and message in response.get_data(as_text=True)
 
@@ -164,16 +176,29 @@ def test_the_language_is_chosen_on_the_account_page_or_from_the_foot_of_any_page
     assert "Lingua: Italiano" in ana.get("/account").get_data(as_text=True)
 
 
-@pytest.mark.parametrize(("language", "range_words", "kind_word"), [
-    ("en", "2 to 8", "Reyes"), ("es", "de 2 a 8", "reyes"), ("it", "da 2 a 8", " re"), ("nb", "2 til 8", "konger")])
+@pytest.mark.parametrize(
+    ("language", "range_words", "kind_word"),
+    [("en", "2 to 8", "Reyes"), ("es", "de 2 a 8", "reyes"), ("it", "da 2 a 8", " re"), ("nb", "2 til 8", "konger")],
+)
 def test_the_player_range_and_the_tute_kind_are_said_in_the_page_language(
-        app: Flask, language: str, range_words: str, kind_word: str) -> None:
+    app: Flask, language: str, range_words: str, kind_word: str
+) -> None:
     from scorekeeper.i18n import say
     from scorekeeper.rules import RuleViolation, check_match
 
-    tute = {"game": "tute2", "players": ["Ana", "Luis"], "options": {},
-            "deals": [{"dealer": 0, "trump": "oros", "tute": {"seat": 0, "kind": "reyes"},
-                       "cantes": [{"seat": 1, "suit": "copas"}]}]}
+    tute = {
+        "game": "tute2",
+        "players": ["Ana", "Luis"],
+        "options": {},
+        "deals": [
+            {
+                "dealer": 0,
+                "trump": "oros",
+                "tute": {"seat": 0, "kind": "reyes"},
+                "cantes": [{"seat": 1, "suit": "copas"}],
+            }
+        ],
+    }
     with app.test_request_context(headers={"Accept-Language": language}):
         sentences = []
         for document in ({"game": "pocha", "players": ["Ana"], "options": {}, "deals": []}, tute):
@@ -196,6 +221,10 @@ def test_numbers_are_written_as_babel_writes_them_and_zero_without_a_sign(app: F
                 assert i18n.decimal(value) == format_decimal(round(value, 1), "#,##0.0", locale=language), value
             for share in shares:
                 assert i18n.percent(share) == format_percent(share, locale=language), share
-        assert i18n.decimal(-0.04) == i18n.decimal(-0.0) == i18n.decimal(0.0) == format_decimal(0.0, "#,##0.0",
-                                                                                                locale=language)
+        assert (
+            i18n.decimal(-0.04)
+            == i18n.decimal(-0.0)
+            == i18n.decimal(0.0)
+            == format_decimal(0.0, "#,##0.0", locale=language)
+        )
         assert (i18n.decimal(None), i18n.percent(None)) == ("–", "–")

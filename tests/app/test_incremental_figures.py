@@ -95,22 +95,44 @@ def test_matches_finished_in_order_move_the_figures_by_one_match_exactly(app: Fl
                 match = services.add_deal(match, deal(number % 2, rng.randrange(2), rng.choice([61, 80, 100])), number)
                 taken = as_a_rebuild_leaves_them(paths)
                 # Only the deal that ends the match touches the summaries, pairs and ratings.
-                assert taken == (Counter({**MOVED, "rate_latest True": 1}) if match.status == "finished"
-                                 else Counter()), f"deal {number} of match {step}"
+                assert taken == (
+                    Counter({**MOVED, "rate_latest True": 1}) if match.status == "finished" else Counter()
+                ), f"deal {number} of match {step}"
 
 
 def test_a_match_finished_before_a_later_match_of_its_players_is_aggregated_again(
-        app: Flask, paths: Counter[str]) -> None:
+    app: Flask, paths: Counter[str]
+) -> None:
     with app.app_context():
         user = services.create_user("ana", "correct horse")
         play(user, ["Ana", "Luis"], deal(0))
         tomorrow = utcnow() + timedelta(days=1)
         document = {"game": "tute2", "players": ["Ana", "Carmen"], "options": {"target": 1}, "deals": [deal(0, 1)]}
-        services.import_accounts([{"username": "ana", "password_hash": "", "created_at": tomorrow, "players": [],
-                                   "matches": [{"uid": uuid.uuid4().hex, "status": "finished", "first_dealer": 0,
-                                                "pending": None, "document": document, "created_at": tomorrow,
-                                                "updated_at": tomorrow, "ended_at": tomorrow,
-                                                "deal_dates": [(tomorrow, tomorrow)], "note": None}]}], into=user)
+        services.import_accounts(
+            [
+                {
+                    "username": "ana",
+                    "password_hash": "",
+                    "created_at": tomorrow,
+                    "players": [],
+                    "matches": [
+                        {
+                            "uid": uuid.uuid4().hex,
+                            "status": "finished",
+                            "first_dealer": 0,
+                            "pending": None,
+                            "document": document,
+                            "created_at": tomorrow,
+                            "updated_at": tomorrow,
+                            "ended_at": tomorrow,
+                            "deal_dates": [(tomorrow, tomorrow)],
+                            "note": None,
+                        }
+                    ],
+                }
+            ],
+            into=user,
+        )
         paths.clear()
         play(user, ["Ana", "Luis"], deal(0, 1))  # Ana played one later already: her streak and ratings follow
         taken = as_a_rebuild_leaves_them(paths)
@@ -118,7 +140,8 @@ def test_a_match_finished_before_a_later_match_of_its_players_is_aggregated_agai
         assert taken["rate_latest False"] == taken["rate_again"] == 1
         play(user, ["Luis", "Pedro"], deal(0))  # neither played the later match: moved by this one alone
         assert as_a_rebuild_leaves_them(paths) == Counter(
-            {"move_summaries True": 2, "move_pairs": 2, "rate_latest True": 1})  # its start and its end
+            {"move_summaries True": 2, "move_pairs": 2, "rate_latest True": 1}
+        )  # its start and its end
 
 
 @pytest.mark.parametrize("change", ["undo", "correct", "delete", "correct an older one"])
@@ -161,8 +184,12 @@ def test_streaks_and_the_latest_results_follow_each_finished_match(app: Flask, p
         for won in wins:
             play(user, ["Ana", "Luis"], deal(0, 0 if won else 1))
             as_a_rebuild_leaves_them(paths)
-        ana = db.session.scalar(select(PlayerSummary).join(User, User.id == PlayerSummary.user_id)
-                                .order_by(PlayerSummary.player_id).limit(1))
+        ana = db.session.scalar(
+            select(PlayerSummary)
+            .join(User, User.id == PlayerSummary.user_id)
+            .order_by(PlayerSummary.player_id)
+            .limit(1)
+        )
         assert ana is not None
         assert (ana.current_streak, ana.longest_streak) == (6, 6)
         assert ana.recent == "".join("W" if won else "L" for won in reversed(wins))[:10]

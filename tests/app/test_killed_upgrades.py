@@ -145,10 +145,17 @@ class Starter:
         environment = {key: value for key, value in os.environ.items() if not key.startswith("SCOREKEEPER_")}
         # The checkout's code first, whatever is installed (an editable install may name another checkout).
         environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(CHECKOUT), os.environ.get("PYTHONPATH")]))
-        self.errors = open(folder / "starter.log", "w")
-        self.process = subprocess.Popen([sys.executable, "-m", "tests.app.app_starts"], cwd=CHECKOUT,
-                                        env=environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=self.errors, bufsize=0)
+        # Open for the starter's whole life, closed when it is stopped.
+        self.errors = open(folder / "starter.log", "w")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.app.app_starts"],
+            cwd=CHECKOUT,
+            env=environment,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+            bufsize=0,
+        )
         imported = Path(self._answer()["scorekeeper"]).resolve()
         assert imported.is_relative_to(CHECKOUT), f"the starts import {imported}, not the checkout's code"
 
@@ -158,8 +165,9 @@ class Starter:
         ready, _, _ = select.select([stdout], [], [], START_TIMEOUT)
         line = stdout.readline() if ready else b""
         if not line:
-            raise AssertionError("the starts' process gave no answer: "
-                                 + (self.folder / "starter.log").read_text()[-3000:])
+            raise AssertionError(
+                "the starts' process gave no answer: " + (self.folder / "starter.log").read_text()[-3000:]
+            )
         answer: dict[str, Any] = json.loads(line)
         return answer
 
@@ -168,9 +176,16 @@ class Starter:
         point in it) if given; write down the segments it ran to `record`, if given."""
         self.count += 1
         log = self.folder / f"start-{self.count}.log"
-        request = {"environment": {"SCOREKEEPER_DATABASE_URL": url, "SCOREKEEPER_SECRET_KEY": "killed upgrades",
-                                   "SCOREKEEPER_INSTANCE_PATH": str(self.folder / "instance")},
-                   "log": str(log), "kill": kill, "record": None if record is None else str(record)}
+        request = {
+            "environment": {
+                "SCOREKEEPER_DATABASE_URL": url,
+                "SCOREKEEPER_SECRET_KEY": "killed upgrades",
+                "SCOREKEEPER_INSTANCE_PATH": str(self.folder / "instance"),
+            },
+            "log": str(log),
+            "kill": kill,
+            "record": None if record is None else str(record),
+        }
         stdin: IO[bytes] = self.process.stdin  # type: ignore[assignment]
         stdin.write(json.dumps(request).encode() + b"\n")
         stdin.flush()
@@ -208,25 +223,55 @@ def make_history() -> None:
     services.set_night_gap(ana, 6)
     bea = services.create_user("Bea", PASSWORD)
     month_ago = utcnow() - timedelta(days=30)
-    services.import_accounts([{
-        "username": "ana", "password_hash": "", "created_at": month_ago, "players": [],
-        "matches": [{"uid": uuid.uuid4().hex, "status": status, "first_dealer": 0, "pending": None,
-                     "document": {"game": "tute2", "players": ["Ana", "Pedro"], "options": {"target": 1},
-                                  "deals": deals},
-                     "created_at": month_ago + timedelta(hours=hour), "updated_at": month_ago + timedelta(hours=hour),
-                     "ended_at": month_ago + timedelta(hours=hour) if status == "finished" else None,
-                     "deal_dates": [(month_ago + timedelta(hours=hour),) * 2 for _ in deals], "note": note}
-                    for hour, status, deals, note in ((0, "finished", [tute], "Casa de Pedro"),
-                                                      (1, "abandoned", [], None))]}], into=ana)
+    services.import_accounts(
+        [
+            {
+                "username": "ana",
+                "password_hash": "",
+                "created_at": month_ago,
+                "players": [],
+                "matches": [
+                    {
+                        "uid": uuid.uuid4().hex,
+                        "status": status,
+                        "first_dealer": 0,
+                        "pending": None,
+                        "document": {
+                            "game": "tute2",
+                            "players": ["Ana", "Pedro"],
+                            "options": {"target": 1},
+                            "deals": deals,
+                        },
+                        "created_at": month_ago + timedelta(hours=hour),
+                        "updated_at": month_ago + timedelta(hours=hour),
+                        "ended_at": month_ago + timedelta(hours=hour) if status == "finished" else None,
+                        "deal_dates": [(month_ago + timedelta(hours=hour),) * 2 for _ in deals],
+                        "note": note,
+                    }
+                    for hour, status, deals, note in (
+                        (0, "finished", [tute], "Casa de Pedro"),
+                        (1, "abandoned", [], None),
+                    )
+                ],
+            }
+        ],
+        into=ana,
+    )
     services.create_match_from_document(
-        ana, {"game": "tute2", "players": ["Ana", "Luis"], "options": {"target": 1}, "deals": [tute]},
-        note="En el bar")
+        ana, {"game": "tute2", "players": ["Ana", "Luis"], "options": {"target": 1}, "deals": [tute]}, note="En el bar"
+    )
     services.create_match_from_document(
-        ana, {"game": "tute4", "players": ["Ana", "Luis", "Carmen", "Pedro"], "options": {"target": 1},
-              "deals": [tute]})
+        ana, {"game": "tute4", "players": ["Ana", "Luis", "Carmen", "Pedro"], "options": {"target": 1}, "deals": [tute]}
+    )
     services.create_match_from_document(
-        ana, {"game": "pocha", "players": ["Ana", "Luis"], "options": {"schedule": [1]},
-              "deals": [{**pocha, "bids": [1, 1], "tricks": [1, 0]}]})
+        ana,
+        {
+            "game": "pocha",
+            "players": ["Ana", "Luis"],
+            "options": {"schedule": [1]},
+            "deals": [{**pocha, "bids": [1, 1], "tricks": [1, 0]}],
+        },
+    )
     abandoned = services.start_match(ana, "tute2", ["Ana", "Carmen"], {}, 0)
     services.abandon_match(services.add_deal(abandoned, tute, 1))
     bidding = services.start_match(ana, "pocha", ["Ana", "Luis", "Carmen"], {"schedule": [1, 2, 1]}, 0, note="Final")
@@ -241,7 +286,8 @@ def make_history() -> None:
     player = services.add_player(ana, "Zoe")
     services.set_player_archived(ana, player.id, True)
     services.create_match_from_document(
-        bea, {"game": "tute2", "players": ["Bea", "Luis"], "options": {"target": 1}, "deals": [tute]})
+        bea, {"game": "tute2", "players": ["Bea", "Luis"], "options": {"target": 1}, "deals": [tute]}
+    )
     for user in (ana, ana, bea):
         services.start_sign_in(user)
     services.create_api_token(ana, "Marcador")
@@ -251,9 +297,16 @@ def make_history() -> None:
 
 def app_on(url: str, folder: Path, migrate: bool) -> Flask:
     """Return an app on the database at `url`; with `migrate`, brought to the head at its start."""
-    return create_app({"TESTING": True, "SECRET_KEY": "killed upgrades", "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
-                       "SQLALCHEMY_DATABASE_URI": url, "INSTANCE_PATH": str(folder / "instance"),
-                       "AUTO_MIGRATE": migrate})
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "killed upgrades",
+            "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+            "SQLALCHEMY_DATABASE_URI": url,
+            "INSTANCE_PATH": str(folder / "instance"),
+            "AUTO_MIGRATE": migrate,
+        }
+    )
 
 
 def migrate_to(url: str, folder: Path, revision: str, down: bool = False) -> None:
@@ -290,9 +343,13 @@ def facts(url: str) -> dict[str, list[str]]:
         for table in sa.inspect(connection).get_table_names():
             rows = connection.execute(sa.text(f'SELECT * FROM "{table}"')).mappings()
             found[table] = sorted(
-                json.dumps({column: value for column, value in row.items() if table not in DERIVED or column != "id"},
-                           sort_keys=True, default=str)
-                for row in rows)
+                json.dumps(
+                    {column: value for column, value in row.items() if table not in DERIVED or column != "id"},
+                    sort_keys=True,
+                    default=str,
+                )
+                for row in rows
+            )
     engine.dispose()
     return found
 
@@ -309,9 +366,9 @@ def assert_kept(start: dict[str, list[str]], after: dict[str, list[str]]) -> Non
             assert table in DERIVED or not after_rows, f"the upgrade made rows of {table}"
             continue
         columns = set(before_rows[0]) & set(after_rows[0] if after_rows else before_rows[0])
-        assert (sorted(json.dumps({c: row[c] for c in columns}, sort_keys=True) for row in before_rows)
-                == sorted(json.dumps({c: row[c] for c in columns}, sort_keys=True) for row in after_rows)), (
-            f"the upgrade lost or changed rows of {table}")
+        assert sorted(json.dumps({c: row[c] for c in columns}, sort_keys=True) for row in before_rows) == sorted(
+            json.dumps({c: row[c] for c in columns}, sort_keys=True) for row in after_rows
+        ), f"the upgrade lost or changed rows of {table}"
 
 
 def counts(url: str) -> dict[str, int]:
@@ -365,8 +422,11 @@ class Upgraded:
 
     def segment_of(self, revision: str) -> int:
         """Return the segment that applied a migration (the one that wrote its version number)."""
-        found = [n for n, statements in enumerate(self.segments)
-                 if any((m := VERSION.match(s)) and m.group(1) == revision for s in statements)]
+        found = [
+            n
+            for n, statements in enumerate(self.segments)
+            if any((m := VERSION.match(s)) and m.group(1) == revision for s in statements)
+        ]
         assert len(found) == 1, f"no single commit applied {revision}: {self.segments}"
         return found[0]
 
@@ -394,7 +454,7 @@ class Histories:
                 db.engine.dispose()  # its last connection closed: the write-ahead log is folded into the file
             self.databases[HEAD] = head
         # Taken down one migration at a time from the nearest revision after it that is made already.
-        for step in reversed(REVISIONS[REVISIONS.index(revision):-1]):
+        for step in reversed(REVISIONS[REVISIONS.index(revision) : -1]):
             if step in self.databases:
                 continue
             path = self.folder / f"{step}.sqlite"
@@ -449,8 +509,9 @@ class Restart:
     facts: dict[str, list[str]]
 
 
-def kill_and_start_again(starter: Starter, url: str, upgraded: Upgraded, segment: int, point: int | str,
-                         folder: Path) -> Restart:
+def kill_and_start_again(
+    starter: Starter, url: str, upgraded: Upgraded, segment: int, point: int | str, folder: Path
+) -> Restart:
     """Kill the app's start on the database at `url` at a point of a segment, then start it again; return
     the revision the kill left and the rows after the second start (which must succeed, leaving the
     database whole: no `_alembic_tmp_` table, integrity and foreign keys checked)."""
@@ -465,13 +526,16 @@ def kill_and_start_again(starter: Starter, url: str, upgraded: Upgraded, segment
     return Restart(where, heads, facts(url))
 
 
-def killed_at_every_point(starter: Starter, upgraded: Upgraded, segment: int, folder: Path,
-                          database: Callable[[str], str]) -> list[Restart]:
+def killed_at_every_point(
+    starter: Starter, upgraded: Upgraded, segment: int, folder: Path, database: Callable[[str], str]
+) -> list[Restart]:
     """Kill a start inside `segment` at each of its kill points, on a fresh copy each time (`database` makes
     one, by a name); return what each kill and the start after it made."""
     points = kill_points(upgraded.segments[segment])
-    return [kill_and_start_again(starter, database(str(point)), upgraded, segment, point, folder / str(point))
-            for point in points]
+    return [
+        kill_and_start_again(starter, database(str(point)), upgraded, segment, point, folder / str(point))
+        for point in points
+    ]
 
 
 def heads(revision: str | None) -> tuple[str, ...]:
@@ -481,16 +545,23 @@ def heads(revision: str | None) -> tuple[str, ...]:
 
 @pytest.mark.parametrize(("revision", "since"), upgrades())
 def test_a_first_start_killed_inside_a_migration_starts_again_and_loses_nothing(
-        revision: str, since: str | None, starter: Starter, histories: Histories, tmp_path: Path) -> None:
+    revision: str, since: str | None, starter: Starter, histories: Histories, tmp_path: Path
+) -> None:
     upgraded = histories.upgraded(since)
     name = f"{revision}-from-{since}-killed-at"
-    restarts = killed_at_every_point(starter, upgraded, upgraded.segment_of(revision), tmp_path,
-                                     lambda point: histories.copy(since, f"{name}-{point}.sqlite"))
+    restarts = killed_at_every_point(
+        starter,
+        upgraded,
+        upgraded.segment_of(revision),
+        tmp_path,
+        lambda point: histories.copy(since, f"{name}-{point}.sqlite"),
+    )
     assert len(restarts) >= 3  # after its first statement, after its last, at its commit
     for restart in restarts:
         assert restart.left_at == heads(before(revision)), (
             f"the start killed {restart.where} left the database at {restart.left_at}, not at the last "
-            f"migration it finished, {before(revision)}")
+            f"migration it finished, {before(revision)}"
+        )
         assert restart.facts == upgraded.facts, f"the rows differ from an unkilled upgrade, once killed {restart.where}"
 
 
@@ -503,11 +574,17 @@ def figures_segment(upgraded: Upgraded) -> int:
 
 
 def test_a_first_start_killed_while_it_derives_the_figures_starts_again_and_loses_nothing(
-        starter: Starter, histories: Histories, tmp_path: Path) -> None:
+    starter: Starter, histories: Histories, tmp_path: Path
+) -> None:
     # An upgrade from the release leaves the game nights to be derived, as every figure, by the start.
     upgraded = histories.upgraded(RELEASE)
-    restarts = killed_at_every_point(starter, upgraded, figures_segment(upgraded), tmp_path,
-                                     lambda point: histories.copy(RELEASE, f"figures-killed-at-{point}.sqlite"))
+    restarts = killed_at_every_point(
+        starter,
+        upgraded,
+        figures_segment(upgraded),
+        tmp_path,
+        lambda point: histories.copy(RELEASE, f"figures-killed-at-{point}.sqlite"),
+    )
     assert len(restarts) >= 3
     for restart in restarts:
         assert restart.left_at == heads(HEAD), f"killed {restart.where}, the migrations were not all kept"
@@ -545,11 +622,14 @@ class Schemas:
                 if table.name == "alembic_version":
                     continue
                 columns = ", ".join(f'"{column.name}"' for column in table.columns)
-                connection.exec_driver_sql(f'INSERT INTO "{schema}"."{table.name}" ({columns}) '
-                                           f'SELECT {columns} FROM "{template}"."{table.name}"')
+                connection.exec_driver_sql(
+                    f'INSERT INTO "{schema}"."{table.name}" ({columns}) '
+                    f'SELECT {columns} FROM "{template}"."{table.name}"'
+                )
                 connection.exec_driver_sql(
                     f"""SELECT setval(pg_get_serial_sequence('"{schema}"."{table.name}"', 'id'), """
-                    f'coalesce(max(id), 0) + 1, false) FROM "{schema}"."{table.name}"')
+                    f'coalesce(max(id), 0) + 1, false) FROM "{schema}"."{table.name}"'
+                )
         return url
 
     def drop(self) -> None:
@@ -598,23 +678,36 @@ def postgres_release(tmp_path_factory: pytest.TempPathFactory, starter: Starter)
 @on_postgresql
 @pytest.mark.parametrize("revision", sorted({REVISIONS[REVISIONS.index(RELEASE) + 1], HEAD}))
 def test_on_postgresql_a_first_start_killed_inside_a_migration_starts_again_and_loses_nothing(
-        revision: str, starter: Starter, postgres_release: PostgresRelease, tmp_path: Path) -> None:
+    revision: str, starter: Starter, postgres_release: PostgresRelease, tmp_path: Path
+) -> None:
     upgraded = postgres_release.upgraded
-    restarts = killed_at_every_point(starter, upgraded, upgraded.segment_of(revision), tmp_path,
-                                     lambda _point: postgres_release.schemas.copy(postgres_release.template))
+    restarts = killed_at_every_point(
+        starter,
+        upgraded,
+        upgraded.segment_of(revision),
+        tmp_path,
+        lambda _point: postgres_release.schemas.copy(postgres_release.template),
+    )
     assert len(restarts) >= 3
     for restart in restarts:
         assert restart.left_at == heads(before(revision)), (
-            f"the start killed {restart.where} left the database at {restart.left_at}, not at {before(revision)}")
+            f"the start killed {restart.where} left the database at {restart.left_at}, not at {before(revision)}"
+        )
         assert restart.facts == upgraded.facts, f"the rows differ from an unkilled upgrade, once killed {restart.where}"
 
 
 @on_postgresql
 def test_on_postgresql_a_first_start_killed_while_it_derives_the_figures_starts_again_and_loses_nothing(
-        starter: Starter, postgres_release: PostgresRelease, tmp_path: Path) -> None:
+    starter: Starter, postgres_release: PostgresRelease, tmp_path: Path
+) -> None:
     upgraded = postgres_release.upgraded
-    restarts = killed_at_every_point(starter, upgraded, figures_segment(upgraded), tmp_path,
-                                     lambda _point: postgres_release.schemas.copy(postgres_release.template))
+    restarts = killed_at_every_point(
+        starter,
+        upgraded,
+        figures_segment(upgraded),
+        tmp_path,
+        lambda _point: postgres_release.schemas.copy(postgres_release.template),
+    )
     assert len(restarts) >= 3
     for restart in restarts:
         assert restart.left_at == heads(HEAD), f"killed {restart.where}, the migrations were not all kept"

@@ -124,8 +124,15 @@ def test_home_and_the_leaderboard_write_their_limits_into_their_statements(ana: 
         assert not [statement for statement in limited if re.search(r"LIMIT (\?|%\(|\$)", statement)], limited
 
 
-@pytest.mark.parametrize("query", ["period=range&to=9999-12-31", "period=range&from=0001-01-01&to=9999-12-31",
-                                   "period=range&from=9999-12-31", "period=range&from=0001-01-01"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "period=range&to=9999-12-31",
+        "period=range&from=0001-01-01&to=9999-12-31",
+        "period=range&from=9999-12-31",
+        "period=range&from=0001-01-01",
+    ],
+)
 def test_far_dates_on_the_leaderboard_are_answered(evening: Browser, query: str) -> None:
     page = evening.get(f"/stats/tute2?{query}")
     assert page.status_code == 200
@@ -143,8 +150,11 @@ def test_names_a_spreadsheet_would_run_as_formulas_are_written_as_text(ana: Brow
     ana.post("/matches/1/bids", data=bids_form([0, 0, 0, 0], number=1, dealer=0, cards=1))
     ana.post("/matches/1/deal", data=tricks_form([0, 0, 0, 0], [1, 0, 0, 0], number=1, dealer=0, cards=1))
     cells = [cell for row in table(ana, "/stats/matches/1.csv") + table(ana, "/stats/pocha.csv") for cell in row]
-    assert not [cell for cell in cells if cell.startswith(("=", "+", "@")) or cell.startswith("-") and
-                not re.fullmatch(r"-\d+(\.\d+)?", cell)]
+    assert not [
+        cell
+        for cell in cells
+        if cell.startswith(("=", "+", "@")) or (cell.startswith("-") and not re.fullmatch(r"-\d+(\.\d+)?", cell))
+    ]
     for name in FORMULAS:
         assert "'" + name in cells
     assert "-5" in cells  # a negative score stays a number

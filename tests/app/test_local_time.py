@@ -4,7 +4,7 @@ the page's language; they are stored in UTC."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from flask import Flask
 
@@ -15,7 +15,7 @@ from ..conftest import Browser
 from .matchhelpers import start
 from .test_matches import text
 
-STARTED = datetime(2026, 11, 30, 15, 35, tzinfo=timezone.utc)  # 16:35 in Madrid, 10:35 in New York
+STARTED = datetime(2026, 11, 30, 15, 35, tzinfo=UTC)  # 16:35 in Madrid, 10:35 in New York
 
 
 def _started_at_a_known_moment(ana: Browser, app: Flask) -> None:
@@ -40,7 +40,7 @@ def test_times_follow_the_browser_s_time_zone(ana: Browser, app: Flask) -> None:
     assert "3:35 PM" in text(ana.get("/"))
     with app.app_context():
         stored = db.session.get(Match, 1)
-        assert stored is not None and stored.created_at.replace(tzinfo=timezone.utc) == STARTED
+        assert stored is not None and stored.created_at.replace(tzinfo=UTC) == STARTED
 
 
 def test_times_are_in_the_page_s_language(ana: Browser, app: Flask) -> None:
@@ -58,7 +58,7 @@ def test_a_card_s_date_follows_the_viewer_s_zone_and_language_view_after_view(an
     with app.app_context():
         match = db.session.get(Match, 1)
         assert match is not None
-        match.created_at = datetime(2026, 11, 30, 23, 30, tzinfo=timezone.utc)  # 1 December in Madrid
+        match.created_at = datetime(2026, 11, 30, 23, 30, tzinfo=UTC)  # 1 December in Madrid
         db.session.commit()
     shown = []
     for zone, language in (("UTC", "en"), ("Europe/Madrid", "en"), ("UTC", "en"), ("Europe/Madrid", "es")):

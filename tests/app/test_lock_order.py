@@ -64,10 +64,14 @@ def test_every_change_of_a_match_locks_the_account_before_it_writes(app: Flask, 
             event.remove(db.engine, "before_cursor_execute", note)
     # The lock may be taken by a read of the match's deals (as an EXISTS); a deal added may be written
     # by a WITH statement.
-    locked = next(at for at, statement in enumerate(sent) if "SELECT users.id FROM users WHERE users.id = " in statement
-                  and "FOR NO KEY UPDATE" in statement)
-    written = next(at for at, statement in enumerate(sent)
-                   if statement.split()[0] in {"INSERT", "UPDATE", "DELETE", "WITH"})
+    locked = next(
+        at
+        for at, statement in enumerate(sent)
+        if "SELECT users.id FROM users WHERE users.id = " in statement and "FOR NO KEY UPDATE" in statement
+    )
+    written = next(
+        at for at, statement in enumerate(sent) if statement.split()[0] in {"INSERT", "UPDATE", "DELETE", "WITH"}
+    )
     assert locked < written, sent
 
 
@@ -88,7 +92,7 @@ def test_a_match_deleted_while_another_change_regroups_its_night_waits_and_both_
                 time.sleep(0.5)  # the deletion, meanwhile, reaches its own locks
                 connection.execute(update(matches).where(matches.c.id == match_id).values(night_id=match_id))
                 connection.commit()
-            except BaseException as error:  # noqa: BLE001  (reported by the test below)
+            except BaseException as error:
                 failures.append(error)
                 locked.set()
 

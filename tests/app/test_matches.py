@@ -12,9 +12,9 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper.reads import queries
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
+from scorekeeper.reads import queries
 
 from ..conftest import Browser
 from .matchhelpers import bids_form, start, tricks_form, tute_form
@@ -45,6 +45,7 @@ def field_value(page: str, name: str) -> str | None:
 def test_the_new_match_form_lists_every_house_rule_with_its_explanation(ana: Browser, game: str) -> None:
     page = ana.get(f"/matches/new/{game}").get_data(as_text=True)
     from scorekeeper.rules import get_game
+
     for spec in get_game(game).option_specs:
         assert f'name="opt_{spec.name}"' in page
         assert spec.description.replace("'", "&#39;") in page
@@ -86,8 +87,15 @@ def test_pocha_scoreboard_shows_cards_and_who_bids_first(ana: Browser) -> None:
 
 
 def test_a_rejected_new_match_keeps_every_value_and_marks_the_fields(ana: Browser) -> None:
-    response = start(ana, "pocha", ["Ana", "Luis", "ana"], opt_last_trick_bonus=None, opt_exact_base="500",
-                     opt_schedule="custom", schedule_list="3 30")
+    response = start(
+        ana,
+        "pocha",
+        ["Ana", "Luis", "ana"],
+        opt_last_trick_bonus=None,
+        opt_exact_base="500",
+        opt_schedule="custom",
+        schedule_list="3 30",
+    )
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert "ana is already at this table." in page
@@ -108,6 +116,7 @@ def test_a_custom_pocha_schedule_and_house_rules_are_kept(ana: Browser, app: Fla
     start(ana, "pocha", ["Ana", "Luis"], opt_schedule="custom", schedule_list="5, 5 5", opt_oros_double="y")
     from scorekeeper.extensions import db
     from scorekeeper.models import Match
+
     with app.app_context():
         match = db.session.get(Match, 1)
         assert match.options == {"schedule": [5, 5, 5], "oros_double": True}
@@ -132,14 +141,14 @@ def test_the_other_side_gets_120_minus_the_typed_points(ana: Browser, app: Flask
     ana.post("/matches/1/deal", data=tute_form("", 1, points1="45"))
     from scorekeeper.extensions import db
     from scorekeeper.models import Deal
+
     with app.app_context():
         assert db.session.scalars(db.select(Deal)).one().data["points"] == [75, 45]
 
 
 def test_a_wrong_tute_deal_comes_back_with_every_value_and_a_message_at_the_field(ana: Browser) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
-    response = ana.post("/matches/1/deal", data=tute_form(70, 0, points1="60", trump="bastos",
-                                                          cantes={"espadas": 1}))
+    response = ana.post("/matches/1/deal", data=tute_form(70, 0, points1="60", trump="bastos", cantes={"espadas": 1}))
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert "The card points must add up to 120; these add up to 130." in page
@@ -180,6 +189,7 @@ def test_a_deal_posted_twice_from_two_phones_is_stored_once(ana: Browser, app: F
     assert "Deal 1 was just entered" in text(second)
     from scorekeeper.extensions import db
     from scorekeeper.models import Deal
+
     with app.app_context():
         assert len(db.session.scalars(db.select(Deal)).all()) == 1
 
@@ -203,8 +213,7 @@ def test_a_whole_tute2_match_ends_with_the_winner_and_a_rematch(ana: Browser) ->
 
 
 def test_pocha_bids_then_tricks(ana: Browser) -> None:
-    start(ana, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], opt_schedule="custom", schedule_list="5",
-          first_dealer="3")
+    start(ana, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], opt_schedule="custom", schedule_list="5", first_dealer="3")
     page = text(ana.get("/matches/1/deal"))
     assert "Deal 1: bids" in page and "may not make the bids add up to 5" in page
     saved = ana.post("/matches/1/bids", data=bids_form([2, 0, 1, 1], number=1, dealer=3, cards=5))
@@ -219,8 +228,7 @@ def test_pocha_bids_then_tricks(ana: Browser) -> None:
 
 
 def test_the_dealer_s_forbidden_bid_is_refused_at_the_dealer_s_bid(ana: Browser) -> None:
-    start(ana, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], opt_schedule="custom", schedule_list="5",
-          first_dealer="3")
+    start(ana, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], opt_schedule="custom", schedule_list="5", first_dealer="3")
     response = ana.post("/matches/1/bids", data=bids_form([2, 0, 1, 2], number=1, dealer=3, cards=5))
     page = response.get_data(as_text=True)
     assert response.status_code == 422
@@ -316,7 +324,8 @@ def test_an_edit_from_a_stale_page_is_refused(ana: Browser) -> None:
 
 @pytest.mark.parametrize("change", ["deal", "edit"])
 def test_a_change_refused_because_another_phone_deleted_the_match_meanwhile_answers_404(
-        app: Flask, ana: Browser, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    app: Flask, ana: Browser, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
     from scorekeeper import services
     from scorekeeper.extensions import db
     from scorekeeper.services.base import atomic
@@ -528,7 +537,6 @@ def test_a_match_deleted_while_its_scoreboard_is_read_answers_404(ana: Browser, 
     assert "There is no such match." in text(response)
 
 
-
 def test_postgresql_keeps_one_plan_for_storing_a_deal(ana: Browser, app: Flask) -> None:
     # Planning the statement that stores a deal took a third of a millisecond of every deal entered.
     with app.app_context():
@@ -544,11 +552,19 @@ def test_postgresql_keeps_one_plan_for_storing_a_deal(ana: Browser, app: Flask) 
         stored = [statement for statement in sent if statement.startswith("UPDATE matches SET")]
         assert len(stored) == 1 and "LIMIT 1" in stored[0], stored
     with app.app_context():
-        plans = db.session.execute(sa.text("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
-                                           "WHERE statement LIKE 'UPDATE matches SET%'")).all()
+        plans = db.session.execute(
+            sa.text(
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+                "WHERE statement LIKE 'UPDATE matches SET%'"
+            )
+        ).all()
         # The owner's read of the match under the lock, with its deals' facts, is planned once too.
-        reads = db.session.execute(sa.text("SELECT generic_plans, custom_plans FROM pg_prepared_statements "
-                                           "WHERE statement LIKE 'SELECT matches.id%json_agg%'")).all()
+        reads = db.session.execute(
+            sa.text(
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+                "WHERE statement LIKE 'SELECT matches.id%json_agg%'"
+            )
+        ).all()
         db.session.rollback()
     assert len(plans) == 1 and plans[0].generic_plans >= 3, plans
     assert len(reads) == 1 and reads[0].generic_plans >= 3, reads
@@ -561,9 +577,14 @@ def test_another_account_s_match_answers_404_everywhere(ana: Browser, bea: Brows
     start(ana, "pocha", ["Ana", "Luis"])
     for path in ("/matches/1", "/matches/1/deal", "/history/1"):
         assert bea.get(path).status_code == 404, path
-    for path, data in (("/matches/1/bids", bids_form([0, 0], number=1, dealer=0, cards=1)),
-                       ("/matches/1/deal", {}), ("/matches/1/undo", {}), ("/matches/1/abandon", {}),
-                       ("/matches/1/rematch", {}), ("/matches/1/deals/1/edit", {})):
+    for path, data in (
+        ("/matches/1/bids", bids_form([0, 0], number=1, dealer=0, cards=1)),
+        ("/matches/1/deal", {}),
+        ("/matches/1/undo", {}),
+        ("/matches/1/abandon", {}),
+        ("/matches/1/rematch", {}),
+        ("/matches/1/deals/1/edit", {}),
+    ):
         assert bea.post(path, data=data).status_code == 404, path
     assert "Ana, Luis" not in text(bea.get("/history"))
     assert "Ana, Luis" not in text(bea.get("/"))
@@ -576,8 +597,9 @@ def test_unknown_pages_answer_404(ana: Browser) -> None:
     assert ana.get("/nowhere").status_code == 404
 
 
-def test_the_scoreboard_reads_the_cached_result_and_does_not_score_again(ana: Browser,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_scoreboard_reads_the_cached_result_and_does_not_score_again(
+    ana: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
     from scorekeeper.pages import boards
@@ -591,19 +613,23 @@ def test_the_scoreboard_reads_the_cached_result_and_does_not_score_again(ana: Br
 
 
 def test_a_deal_added_to_a_match_another_phone_changed_since_it_was_read_is_refused_whole(
-        ana: Browser, app: Flask) -> None:
-    from scorekeeper.reads import queries
+    ana: Browser, app: Flask
+) -> None:
     from scorekeeper import services
     from scorekeeper.extensions import db
     from scorekeeper.models import Deal
+    from scorekeeper.reads import queries
 
     start(ana, "tute2", ["Ana", "Luis"])
     deal = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}
     with app.app_context():
         match = queries.match_at_table(1)  # read, as a phone's request reads it
         with db.engine.begin() as other_phone:  # meanwhile another phone's change is committed
-            other_phone.execute(sa.update(Match.__table__).where(Match.__table__.c.id == 1)
-                                .values(version=Match.__table__.c.version + 1))
+            other_phone.execute(
+                sa.update(Match.__table__)
+                .where(Match.__table__.c.id == 1)
+                .values(version=Match.__table__.c.version + 1)
+            )
         with pytest.raises(services.Conflict, match="at the same moment"):
             services.add_deal(match, deal, 1)
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Deal)) == 0
@@ -620,9 +646,9 @@ def read_before_another_phone_undoes_deal_2(ana: Browser, app: Flask) -> Iterato
     """Play two deals of a Tute match; in an app context, read the match with its deals as a
     request reads it, then undo deal 2 from another connection, as another phone would; yield
     the match read before."""
-    from scorekeeper.reads import queries
     from scorekeeper.extensions import db
     from scorekeeper.models import Deal, User
+    from scorekeeper.reads import queries
 
     start(ana, "tute2", ["Ana", "Luis"], opt_target="9")
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
@@ -633,8 +659,11 @@ def read_before_another_phone_undoes_deal_2(ana: Browser, app: Flask) -> Iterato
         match = queries.match_for(user, 1)
         with db.engine.begin() as other_phone:
             other_phone.execute(sa.delete(Deal.__table__).where(Deal.__table__.c.number == 2))
-            other_phone.execute(sa.update(Match.__table__).where(Match.__table__.c.id == 1)
-                                .values(version=Match.__table__.c.version + 1))
+            other_phone.execute(
+                sa.update(Match.__table__)
+                .where(Match.__table__.c.id == 1)
+                .values(version=Match.__table__.c.version + 1)
+            )
         yield match
 
 
@@ -650,11 +679,12 @@ def test_a_match_deleted_after_another_phone_undid_its_last_deal_is_deleted_whol
 
 
 def test_a_match_another_phone_deleted_since_it_was_read_is_not_found_when_deleted_again(
-        ana: Browser, app: Flask) -> None:
-    from scorekeeper.reads import queries
+    ana: Browser, app: Flask
+) -> None:
     from scorekeeper import services
     from scorekeeper.extensions import db
     from scorekeeper.models import User
+    from scorekeeper.reads import queries
 
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
@@ -670,7 +700,8 @@ def test_a_match_another_phone_deleted_since_it_was_read_is_not_found_when_delet
 
 
 def test_undoing_a_deal_another_phone_undid_since_it_was_read_is_refused_as_a_conflict(
-        ana: Browser, app: Flask) -> None:
+    ana: Browser, app: Flask
+) -> None:
     from scorekeeper import services
     from scorekeeper.extensions import db
     from scorekeeper.models import Deal

@@ -26,30 +26,53 @@ from .test_matches import text
 T0 = datetime(2026, 3, 7, 19, 0, tzinfo=UTC)
 
 
-def played(start_at: datetime, minutes: list[int] | None = None, *, players: tuple[str, ...] = ("Ana", "Luis"),
-           won_by: int = 0, game: str = "tute2", note: str | None = None) -> dict[str, Any]:
+def played(
+    start_at: datetime,
+    minutes: list[int] | None = None,
+    *,
+    players: tuple[str, ...] = ("Ana", "Luis"),
+    won_by: int = 0,
+    game: str = "tute2",
+    note: str | None = None,
+) -> dict[str, Any]:
     """Return a finished match (one deal per entry of `minutes`, each that many minutes after the start)
     as an import carries it; without `minutes`, a match without deals, still being played."""
     deal = {"dealer": 0, "trump": "oros", "points": [80, 40] if won_by == 0 else [30, 90], "last_trick": 0}
-    document: dict[str, Any] = {"game": game, "players": list(players), "options": {"target": 1},
-                                "deals": [dict(deal)] if minutes else []}
+    document: dict[str, Any] = {
+        "game": game,
+        "players": list(players),
+        "options": {"target": 1},
+        "deals": [dict(deal)] if minutes else [],
+    }
     if game == "pocha":
         document["options"] = {"schedule": [1], "hook": False}
         tricks = [1 if seat == won_by else 0 for seat in range(len(players))]
-        document["deals"] = [{"dealer": 0, "cards": 1, "trump": None, "bids": tricks, "tricks": tricks}
-                             ] if minutes else []
+        document["deals"] = (
+            [{"dealer": 0, "cards": 1, "trump": None, "bids": tricks, "tricks": tricks}] if minutes else []
+        )
     dates = [(start_at + timedelta(minutes=m), start_at + timedelta(minutes=m)) for m in (minutes or [])[:1]]
     last = dates[-1][0] if dates else start_at
-    return {"uid": uuid.uuid4().hex, "status": "finished" if minutes else "playing", "first_dealer": 0,
-            "pending": None, "document": document, "created_at": start_at, "updated_at": last,
-            "ended_at": last if minutes else None, "deal_dates": dates, "note": note}
+    return {
+        "uid": uuid.uuid4().hex,
+        "status": "finished" if minutes else "playing",
+        "first_dealer": 0,
+        "pending": None,
+        "document": document,
+        "created_at": start_at,
+        "updated_at": last,
+        "ended_at": last if minutes else None,
+        "deal_dates": dates,
+        "note": note,
+    }
 
 
 def import_matches(app: Flask, matches: list[dict[str, Any]], username: str = "ana") -> None:
     with app.app_context():
         user = services.user_named(username)
-        services.import_accounts([{"username": username, "password_hash": "", "created_at": T0,
-                                   "players": [], "matches": matches}], into=user)
+        services.import_accounts(
+            [{"username": username, "password_hash": "", "created_at": T0, "players": [], "matches": matches}],
+            into=user,
+        )
 
 
 def nights_of(app: Flask, username: str = "ana") -> list[list[str]]:
@@ -57,8 +80,9 @@ def nights_of(app: Flask, username: str = "ana") -> list[list[str]]:
     with app.app_context():
         user = services.user_named(username)
         assert user is not None
-        rows = db.session.execute(select(Match.uid, Match.night_id).where(Match.user_id == user.id)
-                                  .order_by(Match.created_at, Match.id))
+        rows = db.session.execute(
+            select(Match.uid, Match.night_id).where(Match.user_id == user.id).order_by(Match.created_at, Match.id)
+        )
         nights: dict[int, list[str]] = {}
         for uid, night in rows:
             assert night is not None
@@ -74,10 +98,11 @@ def uids(matches: list[dict[str, Any]]) -> list[str]:
 
 
 def test_a_pause_shorter_than_the_gap_keeps_the_night_and_exactly_the_gap_begins_a_new_one(
-        ana: Browser, app: Flask) -> None:
-    first = played(T0, [30])                                     # 19:00, last deal 19:30
-    second = played(T0 + timedelta(hours=4, minutes=29), [20])   # 23:29, 3 h 59 min later: same night
-    third = played(T0 + timedelta(hours=8, minutes=49), [10])    # 03:49, exactly 4 h after 23:49: a new one
+    ana: Browser, app: Flask
+) -> None:
+    first = played(T0, [30])  # 19:00, last deal 19:30
+    second = played(T0 + timedelta(hours=4, minutes=29), [20])  # 23:29, 3 h 59 min later: same night
+    third = played(T0 + timedelta(hours=8, minutes=49), [10])  # 03:49, exactly 4 h after 23:49: a new one
     import_matches(app, [first, second, third])
     assert nights_of(app) == [uids([first, second]), uids([third])]
 
@@ -92,8 +117,8 @@ def test_a_night_runs_past_midnight_and_keeps_the_day_it_began(ana: Browser, app
 
 
 def test_overlapping_matches_share_their_night_through_the_latest_last_deal(ana: Browser, app: Flask) -> None:
-    long_one = played(T0, [300])                                 # 19:00, last deal at 00:00
-    side = played(T0 + timedelta(minutes=10), [5])               # started while the first was running
+    long_one = played(T0, [300])  # 19:00, last deal at 00:00
+    side = played(T0 + timedelta(minutes=10), [5])  # started while the first was running
     # Five hours after the side match's last deal, but less than 4 after the long one's: same night.
     late = played(T0 + timedelta(hours=7, minutes=30), [10])
     import_matches(app, [long_one, side, late])
@@ -109,11 +134,15 @@ def test_a_match_without_deals_ends_where_it_began(ana: Browser, app: Flask) -> 
 
 
 def test_the_same_matches_make_the_same_nights_in_every_time_zone_and_show_local_dates(
-        ana: Browser, app: Flask) -> None:
+    ana: Browser, app: Flask
+) -> None:
     # 23:30 UTC on 7 March: still the 7th in New York (18:30), already the 8th in Madrid (00:30).
     evening = datetime(2026, 3, 7, 23, 30, tzinfo=UTC)
-    matches = [played(evening, [30]), played(evening + timedelta(hours=2), [30]),
-               played(evening + timedelta(days=2), [30])]
+    matches = [
+        played(evening, [30]),
+        played(evening + timedelta(hours=2), [30]),
+        played(evening + timedelta(days=2), [30]),
+    ]
     import_matches(app, matches)
     expected = [uids(matches[:2]), uids(matches[2:])]
     for zone, day in (("America/New_York", "Mar 7, 2026"), ("Europe/Madrid", "Mar 8, 2026")):
@@ -126,7 +155,7 @@ def test_the_same_matches_make_the_same_nights_in_every_time_zone_and_show_local
 
 def test_a_night_across_the_change_from_summer_time_is_grouped_by_real_hours(ana: Browser, app: Flask) -> None:
     # Madrid, Sunday 25 October 2026: at 03:00 summer time (01:00 UTC) the clocks go back to 02:00.
-    first = played(datetime(2026, 10, 24, 23, 0, tzinfo=UTC), [55])   # 01:00 summer time, last deal 01:55
+    first = played(datetime(2026, 10, 24, 23, 0, tzinfo=UTC), [55])  # 01:00 summer time, last deal 01:55
     # 04:55 winter time: 3 hours later by the wall clock, but 4 hours have passed: a new night.
     after = played(datetime(2026, 10, 25, 3, 55, tzinfo=UTC), [20])
     import_matches(app, [first, after])
@@ -180,7 +209,8 @@ def test_the_nights_follow_deals_undos_and_deletions(ana: Browser, app: Flask) -
 
 
 def test_a_deal_entered_where_the_database_has_no_update_returning_regroups_the_nights_too(
-        ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # SQLite before 3.35 has no UPDATE ... RETURNING: the later match is then looked for on its own.
     first, second = played(T0), played(T0 + timedelta(hours=4))
     import_matches(app, [first, second])
@@ -188,8 +218,9 @@ def test_a_deal_entered_where_the_database_has_no_update_returning_regroups_the_
         monkeypatch.setattr(db.engine.dialect, "update_returning", False)
         match = db.session.scalar(select(Match).where(Match.uid == first["uid"]))
         assert match is not None
-        sent = statements_sent(app, lambda: services.add_deal(
-            match, {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}))
+        sent = statements_sent(
+            app, lambda: services.add_deal(match, {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0})
+        )
     assert any(statement.startswith("SELECT later.id") for statement in sent)
     assert not any("RETURNING (SELECT" in statement for statement in sent)
     assert nights_of(app) == [[first["uid"], second["uid"]]]
@@ -207,8 +238,11 @@ def test_a_match_started_at_the_table_joins_tonight(ana: Browser, app: Flask) ->
 
 
 def a_night_of_three(app: Flask) -> list[dict[str, Any]]:
-    matches = [played(T0, [30], note="At Carmen's"), played(T0 + timedelta(hours=1), [30], won_by=1),
-               played(T0 + timedelta(hours=2), [30], players=("Ana", "Luis", "Carmen"), game="pocha", won_by=2)]
+    matches = [
+        played(T0, [30], note="At Carmen's"),
+        played(T0 + timedelta(hours=1), [30], won_by=1),
+        played(T0 + timedelta(hours=2), [30], players=("Ana", "Luis", "Carmen"), game="pocha", won_by=2),
+    ]
     import_matches(app, matches)
     return matches
 
@@ -252,22 +286,28 @@ def between_the_reads(monkeypatch: pytest.MonkeyPatch, *changes: Any) -> None:
 
 
 def test_a_night_s_page_stands_a_deal_entered_by_another_phone_while_it_is_read(
-        ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     a_night_of_three(app)
     deal = {"dealer": 1, "trump": "copas", "points": [30, 90], "last_trick": 1}
     at = T0 + timedelta(hours=1, minutes=40)
-    between_the_reads(monkeypatch, insert(Deal.__table__).values(match_id=2, number=2, data=deal, created_at=at,
-                                                                 updated_at=at))
+    between_the_reads(
+        monkeypatch, insert(Deal.__table__).values(match_id=2, number=2, data=deal, created_at=at, updated_at=at)
+    )
     response = ana.get("/nights/1")
     assert response.status_code == 200
     assert response.get_data(as_text=True).count('<svg class="chart"') == 3
 
 
 def test_a_night_s_page_leaves_out_a_match_deleted_by_another_phone_while_it_is_read(
-        ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     a_night_of_three(app)
-    between_the_reads(monkeypatch, delete(PlayerResult.__table__).where(PlayerResult.match_id == 2),
-                      delete(Match.__table__).where(Match.id == 2))
+    between_the_reads(
+        monkeypatch,
+        delete(PlayerResult.__table__).where(PlayerResult.match_id == 2),
+        delete(Match.__table__).where(Match.id == 2),
+    )
     response = ana.get("/nights/1")
     assert response.status_code == 200
     assert response.get_data(as_text=True).count('<svg class="chart"') == 2
@@ -323,8 +363,11 @@ def queries_for(app: Flask, client: Any, path: str, **kwargs: Any) -> int:
 
 def nights_of_two(days: range) -> list[dict[str, Any]]:
     """Return two matches a night, a night a day."""
-    return [match for day in days for match in (played(T0 + timedelta(days=day), [20]),
-                                                 played(T0 + timedelta(days=day, hours=1), [20], won_by=1))]
+    return [
+        match
+        for day in days
+        for match in (played(T0 + timedelta(days=day), [20]), played(T0 + timedelta(days=day, hours=1), [20], won_by=1))
+    ]
 
 
 def test_the_nights_pages_ask_as_many_queries_for_500_nights_as_for_10(ana: Browser, app: Flask) -> None:
@@ -334,8 +377,10 @@ def test_the_nights_pages_ask_as_many_queries_for_500_nights_as_for_10(ana: Brow
     with app.app_context():
         user = db.session.scalar(select(User).where(User.username == "ana"))
         assert user is not None
-        assert db.session.scalar(select(db.func.count()).where(Match.user_id == user.id,
-                                                               Match.night_id == Match.id)) == 500
+        assert (
+            db.session.scalar(select(db.func.count()).where(Match.user_id == user.id, Match.night_id == Match.id))
+            == 500
+        )
     assert (queries_for(app, ana, "/nights"), queries_for(app, ana, "/nights/1")) == few
 
 
@@ -347,14 +392,19 @@ def test_the_api_lists_the_nights_paged_as_the_matches(api: Api, app: Flask) -> 
     import_matches(app, [played(T0 + timedelta(days=n), [10]) for n in range(1, 4)])
     response = api.get("/api/v1/nights?per_page=2")
     assert response.status_code == 200 and response.headers["X-Total-Count"] == "4"
-    assert 'page=2' in response.headers["Link"] and 'rel="next"' in response.headers["Link"]
+    assert "page=2" in response.headers["Link"] and 'rel="next"' in response.headers["Link"]
     newest, _ = response.get_json()
     assert newest["start"] == (T0 + timedelta(days=3)).isoformat()
     last_page = api.get("/api/v1/nights?per_page=2&page=2").get_json()
     night = last_page[-1]
-    assert night == {"id": 1, "start": T0.isoformat(), "end": (T0 + timedelta(hours=2, minutes=30)).isoformat(),
-                     "matches": [1, 2, 3], "players": ["Ana", "Luis", "Carmen"],
-                     "winners": {"tute2": ["Ana", "Luis"], "pocha": ["Carmen"]}}
+    assert night == {
+        "id": 1,
+        "start": T0.isoformat(),
+        "end": (T0 + timedelta(hours=2, minutes=30)).isoformat(),
+        "matches": [1, 2, 3],
+        "players": ["Ana", "Luis", "Carmen"],
+        "winners": {"tute2": ["Ana", "Luis"], "pocha": ["Carmen"]},
+    }
     assert len(matches) == 3
     past_the_last = api.get("/api/v1/nights?page=3&per_page=2")
     assert past_the_last.get_json() == [] and past_the_last.headers["X-Total-Count"] == "4"

@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper import services
-from scorekeeper.reads import transfer
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
+from scorekeeper.reads import transfer
 
 from ..conftest import Browser, signed_in
 from .matchhelpers import start, tute_form
@@ -40,8 +40,7 @@ def test_the_owner_writes_changes_and_clears_a_note_from_the_scoreboard(ana: Bro
     assert note_of(app, 1) is None
 
 
-def test_a_note_is_editable_once_the_match_is_over_or_abandoned_from_its_detail_page(
-        ana: Browser, app: Flask) -> None:
+def test_a_note_is_editable_once_the_match_is_over_or_abandoned_from_its_detail_page(ana: Browser, app: Flask) -> None:
     start(ana, "tute2", ["Ana", "Luis"], opt_target="1")
     ana.post("/matches/1/deal", data=tute_form(80, 0))
     start(ana, "tute2", ["Ana", "Luis"])
@@ -53,8 +52,7 @@ def test_a_note_is_editable_once_the_match_is_over_or_abandoned_from_its_detail_
         assert "Bar Pepe" in text(ana.get(f"/history/{match_id}"))
 
 
-def test_a_note_over_200_characters_is_refused_at_the_field_and_comes_back_as_typed(
-        ana: Browser, app: Flask) -> None:
+def test_a_note_over_200_characters_is_refused_at_the_field_and_comes_back_as_typed(ana: Browser, app: Flask) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/note", data={"note": "Kept"})
     typed = "x" * 201
@@ -63,7 +61,7 @@ def test_a_note_over_200_characters_is_refused_at_the_field_and_comes_back_as_ty
         page = answer.get_data(as_text=True)
         assert answer.status_code == 422
         assert "A note has at most 200 characters." in page and f'value="{typed}"' in page and heading in page
-        assert 'id="note-error"' in page and "<details class=\"note-edit\" open>" in page
+        assert 'id="note-error"' in page and '<details class="note-edit" open>' in page
         if back == "scoreboard":  # the rest of the owner's scoreboard comes back with it
             assert "Let the table enter deals" in page and "Abandon the match" in page
     assert note_of(app, 1) == "Kept"
@@ -71,8 +69,7 @@ def test_a_note_over_200_characters_is_refused_at_the_field_and_comes_back_as_ty
     assert note_of(app, 1) == "y" * 200
 
 
-def test_control_characters_are_refused_and_another_account_s_match_is_not_found(
-        ana: Browser, app: Flask) -> None:
+def test_control_characters_are_refused_and_another_account_s_match_is_not_found(ana: Browser, app: Flask) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     assert ana.post("/matches/1/note", data={"note": "bad\u200bnote"}).status_code == 422
     bea = signed_in(app, "bea")
@@ -102,9 +99,9 @@ def test_the_history_shows_each_match_s_note_and_searches_them_in_any_case(ana: 
         return [note for note in notes if note in page]
 
     assert found("BAR PEPE") == notes[:2]
-    assert found("50%") == notes[:1]          # a percent sign is a percent sign, not "anything"
+    assert found("50%") == notes[:1]  # a percent sign is a percent sign, not "anything"
     assert found("%") == notes[:1]
-    assert found("e_2") == notes[2:3]         # an underscore is an underscore, not "any one character"
+    assert found("e_2") == notes[2:3]  # an underscore is an underscore, not "any one character"
     assert found("_") == notes[2:3]
     assert found("ñANDÚ") == notes[3:]
     assert found("nowhere") == []
@@ -159,8 +156,12 @@ def test_the_api_carries_the_note_and_sets_it(api: Api, app: Flask) -> None:
     assert api.get("/api/v1/matches").get_json()[0]["note"] == "Casa de Luis"
     cleared = api.client.patch(f"/api/v1/matches/{match_id}", json={"note": None}, headers=api.headers)
     assert cleared.get_json()["note"] is None
-    for wrong, field in (({"note": "x" * 201}, "note"), ({"note": 5}, "note"), ({"status": "finished"}, "note"),
-                         ([], "note")):
+    for wrong, field in (
+        ({"note": "x" * 201}, "note"),
+        ({"note": 5}, "note"),
+        ({"status": "finished"}, "note"),
+        ([], "note"),
+    ):
         refused = api.client.patch(f"/api/v1/matches/{match_id}", json=wrong, headers=api.headers)
         assert refused.status_code == 422 and refused.get_json()["errors"][0]["field"] == field, wrong
     assert api.post("/api/v1/matches", {**TUTE, "note": "x" * 201}).status_code == 422
@@ -181,7 +182,8 @@ def _deleted_by_another_phone_after(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_note_saved_as_another_phone_deletes_the_match_answers_404(
-        ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     _deleted_by_another_phone_after(monkeypatch)
     answer = ana.post("/matches/1/note", data={"note": "At Carmen's"})
@@ -190,7 +192,8 @@ def test_a_note_saved_as_another_phone_deletes_the_match_answers_404(
 
 
 def test_a_note_patched_as_another_phone_deletes_the_match_answers_404_in_json(
-        api: Api, app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    api: Api, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     match_id = api.post("/api/v1/matches", TUTE).get_json()["id"]
     assert match_id == 1
     _deleted_by_another_phone_after(monkeypatch)

@@ -67,7 +67,10 @@ def test_every_route_of_the_api_is_documented_with_exactly_its_methods(app: Flas
 def test_every_operation_but_the_document_needs_the_token(document: dict[str, Any]) -> None:
     assert document["security"] == [{"bearer": []}]
     assert document["components"]["securitySchemes"]["bearer"] == {
-        "type": "http", "scheme": "bearer", "description": "An API token of the account."}
+        "type": "http",
+        "scheme": "bearer",
+        "description": "An API token of the account.",
+    }
     for path, item in document["paths"].items():
         for operation in item.values():
             assert ("security" in operation) == (path == "/openapi.json")
@@ -89,8 +92,9 @@ def test_the_enums_are_those_of_the_rules_engine(document: dict[str, Any]) -> No
     assert tute["properties"]["points"]["items"]["not"] == {"enum": [1, 119]}
 
 
-def test_the_examples_match_their_schemas_and_the_api_takes_them(app: Flask, api: Api,
-                                                                  document: dict[str, Any]) -> None:
+def test_the_examples_match_their_schemas_and_the_api_takes_them(
+    app: Flask, api: Api, document: dict[str, Any]
+) -> None:
     new = document["paths"]["/matches"]["post"]["requestBody"]["content"]["application/json"]
     for example in new["examples"].values():
         check_schema(document, new["schema"], example["value"])
@@ -108,14 +112,17 @@ def test_real_answers_match_the_document(app: Flask, api: Api, document: dict[st
 
     tute = check(api.post(f"{API}/matches", {**TUTE, "deals": [DEAL], "first_dealer": 0}), "/matches", "post")
     pocha = check(api.post(f"{API}/matches", {**POCHA, "options": {"schedule": [1, 2]}}), "/matches", "post")
-    added = check(api.post(f"{API}/matches/{pocha['id']}/deals", {**POCHA_DEAL, "number": 1}),
-                  "/matches/{match_id}/deals", "post")
+    added = check(
+        api.post(f"{API}/matches/{pocha['id']}/deals", {**POCHA_DEAL, "number": 1}), "/matches/{match_id}/deals", "post"
+    )
     assert added["result"]["next_cards"] == 2
     read = api.get(f"{API}/matches/{tute['id']}")
     check(read, "/matches/{match_id}", "get")
-    corrected = api.client.put(f"{API}/matches/{tute['id']}/deals/1", json={**DEAL, "points": [0, 120],
-                                                                            "last_trick": 1, "cantes": []},
-                               headers={**api.headers, "If-Match": read.headers["ETag"]})
+    corrected = api.client.put(
+        f"{API}/matches/{tute['id']}/deals/1",
+        json={**DEAL, "points": [0, 120], "last_trick": 1, "cantes": []},
+        headers={**api.headers, "If-Match": read.headers["ETag"]},
+    )
     assert check(corrected, "/matches/{match_id}/deals/{number}", "put")["result"]["juegos"] == [0, 1]
     check(api.delete(f"{API}/matches/{tute['id']}/deals/1"), "/matches/{match_id}/deals/{number}", "delete")
     listed = api.get(f"{API}/matches?per_page=1")
@@ -124,19 +131,28 @@ def test_real_answers_match_the_document(app: Flask, api: Api, document: dict[st
     whole = api.get(f"{API}/matches")
     assert len(check(whole, "/matches", "get")) == 2 and "Link" not in whole.headers
 
-    refused = check(api.post(f"{API}/matches/{tute['id']}/deals", {**DEAL, "points": [70, 60]}),
-                    "/matches/{match_id}/deals", "post")
+    refused = check(
+        api.post(f"{API}/matches/{tute['id']}/deals", {**DEAL, "points": [70, 60]}), "/matches/{match_id}/deals", "post"
+    )
     assert refused["errors"][0]["code"] == "points_total"
-    assert check(api.post(f"{API}/matches", {"game": "mus", "players": []}), "/matches",
-                 "post")["errors"][0]["code"] == "game_unknown"
+    assert (
+        check(api.post(f"{API}/matches", {"game": "mus", "players": []}), "/matches", "post")["errors"][0]["code"]
+        == "game_unknown"
+    )
     check(api.get(f"{API}/matches/999"), "/matches/{match_id}", "get")
     check(api.put(f"{API}/matches/{tute['id']}/deals/9", DEAL), "/matches/{match_id}/deals/{number}", "put")
     check(app.test_client().get(f"{API}/matches"), "/matches", "get")
     check(api.client.post(f"{API}/matches", data="game=tute2", headers=api.headers), "/matches", "post")
-    check(api.post(f"{API}/matches/{pocha['id']}/deals", {**POCHA_DEAL, "number": 1}),
-          "/matches/{match_id}/deals", "post")
-    check(api.client.post(f"{API}/matches", data="x" * (3 * 1024 * 1024),
-                          headers={**api.headers, "Content-Type": "application/json"}), "/matches", "post")
+    check(
+        api.post(f"{API}/matches/{pocha['id']}/deals", {**POCHA_DEAL, "number": 1}), "/matches/{match_id}/deals", "post"
+    )
+    check(
+        api.client.post(
+            f"{API}/matches", data="x" * (3 * 1024 * 1024), headers={**api.headers, "Content-Type": "application/json"}
+        ),
+        "/matches",
+        "post",
+    )
 
 
 def test_a_page_that_is_not_a_whole_number_from_1_answers_400(api: Api, document: dict[str, Any]) -> None:
@@ -160,31 +176,45 @@ def test_a_deal_number_that_is_not_a_whole_number_from_1_is_malformed(api: Api, 
     match_id = api.post(f"{API}/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
     for number in (0, -1, 1.5, 2.0, "2", True, [2]):
         for method, path in (("POST", "/matches/{match_id}/deals"), ("PUT", "/matches/{match_id}/deals/{number}")):
-            answer = api.client.open(f"{API}{path}".format(match_id=match_id, number=1), method=method,
-                                     json={**DEAL, "number": number}, headers=api.headers)
+            answer = api.client.open(
+                f"{API}{path}".format(match_id=match_id, number=1),
+                method=method,
+                json={**DEAL, "number": number},
+                headers=api.headers,
+            )
             assert answer.status_code == 422, (number, method)
-            assert check_answer(document, answer, path, method.lower())["errors"] == [{
-                "deal": None, "field": "number", "code": "malformed",
-                "message": "`number` is the deal number the client means to enter, a whole number from 1."}]
+            assert check_answer(document, answer, path, method.lower())["errors"] == [
+                {
+                    "deal": None,
+                    "field": "number",
+                    "code": "malformed",
+                    "message": "`number` is the deal number the client means to enter, a whole number from 1.",
+                }
+            ]
     assert len(api.get(f"{API}/matches/{match_id}").get_json()["match"]["deals"]) == 1
 
 
 def test_an_if_match_that_names_no_version_answers_412(api: Api, document: dict[str, Any]) -> None:
     match_id = api.post(f"{API}/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
     for condition in ('""', 'W/"v1"', '"v1", "v2"', '"x1"', '"v"', "v", 'W/""', '"v1-xyz"'):
-        answer = api.client.put(f"{API}/matches/{match_id}/deals/1", json={**DEAL, "points": [60, 60]},
-                                headers={**api.headers, "If-Match": condition})
+        answer = api.client.put(
+            f"{API}/matches/{match_id}/deals/1",
+            json={**DEAL, "points": [60, 60]},
+            headers={**api.headers, "If-Match": condition},
+        )
         assert answer.status_code == 412, condition
         assert "version" in check_answer(document, answer, "/matches/{match_id}/deals/{number}", "put")["message"]
     assert api.get(f"{API}/matches/{match_id}").get_json()["match"]["deals"] == [DEAL]
 
 
-def test_a_deal_entered_on_the_page_answers_its_api_retry_with_the_match(app: Flask, api: Api,
-                                                                         document: dict[str, Any]) -> None:
+def test_a_deal_entered_on_the_page_answers_its_api_retry_with_the_match(
+    app: Flask, api: Api, document: dict[str, Any]
+) -> None:
     match_id = api.post(f"{API}/matches", TUTE).get_json()["id"]
     signed_in(app, "ana").post(f"/matches/{match_id}/deal", data={**tute_form(70, 0), "idempotency_key": "k-1"})
-    retry = api.client.post(f"{API}/matches/{match_id}/deals", json={**DEAL, "number": 1},
-                            headers={**api.headers, "Idempotency-Key": "k-1"})
+    retry = api.client.post(
+        f"{API}/matches/{match_id}/deals", json={**DEAL, "number": 1}, headers={**api.headers, "Idempotency-Key": "k-1"}
+    )
     answer = check_answer(document, retry, "/matches/{match_id}/deals", "post")
     assert [deal["points"] for deal in answer["match"]["deals"]] == [[70, 50]]
 
@@ -193,8 +223,10 @@ def test_a_change_to_an_abandoned_match_answers_422(app: Flask, api: Api, docume
     match_id = api.post(f"{API}/matches", {**TUTE, "deals": [DEAL]}).get_json()["id"]
     signed_in(app, "ana").post(f"/matches/{match_id}/abandon")
     answer = api.delete(f"{API}/matches/{match_id}/deals/1")
-    assert check_answer(document, answer, "/matches/{match_id}/deals/{number}",
-                        "delete")["errors"][0]["code"] == "match_finished"
+    assert (
+        check_answer(document, answer, "/matches/{match_id}/deals/{number}", "delete")["errors"][0]["code"]
+        == "match_finished"
+    )
 
 
 def test_a_method_a_path_does_not_take_answers_405_naming_those_it_takes(api: Api, document: dict[str, Any]) -> None:

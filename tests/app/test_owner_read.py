@@ -44,7 +44,8 @@ def stored(app: Flask) -> tuple[list[tuple[int, int | None]], int]:
 
 
 def test_the_owner_s_deal_is_read_with_its_facts_by_the_statement_that_locks_the_account(
-        ana: Browser, app: Flask) -> None:
+    ana: Browser, app: Flask
+) -> None:
     start(ana, "tute2", ["Ana", "Luis"], opt_target="9")
     assert ana.post("/matches/1/deal", data=tute_form(70, 0, number=1)).status_code == 302
     sent = statements_sent(app, lambda: ana.post("/matches/1/deal", data=tute_form(50, 1, number=2, dealer=1)))
@@ -62,8 +63,12 @@ def test_the_owner_s_pocha_tricks_are_stored_with_the_facts_read_with_the_match(
     start(ana, "pocha", ["Ana", "Luis"], opt_schedule="custom", schedule_list="3 3 3")
     for number, dealer in ((1, 0), (2, 1)):
         ana.post("/matches/1/bids", data=bids_form([1, 1], number=number, dealer=dealer, cards=3))
-        sent = statements_sent(app, lambda number=number, dealer=dealer: ana.post(
-            "/matches/1/deal", data=tricks_form([1, 1], [1, 2], number=number, dealer=dealer, cards=3)))
+        sent = statements_sent(
+            app,
+            lambda number=number, dealer=dealer: ana.post(
+                "/matches/1/deal", data=tricks_form([1, 1], [1, 2], number=number, dealer=dealer, cards=3)
+            ),
+        )
         if on_postgresql(app):
             [lock] = locking(sent)
             assert lock.startswith("SELECT matches.id")
@@ -98,8 +103,7 @@ def test_another_account_s_match_is_not_read_and_its_account_not_locked(app: Fla
 
 
 _users = User.__table__
-_try_lock = sa.select(_users.c.id).where(_users.c.id == sa.bindparam("id")).with_for_update(key_share=True,
-                                                                                             nowait=True)
+_try_lock = sa.select(_users.c.id).where(_users.c.id == sa.bindparam("id")).with_for_update(key_share=True, nowait=True)
 
 
 def test_facts_read_with_the_match_serve_its_own_transaction_only(app: Flask) -> None:

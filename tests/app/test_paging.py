@@ -19,7 +19,12 @@ def pager(page: Page, endpoint: str, **kept: Any) -> str:
 
 def test_a_page_knows_its_neighbours() -> None:
     first, middle, last = (Page([], number, 20, 45) for number in (1, 2, 3))
-    assert first.pages == 3 and (first.has_prev, first.has_next, first.prev_num, first.next_num) == (False, True, None, 2)
+    assert first.pages == 3 and (first.has_prev, first.has_next, first.prev_num, first.next_num) == (
+        False,
+        True,
+        None,
+        2,
+    )
     assert (middle.prev_num, middle.next_num) == (1, 3)
     assert (last.has_next, last.next_num, last.prev_num) == (False, None, 2)
     assert Page([], 1, 20, 40).pages == 2 and Page([], 1, 20, 0).pages == 0 and not Page([], 1, 20, 0).has_next
@@ -32,8 +37,10 @@ def test_the_pager_links_the_neighbours_keeping_the_filters_set(app: Flask) -> N
         assert pager(Page([], 1, 20, 20), "matches.history", game="pocha") == ""
         first = pager(Page([], 1, 20, 45), "matches.history", status="", game="pocha", player=None)
         middle = pager(Page([], 2, 20, 45), "matches.history", status="playing", game="pocha")
-    assert first == ('<nav class="pager" aria-label="Pages">\n    <span></span>\n    <span>Page 1 of 3</span>\n'
-                     '    <a class="button" rel="next" href="/history?game=pocha&amp;page=2">Older →</a>\n  </nav>')
+    assert first == (
+        '<nav class="pager" aria-label="Pages">\n    <span></span>\n    <span>Page 1 of 3</span>\n'
+        '    <a class="button" rel="next" href="/history?game=pocha&amp;page=2">Older →</a>\n  </nav>'
+    )
     assert '<a class="button" rel="prev" href="/history?game=pocha&amp;status=playing&amp;page=1">← Newer</a>' in middle
     assert 'rel="next" href="/history?game=pocha&amp;status=playing&amp;page=3"' in middle
 

@@ -36,7 +36,9 @@ def test_links_are_written_under_the_public_address_whatever_host_a_request_name
     also_at(ana, "evil.example")
     page = ana.client.get("/matches/1", headers=FORGED).get_data(as_text=True)
     assert "evil.example" not in page
-    assert re.search(rf'href="{PUBLIC}/join#[\w-]{{43}}"', page) and re.search(rf'href="{PUBLIC}/live#[\w-]{{43}}"', page)
+    assert re.search(rf'href="{PUBLIC}/join#[\w-]{{43}}"', page) and re.search(
+        rf'href="{PUBLIC}/live#[\w-]{{43}}"', page
+    )
     assert f'data-share-url="{PUBLIC}/join#' in page
     api = Api(app.test_client(), token_for(app, "ana"))
     api.headers.update(FORGED)
@@ -62,12 +64,20 @@ def test_a_public_address_under_a_path_keeps_it(ana: Browser, app: Flask) -> Non
     assert 'href="https://example.org/scores/live#' in ana.get("/matches/1").get_data(as_text=True)
 
 
-@pytest.mark.parametrize("wrong", ["scores.example.org", "ftp://scores.example.org", "https://", "https://x.org/?a=1",
-                                   "https://x.org/#top"])
+@pytest.mark.parametrize(
+    "wrong", ["scores.example.org", "ftp://scores.example.org", "https://", "https://x.org/?a=1", "https://x.org/#top"]
+)
 def test_a_public_address_that_is_not_one_stops_the_start(wrong: str, tmp_path: object) -> None:
     with pytest.raises(ValueError, match="SCOREKEEPER_PUBLIC_URL"):
-        create_app({"PUBLIC_URL": wrong, "SECRET_KEY": "x", "AUTO_MIGRATE": False,
-                    "SQLALCHEMY_DATABASE_URI": "sqlite://", "INSTANCE_PATH": str(tmp_path)})
+        create_app(
+            {
+                "PUBLIC_URL": wrong,
+                "SECRET_KEY": "x",
+                "AUTO_MIGRATE": False,
+                "SQLALCHEMY_DATABASE_URI": "sqlite://",
+                "INSTANCE_PATH": str(tmp_path),
+            }
+        )
 
 
 def test_a_page_opened_on_this_computer_hands_out_links_under_its_local_network_address(ana: Browser) -> None:
@@ -83,8 +93,9 @@ def test_a_page_opened_on_this_computer_hands_out_links_under_its_local_network_
     assert f"this computer's address on the local network, {LOCAL_NETWORK}" in page
 
 
-def test_the_local_network_address_found_is_the_one_the_system_routes_by(ana: Browser, app: Flask,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_local_network_address_found_is_the_one_the_system_routes_by(
+    ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Without a setting, the address is the one a socket toward the network would leave from (no packet is sent)."""
     app.config["LOCAL_NETWORK_ADDRESS"] = ""
     monkeypatch.setattr(addresses.socket, "socket", lambda *args: RoutedSocket("192.168.1.20"))
@@ -99,8 +110,9 @@ def test_the_local_network_address_found_is_the_one_the_system_routes_by(ana: Br
 
 
 @pytest.mark.parametrize("routed", ["127.0.1.1", "0.0.0.0", OSError("Network is unreachable")])
-def test_a_computer_on_no_network_keeps_its_own_address_and_says_so(ana: Browser, app: Flask, routed: object,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_computer_on_no_network_keeps_its_own_address_and_says_so(
+    ana: Browser, app: Flask, routed: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app.config["LOCAL_NETWORK_ADDRESS"] = ""
     monkeypatch.setattr(addresses.socket, "socket", lambda *args: RoutedSocket(routed))
     start(ana, "tute2", ["Ana", "Luis"])
@@ -116,10 +128,14 @@ def test_a_server_listening_on_this_computer_only_is_told_to_serve_the_network(a
     ana.post("/matches/1/entry-link")
     also_at(ana, "127.0.0.1")
     served = {"SERVER_NAME": "127.0.0.1", "SERVER_PORT": "5000"}
-    page = ana.client.get("/matches/1", headers={"Host": "127.0.0.1:5000"}, environ_overrides=served).get_data(as_text=True)
+    page = ana.client.get("/matches/1", headers={"Host": "127.0.0.1:5000"}, environ_overrides=served).get_data(
+        as_text=True
+    )
     assert "the app serves this computer only: restart it for the network (flask run --host 0.0.0.0)" in page
     everywhere = {"SERVER_NAME": "0.0.0.0", "SERVER_PORT": "5000"}
-    page = ana.client.get("/matches/1", headers={"Host": "127.0.0.1:5000"}, environ_overrides=everywhere).get_data(as_text=True)
+    page = ana.client.get("/matches/1", headers={"Host": "127.0.0.1:5000"}, environ_overrides=everywhere).get_data(
+        as_text=True
+    )
     assert "serves this computer only" not in page and f"the local network, {LOCAL_NETWORK}: the phones" in page
 
 

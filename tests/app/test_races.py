@@ -45,18 +45,25 @@ def at_once(count: int, action: Any) -> list[Any]:
     return answers
 
 
-def test_two_phones_starting_the_same_new_match_both_get_one(gunicorn: Any) -> None:  # noqa: F811
+def test_two_phones_starting_the_same_new_match_both_get_one(gunicorn: Any) -> None:
     url, _token = gunicorn
     phones = [phone(url), phone(url)]
     for round_ in range(ROUNDS):
-        form = {"players-0": f"Ana {round_}", "players-1": f"Luis {round_}", "first_dealer": "0",
-                "opt_deck": "40", "opt_last_trick_bonus": "10", "opt_mode": "juegos", "opt_tute": "deal"}
+        form = {
+            "players-0": f"Ana {round_}",
+            "players-1": f"Luis {round_}",
+            "first_dealer": "0",
+            "opt_deck": "40",
+            "opt_last_trick_bonus": "10",
+            "opt_mode": "juegos",
+            "opt_tute": "deal",
+        }
         answers = at_once(2, lambda index: phones[index].post("/matches/new/tute2", form))
         assert [status for status, _ in answers] == [302, 302], answers
         assert all(re.fullmatch(r"/matches/\d+", location) for _, location in answers), answers
 
 
-def test_two_scripts_creating_matches_with_the_same_new_players_both_succeed(gunicorn: Any) -> None:  # noqa: F811
+def test_two_scripts_creating_matches_with_the_same_new_players_both_succeed(gunicorn: Any) -> None:
     url, token = gunicorn
     for round_ in range(ROUNDS):
         document = {"game": "pocha", "players": [f"Ana {round_}", f"Luis {round_}", f"Carmen {round_}"]}
@@ -65,22 +72,35 @@ def test_two_scripts_creating_matches_with_the_same_new_players_both_succeed(gun
         assert answers[0][1]["match"]["players"] == answers[1][1]["match"]["players"]
 
 
-def test_matches_of_the_same_players_finishing_at_once_both_count(gunicorn: Any, database_url: str,  # noqa: F811
-                                                                  tmp_path: Path) -> None:
+def test_matches_of_the_same_players_finishing_at_once_both_count(
+    gunicorn: Any, database_url: str, tmp_path: Path
+) -> None:
     url, token = gunicorn
     statuses: Counter[int] = Counter()
     for round_ in range(ROUNDS):
         players = ["Ana", "Luis", "Carmen", "Pedro"]
-        ids = [call("POST", f"{url}/api/v1/matches", token,
-                    {"game": game, "players": players[:size], "options": {"target": 1}})[1]["id"]
-               for game, size in (("tute2", 2), ("tute4", 4))]
+        ids = [
+            call(
+                "POST",
+                f"{url}/api/v1/matches",
+                token,
+                {"game": game, "players": players[:size], "options": {"target": 1}},
+            )[1]["id"]
+            for game, size in (("tute2", 2), ("tute4", 4))
+        ]
         deal = {"number": 1, "dealer": 0, "trump": "oros", "points": [90 - round_, 30 + round_], "last_trick": 0}
         answers = at_once(2, lambda index: call("POST", f"{url}/api/v1/matches/{ids[index]}/deals", token, deal))
         statuses.update(status for status, _ in answers)
         assert all(body["status"] == "finished" for _, body in answers), answers
     assert statuses == {201: 2 * ROUNDS}
-    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False,
-                      "INSTANCE_PATH": str(tmp_path / "reader")})
+    app = create_app(
+        {
+            "SECRET_KEY": "x",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "AUTO_MIGRATE": False,
+            "INSTANCE_PATH": str(tmp_path / "reader"),
+        }
+    )
     assert_figures_rebuild_alike(app)
 
 

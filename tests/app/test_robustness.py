@@ -31,8 +31,11 @@ def test_odd_numbers_in_forms_and_urls_are_answered_without_a_server_error(ana: 
     assert ana.post("/matches/1/deal", data=tute_form(70, 0, number="9" * 5000)).status_code == 409  # type: ignore[arg-type]
     assert ana.get("/history?player=%C2%B2").status_code == 200
     assert ana.get("/history?player=99999999999999999999").status_code == 200
-    for path in ("/matches/99999999999999999999999", "/history/99999999999999999999",
-                 "/players/99999999999999999999/rename"):
+    for path in (
+        "/matches/99999999999999999999999",
+        "/history/99999999999999999999",
+        "/players/99999999999999999999/rename",
+    ):
         assert ana.get(path).status_code == 404, path
     assert ana.post("/account/tokens/99999999999999999999/revoke").status_code == 404
     assert "No deals yet." in text(ana.get("/matches/1"))
@@ -68,8 +71,9 @@ def test_a_long_token_name_gets_a_message(ana: Browser) -> None:
 
 def test_a_json_body_nested_too_deep_answers_400(app: Flask) -> None:
     api = Api(app.test_client(), token_for(app, "ana"))
-    response = api.client.post("/api/v1/matches", data="[" * 100000 + "]" * 100000,
-                               headers={**api.headers, "Content-Type": "application/json"})
+    response = api.client.post(
+        "/api/v1/matches", data="[" * 100000 + "]" * 100000, headers={**api.headers, "Content-Type": "application/json"}
+    )
     assert response.status_code == 400
 
 
@@ -118,8 +122,9 @@ def test_tricks_for_bids_changed_on_another_phone_are_refused(ana: Browser, app:
     # A correction of the bids that names the version it replaces (the other phone saw them).
     version = re.search(r'data-watch-version="(\d+)"', other_phone.get("/matches/1").get_data(as_text=True))
     assert version
-    corrected = other_phone.post("/matches/1/bids", data={**bids_form([0, 1, 0], number=1, dealer=0, cards=2),
-                                                          "version": version[1]})
+    corrected = other_phone.post(
+        "/matches/1/bids", data={**bids_form([0, 1, 0], number=1, dealer=0, cards=2), "version": version[1]}
+    )
     assert corrected.status_code == 302
     response = ana.post("/matches/1/deal", data=tricks_form([0, 0, 0], [1, 1, 0], number=1, dealer=0, cards=2))
     assert response.status_code == 409 and "were changed on another phone" in text(response)
@@ -177,8 +182,14 @@ def test_a_token_label_too_long_for_the_cli_gets_a_message(app: Flask) -> None:
 
 def test_tute_match_api_body_junk_is_refused_cleanly(app: Flask) -> None:
     api = Api(app.test_client(), token_for(app, "ana"))
-    for body in ([1, 2], "tute2", {"game": "tute2", "players": [{"x": 1}, None]}, {**TUTE, "first_dealer": "x"},
-                 {**TUTE, "first_dealer": 7}, {**TUTE, "deals": {"a": 1}}):
+    for body in (
+        [1, 2],
+        "tute2",
+        {"game": "tute2", "players": [{"x": 1}, None]},
+        {**TUTE, "first_dealer": "x"},
+        {**TUTE, "first_dealer": 7},
+        {**TUTE, "deals": {"a": 1}},
+    ):
         response = api.post("/api/v1/matches", body)
         assert response.status_code == 422, body
         assert all(error["message"] for error in response.get_json()["errors"])
@@ -186,6 +197,7 @@ def test_tute_match_api_body_junk_is_refused_cleanly(app: Flask) -> None:
 
 def test_nul_bytes_are_refused_before_they_reach_the_database(ana: Browser, app: Flask) -> None:
     from ..conftest import csrf_token
+
     client = app.test_client()
     response = client.post("/login", data={"username": "an\x00a", "password": "x", "csrf_token": csrf_token(client)})
     assert response.status_code == 422
@@ -194,18 +206,24 @@ def test_nul_bytes_are_refused_before_they_reach_the_database(ana: Browser, app:
     start(ana, "tute2", ["Ana", "Luis"])
     assert ana.post("/matches/1/deal", data={**tute_form(70, 0), "idempotency_key": "k\x00"}).status_code == 302
     api = Api(app.test_client(), token_for(app, "ana"))
-    answer = api.client.post("/api/v1/matches/1/deals", json={"dealer": 1, "trump": "oros", "points": [60, 60],
-                                                              "last_trick": 0},
-                             headers={**api.headers, "Idempotency-Key": "a\x01"})
+    answer = api.client.post(
+        "/api/v1/matches/1/deals",
+        json={"dealer": 1, "trump": "oros", "points": [60, 60], "last_trick": 0},
+        headers={**api.headers, "Idempotency-Key": "a\x01"},
+    )
     assert answer.status_code == 400
 
 
 def test_half_a_utf16_pair_in_a_name_is_refused_before_it_reaches_the_database(app: Flask) -> None:
     api = Api(app.test_client(), token_for(app, "ana"))
     for names in (["\ud800", "Luis"], ["Ana\udfff", "Luis"]):
-        answer = api.client.post("/api/v1/matches", data='{"game": "tute2", "players": ["%s", "%s"]}' % tuple(
-            name.encode("unicode_escape").decode() for name in names), headers={**api.headers,
-                                                                                  "Content-Type": "application/json"})
+        answer = api.client.post(
+            "/api/v1/matches",
+            data='{"game": "tute2", "players": ["'
+            + '", "'.join(name.encode("unicode_escape").decode() for name in names)
+            + '"]}',
+            headers={**api.headers, "Content-Type": "application/json"},
+        )
         assert answer.status_code == 422, answer.get_data(as_text=True)
         assert answer.get_json()["errors"][0]["field"] == "players.0"
 
@@ -216,11 +234,17 @@ def test_an_api_edit_of_a_version_read_before_a_change_is_refused(app: Flask) ->
     match_id = api.post("/api/v1/matches", {**TUTE, "deals": [deal]}).get_json()["id"]
     read = api.get(f"/api/v1/matches/{match_id}")
     etag = read.headers["ETag"]
-    first = api.client.put(f"/api/v1/matches/{match_id}/deals/1", json={**deal, "points": [60, 60]},
-                           headers={**api.headers, "If-Match": etag})
+    first = api.client.put(
+        f"/api/v1/matches/{match_id}/deals/1",
+        json={**deal, "points": [60, 60]},
+        headers={**api.headers, "If-Match": etag},
+    )
     assert first.status_code == 200 and first.headers["ETag"] != etag
-    stale = api.client.put(f"/api/v1/matches/{match_id}/deals/1", json={**deal, "points": [20, 100]},
-                           headers={**api.headers, "If-Match": etag})
+    stale = api.client.put(
+        f"/api/v1/matches/{match_id}/deals/1",
+        json={**deal, "points": [20, 100]},
+        headers={**api.headers, "If-Match": etag},
+    )
     assert stale.status_code == 412 and "changed since" in stale.get_json()["message"]
     assert api.get(f"/api/v1/matches/{match_id}").get_json()["match"]["deals"][0]["points"] == [60, 60]
 
@@ -228,6 +252,7 @@ def test_an_api_edit_of_a_version_read_before_a_change_is_refused(app: Flask) ->
 def test_templates_hold_no_inline_script_handler_or_style() -> None:
     import re
     from pathlib import Path
+
     offenders = []
     for template in (Path(__file__).resolve().parents[2] / "templates").rglob("*.html"):
         text = template.read_text()
@@ -237,8 +262,15 @@ def test_templates_hold_no_inline_script_handler_or_style() -> None:
     assert offenders == []
 
 
-JSON_BODIES = ["[1, 2]", '"ab"', '{"username": 5, "password": 5}', "[" * 100000 + "]" * 100000, "NaN",
-               '{"name": 5}', '{"bids-0": 1e9}']
+JSON_BODIES = [
+    "[1, 2]",
+    '"ab"',
+    '{"username": 5, "password": 5}',
+    "[" * 100000 + "]" * 100000,
+    "NaN",
+    '{"name": 5}',
+    '{"bids-0": 1e9}',
+]
 
 
 def test_json_bodies_posted_to_the_pages_forms_are_refused_and_sign_nobody_in(app: Flask) -> None:
@@ -255,14 +287,27 @@ def test_json_bodies_posted_to_signed_in_forms_are_refused_and_change_nothing(an
     start(ana, "tute2", ["Ana", "Luis"])
     start(ana, "pocha", ["Ana", "Luis"])
     before = snapshot(app)
-    for path in ("/players/", "/players/1/rename", "/account", "/account/password", "/matches/1/deal",
-                 "/matches/2/bids", "/matches/1/deals/1/edit", "/matches/new/tute2", "/language"):
+    for path in (
+        "/players/",
+        "/players/1/rename",
+        "/account",
+        "/account/password",
+        "/matches/1/deal",
+        "/matches/2/bids",
+        "/matches/1/deals/1/edit",
+        "/matches/new/tute2",
+        "/language",
+    ):
         for body in JSON_BODIES:
-            response = ana.client.post(path, data=body, headers={"Content-Type": "application/json",
-                                                                  "X-CSRFToken": ana.token})
+            response = ana.client.post(
+                path, data=body, headers={"Content-Type": "application/json", "X-CSRFToken": ana.token}
+            )
             assert response.status_code in (400, 415), (path, body[:20], response.status_code)
-        raw = ana.client.post(path, data=b"\xff\xfe\x00junk", headers={"Content-Type": "application/octet-stream",
-                                                                        "X-CSRFToken": ana.token})
+        raw = ana.client.post(
+            path,
+            data=b"\xff\xfe\x00junk",
+            headers={"Content-Type": "application/octet-stream", "X-CSRFToken": ana.token},
+        )
         assert raw.status_code in (400, 415), path
     assert snapshot(app) == before
 
@@ -270,13 +315,22 @@ def test_json_bodies_posted_to_signed_in_forms_are_refused_and_change_nothing(an
 def test_a_file_posted_to_a_page_s_form_is_refused(ana: Browser, app: Flask) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     before = snapshot(app)
-    for path, field in (("/account", "name"), ("/players/", "name"), ("/matches/1/deal", "points0"),
-                        ("/login", "username")):
-        response = ana.client.post(path, data={field: (io.BytesIO(b"x" * 10), "file.txt"), "csrf_token": ana.token},
-                                   content_type="multipart/form-data")
+    for path, field in (
+        ("/account", "name"),
+        ("/players/", "name"),
+        ("/matches/1/deal", "points0"),
+        ("/login", "username"),
+    ):
+        response = ana.client.post(
+            path,
+            data={field: (io.BytesIO(b"x" * 10), "file.txt"), "csrf_token": ana.token},
+            content_type="multipart/form-data",
+        )
         assert response.status_code == 415, (path, response.status_code)
     assert snapshot(app) == before
-    ok = ana.client.post("/players/", data={"name": "Carmen", "csrf_token": ana.token}, content_type="multipart/form-data")
+    ok = ana.client.post(
+        "/players/", data={"name": "Carmen", "csrf_token": ana.token}, content_type="multipart/form-data"
+    )
     assert ok.status_code == 302  # a form sent as multipart without a file is read as any other
 
 
@@ -289,7 +343,9 @@ def test_a_line_break_in_next_sends_home_after_signing_in(ana: Browser, app: Fla
         client.post("/logout", data={"csrf_token": csrf_token(client)})
     response = ana.post("/language", data={"language": "es", "next": "/\r\nLocation: http://evil.example"})
     assert response.status_code == 302 and response.location == "/"
-    assert ana.post("/language", data={"language": "en", "next": "/history?game=pocha"}).location == "/history?game=pocha"
+    assert (
+        ana.post("/language", data={"language": "en", "next": "/history?game=pocha"}).location == "/history?game=pocha"
+    )
 
 
 def test_a_retry_whose_match_was_deleted_meanwhile_is_refused_not_a_server_error(ana: Browser, app: Flask) -> None:

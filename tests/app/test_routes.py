@@ -8,8 +8,8 @@ import re
 from flask import Flask
 
 from scorekeeper.views import PUBLIC_ENDPOINTS
-from scorekeeper.views.table import TABLE_ENDPOINTS
 from scorekeeper.views.api import OPEN_ENDPOINTS as OPEN_API_ENDPOINTS
+from scorekeeper.views.table import TABLE_ENDPOINTS
 
 from ..conftest import Browser, csrf_token
 from .matchhelpers import start, tute_form
@@ -35,8 +35,17 @@ REVIEWED_PUBLIC = {
 REVIEWED_OPEN_API = {
     "api.openapi": "the API's description (its OpenAPI document), which holds nothing of any account",
 }
-SAMPLE_VALUES = {"match_id": "1", "night_id": "1", "player_id": "1", "token_id": "1", "number": "1", "game_name": "tute2", "game": "tute2",
-                 "token": "not-a-real-share-token", "filename": "app.css"}
+SAMPLE_VALUES = {
+    "match_id": "1",
+    "night_id": "1",
+    "player_id": "1",
+    "token_id": "1",
+    "number": "1",
+    "game_name": "tute2",
+    "game": "tute2",
+    "token": "not-a-real-share-token",
+    "filename": "app.css",
+}
 
 
 def concrete(rule: str) -> str:
@@ -67,21 +76,24 @@ def test_every_route_needs_an_account_a_token_or_is_reviewed_public(ana: Browser
     assert checked > 30
 
 
-def test_every_account_owned_resource_answers_404_to_another_account(ana: Browser, bea: Browser,
-                                                                      app: Flask) -> None:
+def test_every_account_owned_resource_answers_404_to_another_account(ana: Browser, bea: Browser, app: Flask) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(70, 0))
     ana.post("/account", data={"name": "mine"})
     intruder_api = token_for(app, "bea")
-    owned = [rule for rule in app.url_map.iter_rules()
-             if any(arg in rule.arguments for arg in ("match_id", "player_id", "token_id"))]
+    owned = [
+        rule
+        for rule in app.url_map.iter_rules()
+        if any(arg in rule.arguments for arg in ("match_id", "player_id", "token_id"))
+    ]
     assert len(owned) > 15
     for rule in owned:
         path = concrete(rule.rule)
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             if rule.endpoint.startswith("api."):
-                response = bea.client.open(path, method=method, json={"dealer": 0},
-                                           headers={"Authorization": f"Bearer {intruder_api}"})
+                response = bea.client.open(
+                    path, method=method, json={"dealer": 0}, headers={"Authorization": f"Bearer {intruder_api}"}
+                )
             elif method == "POST":
                 response = bea.post(path, data={})
             else:
@@ -91,7 +103,8 @@ def test_every_account_owned_resource_answers_404_to_another_account(ana: Browse
 
 
 def test_a_phone_that_joined_a_table_reaches_that_match_s_table_and_is_a_stranger_everywhere_else(
-        ana: Browser, app: Flask) -> None:
+    ana: Browser, app: Flask
+) -> None:
     from .test_table import join, make_link
 
     start(ana, "tute2", ["Ana", "Luis"])
@@ -103,8 +116,11 @@ def test_a_phone_that_joined_a_table_reaches_that_match_s_table_and_is_a_strange
     reached, walked = set(), 0
     for rule in app.url_map.iter_rules():
         for match_id in ("1", "2") if "match_id" in rule.arguments else ("1",):
-            path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: match_id if m.group(1) == "match_id"
-                          else SAMPLE_VALUES[m.group(1)], rule.rule)
+            path = re.sub(
+                r"<(?:\w+:)?(\w+)>",
+                lambda m: match_id if m.group(1) == "match_id" else SAMPLE_VALUES[m.group(1)],
+                rule.rule,
+            )
             for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
                 if rule.endpoint in TABLE_ENDPOINTS and match_id == "1":
                     reached.add(rule.endpoint)
@@ -113,14 +129,18 @@ def test_a_phone_that_joined_a_table_reaches_that_match_s_table_and_is_a_strange
                     assert guest.client.get(path).location == "/matches/1"
                     continue
                 walked += 1
-                as_guest = guest.client.open(path, method=method, data={"csrf_token": guest.token}
-                                             if method == "POST" else None)
-                as_stranger = stranger.open(path, method=method, data={"csrf_token": stranger_token}
-                                            if method == "POST" else None)
+                as_guest = guest.client.open(
+                    path, method=method, data={"csrf_token": guest.token} if method == "POST" else None
+                )
+                as_stranger = stranger.open(
+                    path, method=method, data={"csrf_token": stranger_token} if method == "POST" else None
+                )
                 as_guest.close()
                 as_stranger.close()
-                assert (as_guest.status_code, as_guest.location) == (as_stranger.status_code, as_stranger.location), \
-                    (method, path)
+                assert (as_guest.status_code, as_guest.location) == (as_stranger.status_code, as_stranger.location), (
+                    method,
+                    path,
+                )
                 if rule.endpoint in TABLE_ENDPOINTS:  # match 2, though the same account's: as to a stranger
                     assert as_guest.status_code == 302 and as_guest.location.startswith("/login"), (method, path)
     assert reached == TABLE_ENDPOINTS and walked > 60

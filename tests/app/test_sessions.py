@@ -84,8 +84,10 @@ def test_signing_out_everywhere_ends_every_browser_s_sign_in(ana: Browser, app: 
 def test_changing_the_password_signs_the_other_browsers_out_and_keeps_this_one(ana: Browser, app: Flask) -> None:
     other = sign_in(app)
     old_remember = cookie(ana.client, REMEMBER)
-    response = ana.post("/account/password", data={"change-current": PASSWORD, "change-password": "a new secret",
-                                                   "change-confirm": "a new secret"})
+    response = ana.post(
+        "/account/password",
+        data={"change-current": PASSWORD, "change-password": "a new secret", "change-confirm": "a new secret"},
+    )
     assert response.status_code == 302
     assert ana.get("/account").status_code == 200
     assert other.get("/account").status_code == 302
@@ -97,8 +99,10 @@ def test_changing_the_password_signs_the_other_browsers_out_and_keeps_this_one(a
 
 
 def test_a_wrong_current_password_changes_nothing_and_says_so_at_the_field(ana: Browser, app: Flask) -> None:
-    response = ana.post("/account/password", data={"change-current": "not it", "change-password": "a new secret",
-                                                   "change-confirm": "a new secret"})
+    response = ana.post(
+        "/account/password",
+        data={"change-current": "not it", "change-password": "a new secret", "change-confirm": "a new secret"},
+    )
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert re.search(r'id="change-current-error"[^>]*>\s*<p class="error">That is not the account', page)
@@ -110,7 +114,9 @@ def test_the_csrf_token_changes_when_signing_in(app: Flask) -> None:
     signed_in(app, "ana")
     client = app.test_client()
     before = csrf_token(client)
-    assert client.post("/login", data={"username": "ana", "password": PASSWORD, "csrf_token": before}).status_code == 302
+    assert (
+        client.post("/login", data={"username": "ana", "password": PASSWORD, "csrf_token": before}).status_code == 302
+    )
     after = re.search(r'name="csrf-token" content="([^"]+)"', client.get("/").get_data(as_text=True))
     assert after is not None
     # A token is signed each time it is shown; compare what it stands for by using the old one.
@@ -129,8 +135,13 @@ def test_only_a_hash_of_each_sign_in_key_is_stored(ana: Browser, app: Flask) -> 
 
 def test_guesses_of_the_current_password_count_as_failed_sign_ins(ana: Browser, app: Flask) -> None:
     app.config["SIGN_IN_LIMIT_PER_ADDRESS_AND_ACCOUNT"] = "3 per 10 minutes"
-    statuses = [ana.post("/account/password", data={"change-current": f"guess {i}", "change-password": "a new secret",
-                                                    "change-confirm": "a new secret"}).status_code for i in range(4)]
+    statuses = [
+        ana.post(
+            "/account/password",
+            data={"change-current": f"guess {i}", "change-password": "a new secret", "change-confirm": "a new secret"},
+        ).status_code
+        for i in range(4)
+    ]
     assert statuses == [422, 422, 422, 429]
     fresh = app.test_client()
     refused = fresh.post("/login", data={"username": "ana", "password": PASSWORD, "csrf_token": csrf_token(fresh)})

@@ -53,8 +53,9 @@ def test_a_share_link_shows_the_scoreboard_to_anyone_read_only(ana: Browser, app
     assert "/edit" not in state["html"] and 'action="/matches' not in state["html"]
 
 
-def test_the_share_link_is_kept_only_as_a_hash_and_travels_in_no_address(ana: Browser, app: Flask,
-                                                                         caplog: pytest.LogCaptureFixture) -> None:
+def test_the_share_link_is_kept_only_as_a_hash_and_travels_in_no_address(
+    ana: Browser, app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     caplog.set_level(logging.DEBUG)
     secret = share_link(ana)
@@ -71,12 +72,16 @@ def test_the_share_link_is_kept_only_as_a_hash_and_travels_in_no_address(ana: Br
 
 
 def test_a_link_made_before_links_were_hashed_still_opens_and_is_sent_on_to_the_fragment(
-        ana: Browser, app: Flask) -> None:
+    ana: Browser, app: Flask
+) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     old_secret = "o" * 43  # as an earlier version kept it: in clear, now hashed by the upgrade
     with app.app_context():
-        db.session.execute(sa.update(Match).where(Match.id == 1).values(
-            share_key_hash=hashlib.sha256(old_secret.encode()).hexdigest(), share_salt=None))
+        db.session.execute(
+            sa.update(Match)
+            .where(Match.id == 1)
+            .values(share_key_hash=hashlib.sha256(old_secret.encode()).hexdigest(), share_salt=None)
+        )
         db.session.commit()
     stranger = app.test_client()
     moved = stranger.get(f"/live/{old_secret}")
@@ -92,8 +97,11 @@ def test_the_share_link_comes_with_a_qr_code_of_itself_and_a_button_to_send_it(a
     assert '<svg role="img"' not in ana.get("/matches/1").get_data(as_text=True)  # nothing shared yet
     link = "http://127.0.0.2/live#" + share_link(ana)
     page = ana.get("/matches/1").get_data(as_text=True)
-    found = re.search(r'<figure class="qr-box"><svg role="img" viewBox="0 0 (\d+) \1" class="qr">'
-                      r"<title>QR code of the live view's link[^<]*</title>.*?</svg></figure>", page)
+    found = re.search(
+        r'<figure class="qr-box"><svg role="img" viewBox="0 0 (\d+) \1" class="qr">'
+        r"<title>QR code of the live view's link[^<]*</title>.*?</svg></figure>",
+        page,
+    )
     assert found, "no QR code beside the share link"
     # The code holds the whole link: the modules segno draws for exactly that text, and no other.
     expected = segno.make(link, error="m").svg_inline(scale=1, border=4, omitsize=True)
@@ -122,14 +130,20 @@ def test_the_live_state_answers_204_until_the_match_changes(ana: Browser, app: F
     assert changed.get_json()["version"] > int(version) and "80" in changed.get_json()["html"]
 
 
-def test_the_live_view_works_across_app_processes_sharing_one_database(ana: Browser, app: Flask,
-                                                                       tmp_path: Path) -> None:
+def test_the_live_view_works_across_app_processes_sharing_one_database(
+    ana: Browser, app: Flask, tmp_path: Path
+) -> None:
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         return  # the PostgreSQL run shares its server the same way; this checks a second app on the file
     start(ana, "tute2", ["Ana", "Luis"])
     secret = share_link(ana)
-    other_process = create_app({"SECRET_KEY": "other", "INSTANCE_PATH": str(tmp_path / "other"),
-                                "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
+    other_process = create_app(
+        {
+            "SECRET_KEY": "other",
+            "INSTANCE_PATH": str(tmp_path / "other"),
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+        }
+    )
     reader = other_process.test_client()
     version = live_state(reader, secret).get_json()["version"]
     ana.post("/matches/1/deal", data=tute_form(70, 0))
@@ -181,8 +195,9 @@ def test_a_deal_form_sent_twice_with_one_idempotency_key_is_stored_once(ana: Bro
     start(ana, "tute2", ["Ana", "Luis"])
     data = {**tute_form(70, 0, number=1), "idempotency_key": "phone-key-1"}
     assert ana.post("/matches/1/deal", data=data).location == "/matches/1"
-    again = ana.client.post("/matches/1/deal", data={**data, "csrf_token": ana.token},
-                            headers={"Idempotency-Key": "phone-key-1"})
+    again = ana.client.post(
+        "/matches/1/deal", data={**data, "csrf_token": ana.token}, headers={"Idempotency-Key": "phone-key-1"}
+    )
     assert again.status_code == 302 and again.location == "/matches/1"
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Deal)) == 1
@@ -230,8 +245,9 @@ def test_the_api_answers_a_retried_post_with_the_first_answer(app: Flask) -> Non
     other = api.post("/api/v1/matches", TUTE).get_json()["id"]
     reused = api.client.post(f"/api/v1/matches/{other}/deals", json=deal, headers=headers)
     assert reused.status_code == 409
-    too_long = api.client.post(f"/api/v1/matches/{match_id}/deals", json=deal,
-                               headers={**api.headers, "Idempotency-Key": "x" * 101})
+    too_long = api.client.post(
+        f"/api/v1/matches/{match_id}/deals", json=deal, headers={**api.headers, "Idempotency-Key": "x" * 101}
+    )
     assert too_long.status_code == 400
 
 
@@ -245,8 +261,9 @@ def test_a_retried_deal_the_rules_would_now_refuse_gets_the_first_answer(app: Fl
     # Sent again, the deal would come after the end of the match; the key says it was stored.
     again = api.client.post(f"/api/v1/matches/{match_id}/deals", json=deal, headers=headers)
     assert again.status_code == 201 and again.get_json() == first.get_json()
-    refused = api.client.post(f"/api/v1/matches/{match_id}/deals", json=deal,
-                              headers={**api.headers, "Idempotency-Key": "a-new-deal"})
+    refused = api.client.post(
+        f"/api/v1/matches/{match_id}/deals", json=deal, headers={**api.headers, "Idempotency-Key": "a-new-deal"}
+    )
     assert refused.status_code == 422
 
 
@@ -268,9 +285,15 @@ def test_the_bids_waiting_for_tricks_show_on_the_scoreboard_and_the_live_view(an
     secret = share_link(ana)
     ana.post("/matches/1/bids", data=bids_form([2, 1, 1], number=1, dealer=0, cards=5))  # Luis, Carmen, then Ana
     # Level at 0 points, all three share the first rank, in seat order, each with their bid before their total.
-    pending = re.compile(r"Bids\s+Points\s+1\s+Ana\s+2\s+0\s+1\s+Luis\s+1\s+0\s+1\s+Carmen\s+1\s+0\s.*"
-                         r"The bids add up to 4 of 5: 1 trick is left over, so someone will take more than they bid\.", re.S)
-    for shown in (ana.get("/matches/1").get_data(as_text=True), live_state(app.test_client(), secret).get_json()["html"]):
+    pending = re.compile(
+        r"Bids\s+Points\s+1\s+Ana\s+2\s+0\s+1\s+Luis\s+1\s+0\s+1\s+Carmen\s+1\s+0\s.*"
+        r"The bids add up to 4 of 5: 1 trick is left over, so someone will take more than they bid\.",
+        re.S,
+    )
+    for shown in (
+        ana.get("/matches/1").get_data(as_text=True),
+        live_state(app.test_client(), secret).get_json()["html"],
+    ):
         assert pending.search(re.sub(r"<[^>]+>", " ", shown)), shown[:2000]
     ana.post("/matches/1/undo")
     ana.post("/matches/1/bids", data=bids_form([3, 2, 2], number=1, dealer=0, cards=5))

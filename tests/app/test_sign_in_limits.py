@@ -26,9 +26,15 @@ STRANGER, OWNER = "203.0.113.7", "198.51.100.2"
 @pytest.fixture
 def behind_proxy(tmp_path: Path) -> Flask:
     """An app behind one proxy, so that each test request can come from the address it names."""
-    app = create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path), "PROXY_FIX": 1,
-                      "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}"})
+    app = create_app(
+        {
+            "SECRET_KEY": "x",
+            "INSTANCE_PATH": str(tmp_path),
+            "PROXY_FIX": 1,
+            "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}",
+        }
+    )
     signed_in(app, "ana")
     with app.app_context():
         limiter.reset()
@@ -38,8 +44,9 @@ def behind_proxy(tmp_path: Path) -> Flask:
 def attempt(client: FlaskClient, username: str, password: str, address: str | None = None) -> int:
     headers = {"X-Forwarded-For": address} if address else {}
     token = csrf_token(client)
-    return client.post("/login", data={"username": username, "password": password, "csrf_token": token},
-                       headers=headers).status_code
+    return client.post(
+        "/login", data={"username": username, "password": password, "csrf_token": token}, headers=headers
+    ).status_code
 
 
 def test_a_stranger_guessing_from_one_address_is_stopped_and_the_owner_still_gets_in(behind_proxy: Flask) -> None:
@@ -72,8 +79,9 @@ def test_spellings_of_one_username_share_its_counts_whether_or_not_it_exists(ana
         client = app.test_client()
         statuses = [attempt(client, name, "wrong") for name in variants + [username]]
         assert statuses == [422, 422, 422, 429], username
-        page = client.post("/login", data={"username": username, "password": "wrong",
-                                           "csrf_token": csrf_token(client)}).get_data(as_text=True)
+        page = client.post(
+            "/login", data={"username": username, "password": "wrong", "csrf_token": csrf_token(client)}
+        ).get_data(as_text=True)
         assert "Too many sign-in attempts. Wait a few minutes and try again." in page
 
 
@@ -99,14 +107,25 @@ def test_signing_up_is_limited_per_address(ana: Browser, app: Flask) -> None:
     client = app.test_client()
     statuses = []
     for i in range(3):
-        statuses.append(client.post("/signup", data={"username": f"new{i}", "password": PASSWORD,
-                                                      "confirm": PASSWORD, "csrf_token": csrf_token(client)}).status_code)
+        statuses.append(
+            client.post(
+                "/signup",
+                data={
+                    "username": f"new{i}",
+                    "password": PASSWORD,
+                    "confirm": PASSWORD,
+                    "csrf_token": csrf_token(client),
+                },
+            ).status_code
+        )
     assert statuses == [302, 302, 429]
 
 
-def test_a_wrong_username_takes_as_long_as_a_wrong_password(ana: Browser, app: Flask,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_wrong_username_takes_as_long_as_a_wrong_password(
+    ana: Browser, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import scorekeeper.services.accounts as services_module
+
     checked: list[str] = []
     real = services_module.check_password_hash
     monkeypatch.setattr(services_module, "check_password_hash", lambda h, p: checked.append(h) or real(h, p))
@@ -134,9 +153,12 @@ def redis_or_skip() -> None:
 
 def test_the_limits_hold_across_worker_processes_through_redis(tmp_path: Path) -> None:
     redis_or_skip()
-    settings = {"SCOREKEEPER_RATELIMIT_STORAGE_URI": REDIS_URL, "SCOREKEEPER_PROXY_FIX": "1",
-                "SCOREKEEPER_RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}-",
-                "SCOREKEEPER_SIGN_IN_LIMIT_PER_ADDRESS_AND_ACCOUNT": "10 per 10 minutes"}
+    settings = {
+        "SCOREKEEPER_RATELIMIT_STORAGE_URI": REDIS_URL,
+        "SCOREKEEPER_PROXY_FIX": "1",
+        "SCOREKEEPER_RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}-",
+        "SCOREKEEPER_SIGN_IN_LIMIT_PER_ADDRESS_AND_ACCOUNT": "10 per 10 minutes",
+    }
     with served(f"sqlite:///{tmp_path / 'db.sqlite'}", tmp_path, settings) as (url, _token):
         visitors = [HttpBrowser(url, STRANGER) for _ in range(5)]
         answers: list[int] = []

@@ -4,7 +4,6 @@ in a number of queries that does not grow with the history."""
 from __future__ import annotations
 
 import re
-
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -14,8 +13,8 @@ from flask import Flask
 from sqlalchemy import event
 
 from scorekeeper import services
-from scorekeeper.figures import reads
 from scorekeeper.extensions import db
+from scorekeeper.figures import reads
 from scorekeeper.models import Player, PlayerRating, User
 
 from ..conftest import Browser
@@ -66,6 +65,7 @@ def test_the_player_page_shows_the_figures(evening: Browser) -> None:
 
 def test_an_edited_old_deal_moves_the_figures(evening: Browser, app: Flask) -> None:
     from .test_matches import edit
+
     edit(evening, 2, 1, tute_form(100, 0, trump="copas"))  # match B becomes Ana's
     ana = figures(app, "Ana")["tute2"]
     assert (ana.won, ana.current_streak, ana.longest_streak) == (3, 3, 3)
@@ -81,8 +81,10 @@ def test_abandoning_and_deleting_matches_move_the_figures(evening: Browser, app:
     assert (ana.played, ana.won, ana.finished) == (4, 1, 2)
     assert ana.recent == [False, True]
     with app.app_context():
-        assert db.session.scalar(db.select(db.func.count()).select_from(PlayerRating).where(
-            PlayerRating.game == "tute2")) == 4  # two finished matches, two players each
+        assert (
+            db.session.scalar(db.select(db.func.count()).select_from(PlayerRating).where(PlayerRating.game == "tute2"))
+            == 4
+        )  # two finished matches, two players each
     assert evening.get("/matches/3").status_code == 404
 
 
@@ -93,16 +95,30 @@ def add_finished_matches(app: Flask, count: int) -> None:
     for n in range(count):
         when = start_time + timedelta(hours=n)
         points = [80, 40] if n % 3 else [30, 90]
-        matches.append({
-            "uid": uuid.uuid4().hex, "status": "finished", "first_dealer": 0, "pending": None,
-            "document": {"game": "tute2", "players": ["Ana", "Luis"], "options": {"target": 1},
-                         "deals": [{"dealer": 0, "trump": "oros", "points": points, "last_trick": 0}]},
-            "created_at": when, "updated_at": when, "ended_at": when, "deal_dates": [(when, when)],
-        })
+        matches.append(
+            {
+                "uid": uuid.uuid4().hex,
+                "status": "finished",
+                "first_dealer": 0,
+                "pending": None,
+                "document": {
+                    "game": "tute2",
+                    "players": ["Ana", "Luis"],
+                    "options": {"target": 1},
+                    "deals": [{"dealer": 0, "trump": "oros", "points": points, "last_trick": 0}],
+                },
+                "created_at": when,
+                "updated_at": when,
+                "ended_at": when,
+                "deal_dates": [(when, when)],
+            }
+        )
     with app.app_context():
         user = services.user_named("ana")
-        services.import_accounts([{"username": "ana", "password_hash": "", "created_at": start_time,
-                                   "players": [], "matches": matches}], into=user)
+        services.import_accounts(
+            [{"username": "ana", "password_hash": "", "created_at": start_time, "players": [], "matches": matches}],
+            into=user,
+        )
 
 
 def queries_for(app: Flask, browser: Browser, path: str) -> int:
@@ -131,7 +147,9 @@ def test_tutes_are_counted_for_the_player_who_showed_them(ana: Browser, app: Fla
 
 def test_recompute_rebuilds_the_figures_and_ratings_from_the_deals(evening: Browser, app: Flask) -> None:
     from scorekeeper.models import PlayerResult, PlayerSummary
+
     from .test_cli import run
+
     before = {name: figures(app, name) for name in ("Ana", "Luis", "Carmen")}
     with app.app_context():
         db.session.execute(db.delete(PlayerSummary))
@@ -175,8 +193,12 @@ def test_the_rating_chart_reads_its_ratings_from_the_player_s_index_alone(ana: B
         connection = db.session.connection()
         values = {"player_id": 1, **{f"game_{n}": game for n, game in enumerate(("pocha", "tute2", "tute4"), 1)}}
         if connection.dialect.name == "sqlite":
-            plan = " ".join(row[3] for row in connection.exec_driver_sql(
-                "EXPLAIN QUERY PLAN " + ratings[0], (1, "pocha", 0, 1, "tute2", 0, 1, "tute4", 0)))
+            plan = " ".join(
+                row[3]
+                for row in connection.exec_driver_sql(
+                    "EXPLAIN QUERY PLAN " + ratings[0], (1, "pocha", 0, 1, "tute2", 0, 1, "tute4", 0)
+                )
+            )
             assert plan.count("USING COVERING INDEX ix_player_ratings_player_id_game_rated_at_ordinal") == 3, plan
         else:
             connection.exec_driver_sql("SET enable_seqscan = off")  # a few rows: a scan would be as good here

@@ -79,7 +79,8 @@ def test_the_link_is_a_long_secret_kept_only_as_a_hash_and_drawn_as_a_qr_code(ta
 
 
 def test_a_joined_phone_enters_corrects_and_undoes_deals_and_each_deal_says_where_it_came_from(
-        table: Any, app: Flask) -> None:
+    table: Any, app: Flask
+) -> None:
     ana, guest, _secret = table
     page = guest.get("/matches/1").get_data(as_text=True)
     assert "Enter deal 1" in page and "through the table" in page
@@ -90,7 +91,9 @@ def test_a_joined_phone_enters_corrects_and_undoes_deals_and_each_deal_says_wher
     assert ana.post("/matches/1/deal", data=tute_form(30, 1, number=2, dealer=1)).status_code == 302
     [link] = links(app)
     assert deals(app) == [(1, link.id), (2, None)]
-    version = re.search(r'name="version"[^>]*value="(\d+)"', guest.get("/matches/1/deals/1/edit").get_data(as_text=True))
+    version = re.search(
+        r'name="version"[^>]*value="(\d+)"', guest.get("/matches/1/deals/1/edit").get_data(as_text=True)
+    )
     assert version
     assert guest.post("/matches/1/deals/1/edit", data={**tute_form(80, 0), "version": version[1]}).status_code == 302
     assert "80" in ana.get("/matches/1").get_data(as_text=True)
@@ -102,7 +105,9 @@ def test_a_joined_phone_enters_pocha_bids_then_tricks(ana: Browser, app: Flask) 
     start(ana, "pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="2,2")
     guest = join(app, make_link(ana))
     assert guest.post("/matches/1/bids", data=bids_form([1, 1, 1], number=1, dealer=0, cards=2)).status_code == 302
-    assert "The bids add up to 3 of 2: 1 trick too many, so someone will fall short." in ana.get("/matches/1").get_data(as_text=True)
+    assert "The bids add up to 3 of 2: 1 trick too many, so someone will fall short." in ana.get("/matches/1").get_data(
+        as_text=True
+    )
     response = guest.post("/matches/1/deal", data=tricks_form([1, 1, 1], [1, 1, 0], number=1, dealer=0, cards=2))
     assert response.status_code == 302
     [link] = links(app)
@@ -131,7 +136,7 @@ def test_a_new_link_shuts_out_the_phones_of_the_old_one(table: Any, app: Flask) 
 
 
 def test_when_the_match_ends_the_phone_reads_the_scoreboard_and_changes_nothing(table: Any, app: Flask) -> None:
-    ana, guest, _secret = table
+    _ana, guest, _secret = table
     guest.post("/matches/1/deal", data=tute_form(70, 0))
     guest.post("/matches/1/deal", data=tute_form(70, 0, number=2, dealer=1))
     page = guest.get("/matches/1").get_data(as_text=True)
@@ -154,8 +159,10 @@ def test_an_abandoned_match_takes_nothing_more_from_the_table(table: Any, app: F
     refused = ana.post("/matches/1/entry-link")
     assert refused.status_code == 409
     # The page says why, marked as an error as a form's field would be.
-    assert '<p class="error" role="alert">This match is over: nobody can enter its deals any more.</p>' \
+    assert (
+        '<p class="error" role="alert">This match is over: nobody can enter its deals any more.</p>'
         in refused.get_data(as_text=True)
+    )
 
 
 def test_the_scoreboard_asks_for_the_version_to_reload_when_another_phone_changed_it(table: Any) -> None:
@@ -188,13 +195,14 @@ def test_wrong_links_are_rate_limited_and_a_right_one_always_gets_in(table: Any,
     assert guesser.post("/join", data={"secret": "guess9", "csrf_token": token}).status_code == 429
 
 
-def test_the_secret_appears_in_no_address_log_line_or_error_page(table: Any, app: Flask,
-                                                                caplog: pytest.LogCaptureFixture) -> None:
+def test_the_secret_appears_in_no_address_log_line_or_error_page(
+    table: Any, app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
     ana, _guest, secret = table
     caplog.set_level(logging.DEBUG)
     phone = app.test_client()
     page = phone.get("/join").get_data(as_text=True)
-    assert secret not in page and 'data-join' in page
+    assert secret not in page and "data-join" in page
     answer = phone.post("/join", data={"secret": secret, "csrf_token": csrf_token(phone)})
     assert answer.status_code == 302 and secret not in answer.location
     for address in ("/matches/1", "/matches/1/deal", "/matches/2", "/history"):
@@ -223,13 +231,13 @@ def test_the_api_makes_and_stops_the_entry_link(ana: Browser, app: Flask) -> Non
     assert guest.get(f"/matches/{match_id}").status_code == 404
     intruder = Api(app.test_client(), token_for(app, "bea"))
     assert intruder.post(f"/api/v1/matches/{match_id}/entry-link", {}).status_code == 404
-    assert intruder.client.delete(f"/api/v1/matches/{match_id}/entry-link",
-                                  headers=intruder.headers).status_code == 404
+    assert intruder.client.delete(f"/api/v1/matches/{match_id}/entry-link", headers=intruder.headers).status_code == 404
 
 
-def test_another_accounts_phone_that_joined_reaches_the_match_only_through_the_link(table: Any, app: Flask,
-                                                                                     bea: Browser) -> None:
-    ana, _guest, secret = table
+def test_another_accounts_phone_that_joined_reaches_the_match_only_through_the_link(
+    table: Any, app: Flask, bea: Browser
+) -> None:
+    _ana, _guest, secret = table
     assert bea.get("/matches/1").status_code == 404
     join(app, secret, bea.client)
     assert bea.get("/matches/1").status_code == 200
@@ -238,8 +246,9 @@ def test_another_accounts_phone_that_joined_reaches_the_match_only_through_the_l
     assert "Ana, Luis" not in bea.get("/history").get_data(as_text=True)
 
 
-def test_a_phone_that_joined_a_deleted_match_reaches_nothing_of_the_next_match_made(table: Any, app: Flask,
-                                                                                    bea: Browser) -> None:
+def test_a_phone_that_joined_a_deleted_match_reaches_nothing_of_the_next_match_made(
+    table: Any, app: Flask, bea: Browser
+) -> None:
     ana, guest, _secret = table
     guest.post("/matches/1/deal", data=tute_form(70, 0))
     assert ana.post("/matches/1/delete").status_code == 302
@@ -261,8 +270,7 @@ def _use_ids_again(app: Flask, table: str) -> None:
     with app.app_context():
         if db.engine.dialect.name == "sqlite":  # (a table without AUTOINCREMENT does so by itself)
             if db.session.execute(sa.text("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'")).first():
-                db.session.execute(sa.text("UPDATE sqlite_sequence SET seq = 0 WHERE name = :table"),
-                                   {"table": table})
+                db.session.execute(sa.text("UPDATE sqlite_sequence SET seq = 0 WHERE name = :table"), {"table": table})
         else:
             db.session.execute(sa.text(f"ALTER SEQUENCE {table}_id_seq RESTART WITH 1"))
         db.session.commit()
@@ -330,13 +338,18 @@ def test_the_last_pocha_tricks_sent_again_by_a_joined_phone_are_answered_as_stor
     assert guest.post("/matches/1/deal", data=tricks).status_code == 302
     assert "Winner" in guest.get("/matches/1").get_data(as_text=True)
     assert guest.post("/matches/1/deal", data=tricks).status_code == 302
-    assert guest.post("/matches/1/bids", data={**bids_form([1, 1, 1], number=1, dealer=0, cards=2),
-                                               "idempotency_key": "b"}).status_code == 302
+    assert (
+        guest.post(
+            "/matches/1/bids", data={**bids_form([1, 1, 1], number=1, dealer=0, cards=2), "idempotency_key": "b"}
+        ).status_code
+        == 302
+    )
     assert len(deals(app)) == 1
 
 
 def test_no_link_secret_stays_in_the_owners_session_and_every_owner_phone_shows_the_link(
-        table: Any, app: Flask) -> None:
+    table: Any, app: Flask
+) -> None:
     ana, _guest, secret = table
     with ana.client.session_transaction() as session:
         assert secret not in repr(dict(session))
@@ -399,8 +412,9 @@ def test_bids_entered_on_a_second_phone_never_replace_the_first_unseen(ana: Brow
     version = re.search(r'name="version"[^>]*value="(\d+)"', ana_form)
     assert version
     assert guest.post("/matches/1/bids", data=bids_form([0, 0, 1], number=1, dealer=0, cards=2)).status_code == 302
-    late = ana.post("/matches/1/bids", data={**bids_form([2, 2, 1], number=1, dealer=0, cards=2),
-                                             "version": version[1]})
+    late = ana.post(
+        "/matches/1/bids", data={**bids_form([2, 2, 1], number=1, dealer=0, cards=2), "version": version[1]}
+    )
     assert late.status_code == 409
     shown = re.sub(r"\s+", " ", late.get_data(as_text=True))
     assert "The bids of deal 1 are in already, perhaps from another phone: Ana 0, Luis 0, Carmen 1." in shown

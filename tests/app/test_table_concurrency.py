@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import sqlalchemy as sa
 
@@ -22,11 +21,16 @@ BID_ROUNDS = 10
 
 
 def test_the_owner_and_two_joined_phones_entering_the_same_deal_at_once_store_it_once(
-        database_url: str, tmp_path: Path) -> None:
+    database_url: str, tmp_path: Path
+) -> None:
     access_log = tmp_path / "access.log"
     with served(database_url, tmp_path, {"GUNICORN_CMD_ARGS": f"--access-logfile {access_log}"}) as (url, token):
-        status, match = call("POST", f"{url}/api/v1/matches", token, {
-            "game": "tute2", "players": ["Ana", "Luis"], "options": {"mode": "points", "target": 10000}})
+        status, match = call(
+            "POST",
+            f"{url}/api/v1/matches",
+            token,
+            {"game": "tute2", "players": ["Ana", "Luis"], "options": {"mode": "points", "target": 10000}},
+        )
         assert status == 201
         match_id = match["id"]
         status, link = call("POST", f"{url}/api/v1/matches/{match_id}/entry-link", token)
@@ -41,6 +45,7 @@ def test_the_owner_and_two_joined_phones_entering_the_same_deal_at_once_store_it
         phones = [owner, *guests]
         winners = []
         for number in range(1, ROUNDS + 1):
+
             def enter(index: int, number: int = number) -> tuple[int, str]:
                 deal = tute_form(60 + index, 0, number=number, dealer=(number - 1) % 2)
                 return phones[index].post(f"/matches/{match_id}/deal", {k: str(v) for k, v in deal.items()})
@@ -54,8 +59,12 @@ def test_the_owner_and_two_joined_phones_entering_the_same_deal_at_once_store_it
     try:
         with engine.connect() as connection:
             link_id = connection.scalar(sa.text("SELECT id FROM entry_links"))
-            entered = [row[0] for row in connection.execute(
-                sa.text("SELECT entry_link_id FROM deals WHERE match_id = :id ORDER BY number"), {"id": match_id})]
+            entered = [
+                row[0]
+                for row in connection.execute(
+                    sa.text("SELECT entry_link_id FROM deals WHERE match_id = :id ORDER BY number"), {"id": match_id}
+                )
+            ]
     finally:
         engine.dispose()
     assert entered == [None if index == 0 else link_id for index in winners]
@@ -65,10 +74,15 @@ def test_the_owner_and_two_joined_phones_entering_the_same_deal_at_once_store_it
 
 
 def test_bids_entered_on_two_phones_at_once_are_stored_once_and_the_other_phone_is_told(
-        database_url: str, tmp_path: Path) -> None:
+    database_url: str, tmp_path: Path
+) -> None:
     with served(database_url, tmp_path) as (url, token):
-        status, match = call("POST", f"{url}/api/v1/matches", token, {
-            "game": "pocha", "players": ["Ana", "Luis", "Carmen"], "options": {"schedule": [3] * BID_ROUNDS}})
+        status, match = call(
+            "POST",
+            f"{url}/api/v1/matches",
+            token,
+            {"game": "pocha", "players": ["Ana", "Luis", "Carmen"], "options": {"schedule": [3] * BID_ROUNDS}},
+        )
         assert status == 201
         match_id = match["id"]
         status, link = call("POST", f"{url}/api/v1/matches/{match_id}/entry-link", token)

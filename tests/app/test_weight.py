@@ -70,15 +70,17 @@ def weigh(browser: Browser, path: str, accept: str) -> tuple[int, dict[str, Any]
         with browser.get(url, headers=headers) as answer:
             answer.get_data()  # read before the file closes
             answers[url] = answer
-    assert all(answer.status_code == 200 for answer in answers.values()), \
-        {url: answer.status_code for url, answer in answers.items()}
+    assert all(answer.status_code == 200 for answer in answers.values()), {
+        url: answer.status_code for url, answer in answers.items()
+    }
     return sum(transferred(answer) for answer in answers.values()), answers
 
 
 @pytest.mark.parametrize("accept", ENCODINGS)
 @pytest.mark.parametrize("game", ["pocha", "tute4"])
 def test_a_played_out_scoreboard_and_all_it_loads_weigh_at_most_60_kb(
-        ana: Browser, played: dict[str, int], game: str, accept: str) -> None:
+    ana: Browser, played: dict[str, int], game: str, accept: str
+) -> None:
     total, answers = weigh(ana, f"/matches/{played[game]}", accept)
     assert any(url.endswith("/app.css") for url in answers) and any(url.endswith("/app.js") for url in answers)
     assert "/manifest.webmanifest" in answers and "/sw.js" in answers
@@ -89,8 +91,11 @@ def test_text_answers_are_compressed_and_read_back_whole(ana: Browser, played: d
     path = f"/matches/{played['pocha']}"
     _, answers = weigh(ana, path, "gzip")
     plain = {url: ana.get(url) for url in answers}
-    texts = [url for url, answer in plain.items()
-             if answer.mimetype.startswith("text/") or answer.mimetype.endswith(("json", "javascript"))]
+    texts = [
+        url
+        for url, answer in plain.items()
+        if answer.mimetype.startswith("text/") or answer.mimetype.endswith(("json", "javascript"))
+    ]
     assert path in texts and len(texts) >= 6
     try:
         for url in texts:
@@ -114,7 +119,8 @@ def without_csrf_tokens(body: bytes) -> bytes:
 
 
 def test_static_files_by_digest_are_kept_a_year_and_other_addresses_are_checked(
-        ana: Browser, played: dict[str, int]) -> None:
+    ana: Browser, played: dict[str, int]
+) -> None:
     page = ana.get(f"/matches/{played['pocha']}").get_data(as_text=True)
     styles = re.search(r'href="(/static/v/[0-9a-f]+/app\.css)"', page)
     assert styles, "the stylesheet's address names no digest"

@@ -14,9 +14,34 @@ from ..conftest import Browser
 from .matchhelpers import bids_form, start, tute_form
 
 #: English a translated page must not show: words of the interface, and the joins of its sentences.
-ENGLISH = ("whole number", "must be", " to ", "off)", "(off", " deals", "Deal ", "Save", "match", "player",
-           "trick", "bid", "Enter ", "points", "tap ", "phone", "link", "Undo", "Delete", "House rule", "any more",
-           "Not done", "true or false", " or ", " and ", "the ")
+ENGLISH = (
+    "whole number",
+    "must be",
+    " to ",
+    "off)",
+    "(off",
+    " deals",
+    "Deal ",
+    "Save",
+    "match",
+    "player",
+    "trick",
+    "bid",
+    "Enter ",
+    "points",
+    "tap ",
+    "phone",
+    "link",
+    "Undo",
+    "Delete",
+    "House rule",
+    "any more",
+    "Not done",
+    "true or false",
+    " or ",
+    " and ",
+    "the ",
+)
 #: Words that are the language's own too: Italian says "link", Norwegian's "to" is two.
 OWN_WORDS = {"es": (), "it": ("link",), "nb": (" to ",)}
 #: Attributes whose text a player reads or hears, or that the page's script shows.
@@ -36,7 +61,7 @@ class ReadText(HTMLParser):
             self._skip += 1
         for name, value in attrs:
             # a data attribute of one word names a field or a step for the scripts; with spaces, it is a sentence
-            if value and (name in READ_ATTRIBUTES or name.startswith("data-") and " " in value):
+            if value and (name in READ_ATTRIBUTES or (name.startswith("data-") and " " in value)):
                 self.said.append(value)
 
     def handle_endtag(self, tag: str) -> None:
@@ -54,7 +79,7 @@ def english_in(page: str, language: str) -> list[str]:
     reader.feed(page)
     found = []
     for text in reader.said:
-        if text.startswith(("{", "[")) or "/" in text and " " not in text:
+        if text.startswith(("{", "[")) or ("/" in text and " " not in text):
             continue  # data for the scripts, an address
         found += [f"{word!r} in {text!r}" for word in ENGLISH if word in text and word not in OWN_WORDS[language]]
     return found
@@ -68,10 +93,29 @@ def test_no_english_is_left_in_a_translated_page(ana: Browser, app: Flask, langu
     start(ana, "pocha", ["Rosa", "Juan", "Nuria"], opt_schedule="custom", schedule_list="1,2")
     ana.post("/matches/2/bids", data=bids_form([0, 0, 0], number=1, dealer=0, cards=1))
     start(ana, "tute4", ["Rosa", "Juan", "Nuria", "Iker"])
-    pages = {path: ana.get(path).get_data(as_text=True) for path in (
-        "/", "/matches/new", "/matches/new/tute2", "/matches/new/pocha", "/matches/1", "/matches/1/deal",
-        "/matches/2", "/matches/2/deal", "/matches/3/deal", "/history", "/players/", "/nights", "/stats/tute2",
-        "/stats/pocha", "/account", "/language", "/offline", "/matches/99")}
+    pages = {
+        path: ana.get(path).get_data(as_text=True)
+        for path in (
+            "/",
+            "/matches/new",
+            "/matches/new/tute2",
+            "/matches/new/pocha",
+            "/matches/1",
+            "/matches/1/deal",
+            "/matches/2",
+            "/matches/2/deal",
+            "/matches/3/deal",
+            "/history",
+            "/players/",
+            "/nights",
+            "/stats/tute2",
+            "/stats/pocha",
+            "/account",
+            "/language",
+            "/offline",
+            "/matches/99",
+        )
+    }
     refused = {
         "119 card points": ana.post("/matches/1/deal", data=tute_form(119, 0, number=2, dealer=1)),
         "the hook": ana.post("/matches/2/deal", data=bids_form([1, 0, 0], number=1, dealer=0, cards=1)),
@@ -92,60 +136,61 @@ SENTENCES = {
         "many": "The bids add up to 2 of 1: 1 trick too many, so someone will fall short.",
         "equal": "The bids add up to the 2 cards in hand: everyone can make theirs.",
         "hook": "Rosa deals and bids last, and may not bid 0: the bids would add up to the 1 card in hand, and "
-                "everyone could make their bid.",
+        "everyone could make their bid.",
         "rule": "House rule 'Last trick bonus' must be a whole number from 0 to 50.",
         "players": "Pocha is played by 2 to 8 players, not 1.",
         "refused": "Deal {number}, kept on this phone, was refused: {reason} It stays on this phone, with the deals "
-                   "after it ({left} in all), until it is corrected.",
+        "after it ({left} in all), until it is corrected.",
         "finished": "The match was finished on another phone: the {num} deals kept on this phone can no longer be "
-                    "entered.",
+        "entered.",
     },
     "es": {
         "few": "Las apuestas suman 0 de 1: queda 1 baza libre; alguien hará de más.",
         "many": "Las apuestas suman 2 de 1: sobra 1 baza; alguien no cumplirá.",
         "equal": "Las apuestas suman 2, las cartas que hay en mano: todo el mundo puede cumplir.",
         "hook": "Rosa reparte y apuesta en último lugar, y no puede apostar 0: las apuestas sumarían 1, la carta que "
-                "hay en mano, y todo el mundo podría cumplir.",
+        "hay en mano, y todo el mundo podría cumplir.",
         "rule": "La regla de la casa 'Diez de últimas' debe ser un número entero de 0 a 50.",
         "players": "Pocha: hacen falta de 2 a 8 jugadores, no 1.",
         "refused": "La mano {number}, guardada en este móvil, se ha rechazado: {reason} Esa mano y las siguientes "
-                   "({left} en total) se quedan en este móvil hasta que la corrijas.",
+        "({left} en total) se quedan en este móvil hasta que la corrijas.",
         "finished": "Se ha terminado la partida en otro móvil: las {num} manos guardadas en este ya no se pueden "
-                    "apuntar.",
+        "apuntar.",
     },
     "it": {
         "few": "Le dichiarazioni fanno 0 su 1: resta 1 presa libera, quindi qualcuno farà più prese del dichiarato.",
         "many": "Le dichiarazioni fanno 2 su 1: 1 presa di troppo, quindi qualcuno non ce la farà.",
         "equal": "Le dichiarazioni fanno in tutto 2, quante le carte in mano: tutti possono fare le prese dichiarate.",
         "hook": "Rosa dà le carte e dichiara dopo tutti: non può dichiarare 0, perché le dichiarazioni farebbero in "
-                "tutto 1, come l’unica carta in mano, e tutti potrebbero fare le prese dichiarate.",
+        "tutto 1, come l’unica carta in mano, e tutti potrebbero fare le prese dichiarate.",
         "rule": "La regola della casa «Premio dell’ultima presa» deve essere un numero intero da 0 a 50.",
         "players": "Pocha: servono da 2 a 8 giocatori, non 1.",
         "refused": "La mano {number}, salvata su questo telefono, è stata rifiutata: {reason} Questa mano e le "
-                   "successive ({left} in tutto) restano su questo telefono finché non la correggi.",
+        "successive ({left} in tutto) restano su questo telefono finché non la correggi.",
         "finished": "La partita è stata finita su un altro telefono: le {num} mani salvate su questo telefono non si "
-                    "possono più segnare.",
+        "possono più segnare.",
     },
     "nb": {
         "few": "Budene er til sammen 0 av 1: 1 stikk blir til overs, så noen tar flere enn de bød.",
         "many": "Budene er til sammen 2 av 1: 1 stikk for mye, så noen kommer til å bomme.",
         "equal": "Budene går opp i de 2 kortene på hånden: alle kan klare budet sitt.",
         "hook": "Rosa gir og byr sist, og kan ikke by 0: da ville budene gått opp i det 1 kortet på hånden, og alle "
-                "ville kunnet klare budet sitt.",
+        "ville kunnet klare budet sitt.",
         "rule": "Husregelen «Bonus for siste stikk» må være et helt tall fra 0 til 50.",
         "players": "Pocha spilles av 2 til 8 spillere, ikke 1.",
         "refused": "Giv {number}, lagret på denne telefonen, ble avvist: {reason} Det blir på denne telefonen, sammen "
-                   "med givene etter det ({left} i alt), til det er rettet.",
+        "med givene etter det ({left} i alt), til det er rettet.",
         "finished": "Partiet ble avsluttet på en annen telefon: de {num} givene som er lagret på denne telefonen, kan "
-                    "ikke føres lenger.",
+        "ikke føres lenger.",
     },
 }
 
 
 def _said(page: str, pattern: str) -> list[str]:
     """Return the texts `pattern` finds in a page, unescaped and on one line, without the warning sign."""
-    return [re.sub(r"\s+", " ", html.unescape(found)).removeprefix("⚠").strip()
-            for found in re.findall(pattern, page, re.S)]
+    return [
+        re.sub(r"\s+", " ", html.unescape(found)).removeprefix("⚠").strip() for found in re.findall(pattern, page, re.S)
+    ]
 
 
 def _bids_sum(ana: Browser, match_id: int, bids: list[int], cards: int) -> list[str]:

@@ -19,8 +19,13 @@ from scorekeeper import create_app
 from ..conftest import CHEAP_PASSWORD_HASH, LOCAL_NETWORK
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
-         "device_scale_factor": 2, "locale": "en-US"}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+    "locale": "en-US",
+}
 PASSWORD = "a long secret"
 
 
@@ -45,9 +50,18 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         yield chromium
         chromium.close()
 
@@ -62,9 +76,16 @@ class Server:
 
     def __init__(self, tmp_path: Path, database_url: str | None = None) -> None:
         # SETUP_OPEN: the phone makes the first account at /setup, as on the quick start.
-        self.app = create_app({"SECRET_KEY": "e2e", "INSTANCE_PATH": str(tmp_path), "SETUP_OPEN": True,
-                               "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH, "LOCAL_NETWORK_ADDRESS": LOCAL_NETWORK,
-                               "SQLALCHEMY_DATABASE_URI": database_url or f"sqlite:///{tmp_path / 'e2e.sqlite'}"})
+        self.app = create_app(
+            {
+                "SECRET_KEY": "e2e",
+                "INSTANCE_PATH": str(tmp_path),
+                "SETUP_OPEN": True,
+                "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+                "LOCAL_NETWORK_ADDRESS": LOCAL_NETWORK,
+                "SQLALCHEMY_DATABASE_URI": database_url or f"sqlite:///{tmp_path / 'e2e.sqlite'}",
+            }
+        )
         for _ in range(20):  # the port free on 127.0.0.1 may be taken on the other address: take another
             self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
             try:
@@ -74,7 +95,9 @@ class Server:
                 self.httpd.server_close()
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         self.network_url = f"http://{LOCAL_NETWORK}:{self.httpd.server_port}"
-        self.threads = [threading.Thread(target=server.serve_forever, daemon=True) for server in (self.httpd, self.network)]
+        self.threads = [
+            threading.Thread(target=server.serve_forever, daemon=True) for server in (self.httpd, self.network)
+        ]
         for thread in self.threads:
             thread.start()
 

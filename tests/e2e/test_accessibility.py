@@ -17,8 +17,11 @@ def severe_violations(page: Any) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page)
-    return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
-            for v in results.response["violations"] if v.get("impact") in SEVERE]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v.get("impact") in SEVERE
+    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -87,8 +90,16 @@ def test_the_scan_does_find_what_it_should(browser: Any) -> None:
     page.close()
 
 
-LONG_NAMES = ["Maximiliano Fernánde", "Guadalupe Rodríguez", "Bartolomé Etxeberri", "Inmaculada Concepció",
-              "Esperanza Villanueva", "Leopoldo Castellano", "Encarnación Iglesia", "Fructuoso Altamiran"]
+LONG_NAMES = [
+    "Maximiliano Fernánde",
+    "Guadalupe Rodríguez",
+    "Bartolomé Etxeberri",
+    "Inmaculada Concepció",
+    "Esperanza Villanueva",
+    "Leopoldo Castellano",
+    "Encarnación Iglesia",
+    "Fructuoso Altamiran",
+]
 
 
 def _play_some_deals(server: Server) -> None:
@@ -123,12 +134,32 @@ def test_main_pages_fit_360_px_with_thumb_sized_targets(browser: Any, server: Se
     _play_some_deals(phone.server)
     small: dict[str, list[str]] = {}
     wide: dict[str, object] = {}
-    targets = ("button, a.button, label.choice, select, summary, "
-               "input:not([type=hidden]):not([type=radio]):not([type=checkbox])")
-    for path in ("/", "/matches/new", "/matches/new/pocha", "/matches/1", "/matches/1/deal", "/matches/2",
-                 "/matches/2/deal", "/matches/3", "/history", "/history/2", "/players/", "/players/5", "/account",
-                 "/stats/tute2", "/stats/tute4", "/stats/pocha", "/stats/head-to-head?a=5&b=6", "/language",
-                 "/nights", "/nights/1"):
+    targets = (
+        "button, a.button, label.choice, select, summary, "
+        "input:not([type=hidden]):not([type=radio]):not([type=checkbox])"
+    )
+    for path in (
+        "/",
+        "/matches/new",
+        "/matches/new/pocha",
+        "/matches/1",
+        "/matches/1/deal",
+        "/matches/2",
+        "/matches/2/deal",
+        "/matches/3",
+        "/history",
+        "/history/2",
+        "/players/",
+        "/players/5",
+        "/account",
+        "/stats/tute2",
+        "/stats/tute4",
+        "/stats/pocha",
+        "/stats/head-to-head?a=5&b=6",
+        "/language",
+        "/nights",
+        "/nights/1",
+    ):
         phone.go(path)
         for summary in phone.page.locator("main details > summary").all():
             summary.click()
@@ -137,11 +168,14 @@ def test_main_pages_fit_360_px_with_thumb_sized_targets(browser: Any, server: Se
                 && ['auto', 'scroll'].includes(getComputedStyle(n).overflowX)).map(n => n.className)]""")
         if widths[0] > 360 or len(widths) > 1:
             wide[path] = widths
-        tiny = phone.page.eval_on_selector_all(targets, """nodes => nodes
+        tiny = phone.page.eval_on_selector_all(
+            targets,
+            """nodes => nodes
             .filter(n => n.offsetParent !== null)
             .map(n => [n.outerHTML.slice(0, 60), n.getBoundingClientRect()])
             .filter(([_, r]) => r.height < 47.5 || r.width < 47.5)
-            .map(([html, r]) => `${html} ${Math.round(r.width)}x${Math.round(r.height)}`)""")
+            .map(([html, r]) => `${html} ${Math.round(r.width)}x${Math.round(r.height)}`)""",
+        )
         if tiny:
             small[path] = tiny[:5]
     phone.close()

@@ -37,16 +37,25 @@ def start_every_form(user: Any, names: list[str]) -> dict[str, int]:
     ids: dict[str, int] = {}
     for game, seats in (("tute2", 2), ("tute4", 4)):
         match = services.start_match(user, game, names[:seats], {}, 0)
-        services.add_deal(match, {"dealer": 0, "trump": "copas", "points": [70, 50], "last_trick": 0,
-                                  "cantes": [{"seat": 1, "suit": "oros"}]})
+        services.add_deal(
+            match,
+            {
+                "dealer": 0,
+                "trump": "copas",
+                "points": [70, 50],
+                "last_trick": 0,
+                "cantes": [{"seat": 1, "suit": "oros"}],
+            },
+        )
         ids[game] = match.id
     for players in range(2, 9):
         most = max_cards(players)
         for step in ("bids", "tricks"):
             match = services.start_match(user, "pocha", names[:players], {"schedule": [most]}, 0)
             if step == "tricks":
-                services.save_bids(match, {"dealer": 0, "cards": most, "trump": "oros",
-                                           "bids": [0] * (players - 1) + [1]})
+                services.save_bids(
+                    match, {"dealer": 0, "cards": most, "trump": "oros", "bids": [0] * (players - 1) + [1]}
+                )
             ids[f"pocha{players}-{step}"] = match.id
     return ids
 
@@ -98,9 +107,20 @@ def test_the_header_is_one_row_of_at_most_56_px_on_every_page(browser: Any, serv
     tall = {"first account": header_height(phone)} if header_height(phone) > 56 else {}
     phone.sign_up()
     ids = _prepare_matches(server)
-    for path in ("/", "/matches/new", "/matches/new/pocha", f"/matches/{ids['tute4']}",
-                 f"/matches/{ids['tute4']}/deal", f"/matches/{ids['pocha8-bids']}", "/history", "/players/",
-                 "/stats/tute2", "/stats/pocha", "/account", "/language"):
+    for path in (
+        "/",
+        "/matches/new",
+        "/matches/new/pocha",
+        f"/matches/{ids['tute4']}",
+        f"/matches/{ids['tute4']}/deal",
+        f"/matches/{ids['pocha8-bids']}",
+        "/history",
+        "/players/",
+        "/stats/tute2",
+        "/stats/pocha",
+        "/account",
+        "/language",
+    ):
         phone.go(path)
         if header_height(phone) > 56:
             tall[path] = header_height(phone)
@@ -111,8 +131,9 @@ def test_the_header_is_one_row_of_at_most_56_px_on_every_page(browser: Any, serv
     assert tall == {}
 
 
-def test_the_bids_waiting_for_tricks_are_in_sight_on_the_scoreboard_and_the_live_view(browser: Any,
-                                                                                      server: Server) -> None:
+def test_the_bids_waiting_for_tricks_are_in_sight_on_the_scoreboard_and_the_live_view(
+    browser: Any, server: Server
+) -> None:
     phone = Phone(browser, server, **SMALL_PHONE)
     phone.sign_up()
     phone.start_match("pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="4")
@@ -131,10 +152,14 @@ def test_the_bids_waiting_for_tricks_are_in_sight_on_the_scoreboard_and_the_live
         rows = page.locator("#totals tbody tr")
         expect(rows).to_have_count(3, timeout=10000)
         expect(page.locator("#totals thead th.bid")).to_have_text("Bids")
-        bids = {rows.nth(index).locator(".name").inner_text(): rows.nth(index).locator("td.bid").inner_text().strip()
-                for index in range(3)}
+        bids = {
+            rows.nth(index).locator(".name").inner_text(): rows.nth(index).locator("td.bid").inner_text().strip()
+            for index in range(3)
+        }
         assert bids == {"Luis": "2", "Carmen": "0", "Ana": "1"}
-        expect(page.locator(".bids-sum")).to_have_text("The bids add up to 3 of 4: 1 trick is left over, so someone will take more than they bid.")
+        expect(page.locator(".bids-sum")).to_have_text(
+            "The bids add up to 3 of 4: 1 trick is left over, so someone will take more than they bid."
+        )
         for index in range(3):
             box = rows.nth(index).bounding_box()
             assert box is not None and box["x"] + box["width"] <= 360 and box["y"] + box["height"] <= 740
@@ -149,7 +174,9 @@ def test_a_checked_button_keeps_its_size(browser: Any, server: Server) -> None:
     phone.go("/matches/1/deal")
     labels = "label.choice:has(input[name^='cante_']), label.choice:has(input[name='trump'])"
     boxes = lambda: phone.page.eval_on_selector_all(  # noqa: E731
-        labels, "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })")
+        labels,
+        "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })",
+    )
     before = boxes()
     phone.choose("trump", "espadas")
     phone.choose("cante_oros", 3)
@@ -167,16 +194,26 @@ def test_a_deal_number_of_two_digits_stays_on_one_line_in_a_read_only_deal_table
         match = services.start_match(user, "tute2", NAMES[:2], {"target": 15}, 0)
         for number in range(10):  # each side wins every other deal: the match goes on
             won = number % 2
-            services.add_deal(match, {"dealer": won, "trump": "oros", "points": [70, 50] if won == 0 else [50, 70],
-                                      "last_trick": won, "cantes": []})
+            services.add_deal(
+                match,
+                {
+                    "dealer": won,
+                    "trump": "oros",
+                    "points": [70, 50] if won == 0 else [50, 70],
+                    "last_trick": won,
+                    "cantes": [],
+                },
+            )
         match_id = match.id
         db.session.remove()
     phone.go(f"/history/{match_id}")
     number = phone.page.locator("table.deals tbody th").nth(9)
     assert number.inner_text().strip() == "10"
     line = float(number.evaluate("node => parseFloat(getComputedStyle(node).lineHeight)"))
-    box = number.evaluate("node => { const r = document.createRange(); r.selectNodeContents(node);"
-                          " return r.getBoundingClientRect().height; }")
+    box = number.evaluate(
+        "node => { const r = document.createRange(); r.selectNodeContents(node);"
+        " return r.getBoundingClientRect().height; }"
+    )
     assert box < 1.5 * line
     phone.close()
 
@@ -192,8 +229,10 @@ def test_a_short_name_heads_its_column_of_the_deal_table_on_one_line(browser: An
     for index in range(2):
         head = heads.nth(index)
         line = float(head.evaluate("node => parseFloat(getComputedStyle(node).lineHeight)"))
-        box = head.evaluate("node => { const r = document.createRange(); r.selectNodeContents(node);"
-                            " return r.getBoundingClientRect().height; }")
+        box = head.evaluate(
+            "node => { const r = document.createRange(); r.selectNodeContents(node);"
+            " return r.getBoundingClientRect().height; }"
+        )
         assert box < 1.5 * line, head.inner_text()
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
     phone.close()
@@ -248,16 +287,25 @@ def _prepare_long_named_matches(server: Server) -> dict[str, tuple[int, str, int
         assert user is not None
         for game, seats in (("tute2", 2), ("tute4", 4)):
             match = services.start_match(user, game, LONG_NAMES[:seats], {}, 0)
-            services.add_deal(match, {"dealer": 0, "trump": "copas", "points": [70, 50], "last_trick": 0,
-                                      "cantes": [{"seat": 1, "suit": "oros"}]})
+            services.add_deal(
+                match,
+                {
+                    "dealer": 0,
+                    "trump": "copas",
+                    "points": [70, 50],
+                    "last_trick": 0,
+                    "cantes": [{"seat": 1, "suit": "oros"}],
+                },
+            )
             cases[game] = (match.id, services.share_match(match), 2, "deal")
         for players in range(2, 9):
             most = max_cards(players)
             for step in ("bids", "tricks"):
                 match = services.start_match(user, "pocha", LONG_NAMES[:players], {"schedule": [most, most]}, 0)
                 if step == "tricks":
-                    services.save_bids(match, {"dealer": 0, "cards": most, "trump": "oros",
-                                               "bids": [1] * (players - 1) + [0]})
+                    services.save_bids(
+                        match, {"dealer": 0, "cards": most, "trump": "oros", "bids": [1] * (players - 1) + [0]}
+                    )
                 cases[f"pocha{players}-{step}"] = (match.id, services.share_match(match), players, step)
         db.session.remove()
     return cases
@@ -279,7 +327,7 @@ def _misfits(where: str, seen: dict[str, Any], sides: int, step: str | None) -> 
         if step == "tricks" and not re.fullmatch(r"\s*\d+\s*", row["bid"] or ""):
             wrong.append(f"{where}: {row['name']}'s bid reads {row['bid']!r}")
     names = {name for row in seen["rows"] for name in row["name"].split(" & ")}
-    if names != set(LONG_NAMES[:len(names)]) or len(names) < sides:
+    if names != set(LONG_NAMES[: len(names)]) or len(names) < sides:
         wrong.append(f"{where}: the standings name {sorted(names)}")
     if not seen["lines"] or not all(in_sight(line) for line in seen["lines"]):
         wrong.append(f"{where}: who deals and how many cards at {seen['lines']}")
@@ -326,28 +374,35 @@ def test_the_standings_rank_the_sides_and_mark_the_winner(browser: Any, server: 
         assert user is not None
         pocha = services.start_match(user, "pocha", NAMES[:4], {"schedule": [1, 1]}, 0)
         # Ana, Carmen and Pedro make their bids (10, 10 and 15), Luis misses his (−5).
-        services.add_deal(pocha, {"dealer": 0, "cards": 1, "trump": "oros", "bids": [0, 1, 0, 1],
-                                  "tricks": [0, 0, 0, 1]})
+        services.add_deal(
+            pocha, {"dealer": 0, "cards": 1, "trump": "oros", "bids": [0, 1, 0, 1], "tricks": [0, 0, 0, 1]}
+        )
         tute = services.start_match(user, "tute2", NAMES[:2], {"target": 1}, 0)
         services.add_deal(tute, {"dealer": 0, "trump": "copas", "points": [50, 70], "last_trick": 1, "cantes": []})
         ids = (pocha.id, tute.id)
         db.session.remove()
-    read = ("rows => rows.map((row) => [row.className, row.querySelector('.rank').textContent,"
-            " row.querySelector('.who').textContent.trim(), row.querySelector('td.score').textContent])")
+    read = (
+        "rows => rows.map((row) => [row.className, row.querySelector('.rank').textContent,"
+        " row.querySelector('.who').textContent.trim(), row.querySelector('td.score').textContent])"
+    )
     phone.go(f"/matches/{ids[0]}")
     assert phone.page.eval_on_selector_all("#totals tbody tr", read) == [
-        ["standing", "1", "Pedro", "15"], ["standing", "2", "Ana", "10"], ["standing", "2", "Carmen", "10"],
-        ["standing", "4", "Luis", "-5"]]
+        ["standing", "1", "Pedro", "15"],
+        ["standing", "2", "Ana", "10"],
+        ["standing", "2", "Carmen", "10"],
+        ["standing", "4", "Luis", "-5"],
+    ]
     phone.go(f"/matches/{ids[1]}")
     assert phone.page.eval_on_selector_all("#totals tbody tr", read) == [
-        ["standing winner", "1", "Luis winner", "1"], ["standing", "2", "Ana", "0"]]
+        ["standing winner", "1", "Luis winner", "1"],
+        ["standing", "2", "Ana", "0"],
+    ]
     expect(phone.page.locator("#totals thead th.score")).to_have_text("juegos of 1")
     expect(phone.page.locator("#totals tbody tr").first.locator("td.points")).to_have_text("80")
     phone.close()
 
 
-def test_new_match_is_on_the_home_pages_first_screen_with_ten_matches_in_progress(browser: Any,
-                                                                                 server: Server) -> None:
+def test_new_match_is_on_the_home_pages_first_screen_with_ten_matches_in_progress(browser: Any, server: Server) -> None:
     phone = Phone(browser, server, **SMALL_PHONE)
     phone.sign_up()
     with server.app.app_context():

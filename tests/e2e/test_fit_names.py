@@ -21,8 +21,16 @@ from .test_fit import start_every_form
 SMALL_PHONE = {"viewport": {"width": 360, "height": 740}}
 LANGUAGES = ("en", "es", "it", "nb")
 #: Twenty characters each, as long as a full name at the table gets.
-LONG_NAMES = ["María José Fernández", "Guadalupe Etxeberria", "Bartolomé Santamaría", "Inmaculada Rodríguez",
-              "Carmen de Villanueva", "Francisco J. Aguirre", "Nerea Etxebarria Gil", "Encarnación Moragues"]
+LONG_NAMES = [
+    "María José Fernández",
+    "Guadalupe Etxeberria",
+    "Bartolomé Santamaría",
+    "Inmaculada Rodríguez",
+    "Carmen de Villanueva",
+    "Francisco J. Aguirre",
+    "Nerea Etxebarria Gil",
+    "Encarnación Moragues",
+]
 
 #: Elements whose text a box cuts: an overflow that hides or scrolls sideways (what lies past the
 #: edge of a table's box is out of sight too), and text wider than the box (a pixel of a glyph's
@@ -76,8 +84,9 @@ def _prepare(server: Server, language: str) -> dict[str, int]:
         match = services.start_match(user, "pocha", LONG_NAMES, {"schedule": [1, 2]}, 0)
         for dealer, cards in enumerate((1, 2)):
             services.save_bids(match, {"dealer": dealer, "cards": cards, "trump": "oros", "bids": [0] * 8})
-            services.add_deal(match, {"dealer": dealer, "cards": cards, "trump": "oros", "bids": [0] * 8,
-                                      "tricks": [cards] + [0] * 7})
+            services.add_deal(
+                match, {"dealer": dealer, "cards": cards, "trump": "oros", "bids": [0] * 8, "tricks": [cards] + [0] * 7}
+            )
         ids["pocha8-played"] = match.id
         assert match.night_id is not None
         ids["night"] = match.night_id
@@ -89,8 +98,11 @@ def _pages(ids: dict[str, int]) -> list[tuple[str, str]]:
     """Return every page measured: (its name, its path)."""
     pages = [(f"{game} form", f"/matches/{ids[game]}/deal") for game in ("tute2", "tute4")]
     pages += [(f"{game} correction", f"/matches/{ids[game]}/deals/1/edit") for game in ("tute2", "tute4")]
-    pages += [(name, f"/matches/{number}/deal") for name, number in ids.items() if name.startswith("pocha")
-              and not name.endswith("played")]
+    pages += [
+        (name, f"/matches/{number}/deal")
+        for name, number in ids.items()
+        if name.startswith("pocha") and not name.endswith("played")
+    ]
     pages += [(f"{game} scoreboard", f"/matches/{ids[game]}") for game in ("tute2", "tute4", "pocha8-played")]
     pages += [("pocha8 history", f"/history/{ids['pocha8-played']}"), ("night", f"/nights/{ids['night']}")]
     return pages
@@ -107,8 +119,9 @@ def small_phone(browser: Any, server: Server) -> Any:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_long_names_are_never_cut_nor_scroll_the_page_sideways(small_phone: Phone, server: Server,
-                                                               language: str) -> None:
+def test_long_names_are_never_cut_nor_scroll_the_page_sideways(
+    small_phone: Phone, server: Server, language: str
+) -> None:
     ids = _prepare(server, language)
     cut: dict[str, list[str]] = {}
     wide: dict[str, int] = {}
@@ -131,7 +144,7 @@ def test_table_heads_break_only_between_words(small_phone: Phone, server: Server
     broken: dict[str, list[str]] = {}
     heads = 0
     for name, path in _pages(ids):
-        if "form" in name or "correction" in name or name.startswith("pocha") and "played" not in name:
+        if "form" in name or "correction" in name or (name.startswith("pocha") and "played" not in name):
             continue
         small_phone.go(path)
         heads += small_phone.page.locator("thead th").count()
@@ -143,8 +156,7 @@ def test_table_heads_break_only_between_words(small_phone: Phone, server: Server
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_chart_names_its_lines_whole_within_the_screen(small_phone: Phone, server: Server,
-                                                             language: str) -> None:
+def test_every_chart_names_its_lines_whole_within_the_screen(small_phone: Phone, server: Server, language: str) -> None:
     ids = _prepare(server, language)
     cut: dict[str, list[str]] = {}
     for name, path in (("pocha8 scoreboard", f"/matches/{ids['pocha8-played']}"), ("night", f"/nights/{ids['night']}")):
@@ -159,8 +171,9 @@ def test_every_chart_names_its_lines_whole_within_the_screen(small_phone: Phone,
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_dealers_forbidden_bid_is_explained_above_the_save_bar(small_phone: Phone, server: Server,
-                                                                   language: str) -> None:
+def test_the_dealers_forbidden_bid_is_explained_above_the_save_bar(
+    small_phone: Phone, server: Server, language: str
+) -> None:
     """Six cards, the hook on: the dealer (bidding last, at the foot of the screen) taps the bid
     the hook forbids, and the sentence saying why is in sight, not under the sticky Save bar."""
     with server.app.app_context():
@@ -177,8 +190,10 @@ def test_the_dealers_forbidden_bid_is_explained_above_the_save_bar(small_phone: 
         small_phone.choose(f"bids-{seat}", 0)
     forbidden = small_phone.page.locator("label.choice.forbidden:has(input[name='bids-0'][value='6'])")
     # Scrolled as far as a thumb needs: the button just above the Save bar.
-    forbidden.evaluate("node => window.scrollBy(0, node.getBoundingClientRect().bottom + 4"
-                       " - document.querySelector('.save-bar').getBoundingClientRect().top)")
+    forbidden.evaluate(
+        "node => window.scrollBy(0, node.getBoundingClientRect().bottom + 4"
+        " - document.querySelector('.save-bar').getBoundingClientRect().top)"
+    )
     forbidden.tap(force=True)
     said = small_phone.page.locator("[data-errors-for='bids-0'] .error")
     said.wait_for()
@@ -209,8 +224,9 @@ def _inside(inner: list[float], outer: list[float]) -> bool:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_a_counted_cards_tick_covers_neither_its_name_nor_its_value(small_phone: Phone, server: Server,
-                                                                   language: str) -> None:
+def test_a_counted_cards_tick_covers_neither_its_name_nor_its_value(
+    small_phone: Phone, server: Server, language: str
+) -> None:
     ids = _prepare(server, language)
     small_phone.go(f"/matches/{ids['tute2']}/deal")
     small_phone.tap(".count-open")
@@ -218,10 +234,16 @@ def test_a_counted_cards_tick_covers_neither_its_name_nor_its_value(small_phone:
         small_phone.page.locator("#card-counter label.choice").nth(index).tap()
     assert small_phone.page.locator("#card-counter input:checked").count() == 20
     cards = small_phone.page.evaluate(COUNTER_BOXES)
-    covered = [card["text"] for card in cards if not (_apart(card["tick"], card["name"])
-                                                      and _apart(card["tick"], card["value"]))]
-    outside = [card["text"] for card in cards if not (_inside(card["name"], card["label"])
-                                                      and _inside(card["tick"], card["label"]))]
+    covered = [
+        card["text"]
+        for card in cards
+        if not (_apart(card["tick"], card["name"]) and _apart(card["tick"], card["value"]))
+    ]
+    outside = [
+        card["text"]
+        for card in cards
+        if not (_inside(card["name"], card["label"]) and _inside(card["tick"], card["label"]))
+    ]
     assert covered == [] and outside == []
     assert small_phone.page.eval_on_selector("#card-counter", CUT) == []
 
@@ -231,8 +253,9 @@ def test_the_four_seat_cante_grid_tells_who_sang_by_a_key_of_whole_names(small_p
     small_phone.go(f"/matches/{ids['tute4']}/deal")
     key = small_phone.page.locator(".cante-key").inner_text()
     assert all(name in key for name in LONG_NAMES[:4])
-    marks = small_phone.page.eval_on_selector_all(".cante-row[data-suit=oros] .cell span[aria-hidden]",
-                                                  "nodes => nodes.map(n => n.textContent)")
+    marks = small_phone.page.eval_on_selector_all(
+        ".cante-row[data-suit=oros] .cell span[aria-hidden]", "nodes => nodes.map(n => n.textContent)"
+    )
     assert marks == ["MJF", "GE", "BS", "IR"] and all(f"{mark} " in key for mark in marks)
     # A screen reader hears the whole name in each cell.
     assert small_phone.page.locator(".cante-grid").get_by_role("radio", name=LONG_NAMES[2], exact=True).count() == 4
@@ -259,7 +282,8 @@ def test_four_short_names_show_whole_in_the_cante_grid(small_phone: Phone, serve
         db.session.remove()
     small_phone.go(f"/matches/{match_id}/deal")
     assert small_phone.page.locator(".cante-key").count() == 0
-    cells = small_phone.page.eval_on_selector_all(".cante-row[data-suit=oros] .cell span",
-                                                  "nodes => nodes.map(n => n.textContent.trim())")
+    cells = small_phone.page.eval_on_selector_all(
+        ".cante-row[data-suit=oros] .cell span", "nodes => nodes.map(n => n.textContent.trim())"
+    )
     assert cells == ["Ana", "Luis", "Carmen", "Pedro"]
     assert small_phone.page.evaluate(CELLS_BROKEN) == []

@@ -14,8 +14,16 @@ from .test_fit import SMALL_PHONE, choose_language
 
 LANGUAGES = ("en", "es", "it", "nb")
 #: Eight names of 20 characters, as long as a name may be and a table has.
-LONG = ["Bartolomé Castellano", "Esperanza Villanueva", "Maximiliano Quintero", "Constantino Martínez",
-        "Wenceslao Montenegro", "Francisca Bustamante", "Inmaculada Rodríguez", "Guadalupe Echeverría"]
+LONG = [
+    "Bartolomé Castellano",
+    "Esperanza Villanueva",
+    "Maximiliano Quintero",
+    "Constantino Martínez",
+    "Wenceslao Montenegro",
+    "Francisca Bustamante",
+    "Inmaculada Rodríguez",
+    "Guadalupe Echeverría",
+]
 #: The widest the page is, against the phone's width; the elements that reach past its right edge, and the
 #: table heads whose words reach past their cell.
 MEASURE = """() => {
@@ -48,30 +56,52 @@ def _prepare(server: Server) -> dict[str, str]:
         for number in range(3):
             tricks = [0] * 8
             tricks[number] = 1
-            services.add_deal(pocha, {"dealer": number, "cards": 1, "trump": "oros", "bids": [0] * 7 + [0],
-                                      "tricks": tricks})
+            services.add_deal(
+                pocha, {"dealer": number, "cards": 1, "trump": "oros", "bids": [0] * 7 + [0], "tricks": tricks}
+            )
         services.save_bids(pocha, {"dealer": 3, "cards": 1, "trump": "copas", "bids": [1, 1] + [0] * 6})
         secret = services.share_match(pocha)
         tute4 = services.start_match(user, "tute4", LONG[:4], {"target": 1}, 0)
-        services.add_deal(tute4, {"dealer": 0, "trump": "copas", "points": [70, 50], "last_trick": 0,
-                                  "cantes": [{"seat": 2, "suit": "oros"}]})
+        services.add_deal(
+            tute4,
+            {
+                "dealer": 0,
+                "trump": "copas",
+                "points": [70, 50],
+                "last_trick": 0,
+                "cantes": [{"seat": 2, "suit": "oros"}],
+            },
+        )
         tute2 = services.start_match(user, "tute2", LONG[4:6], {"target": 2}, 0)
         services.add_deal(tute2, {"dealer": 0, "trump": "bastos", "points": [61, 59], "last_trick": 1, "cantes": []})
         players = sorted(db.session.scalars(db.select(Player.id).where(Player.user_id == user.id)))
         ids = {"pocha": pocha.id, "tute4": tute4.id, "tute2": tute2.id, "night": pocha.night_id or pocha.id}
         db.session.remove()
     pages = {
-        "home": "/", "choose a game": "/matches/new", "new pocha": "/matches/new/pocha",
-        "new tute4": "/matches/new/tute4", "new tute2": "/matches/new/tute2",
-        "pocha scoreboard": f"/matches/{ids['pocha']}", "pocha tricks": f"/matches/{ids['pocha']}/deal",
+        "home": "/",
+        "choose a game": "/matches/new",
+        "new pocha": "/matches/new/pocha",
+        "new tute4": "/matches/new/tute4",
+        "new tute2": "/matches/new/tute2",
+        "pocha scoreboard": f"/matches/{ids['pocha']}",
+        "pocha tricks": f"/matches/{ids['pocha']}/deal",
         "pocha edit": f"/matches/{ids['pocha']}/deals/1/edit",
-        "tute4 scoreboard": f"/matches/{ids['tute4']}", "tute4 edit": f"/matches/{ids['tute4']}/deals/1/edit",
-        "tute2 scoreboard": f"/matches/{ids['tute2']}", "tute2 deal": f"/matches/{ids['tute2']}/deal",
-        "history": "/history", "pocha in the history": f"/history/{ids['pocha']}",
-        "tute4 in the history": f"/history/{ids['tute4']}", "nights": "/nights", "night": f"/nights/{ids['night']}",
-        "players": "/players/", "player": f"/players/{players[0]}", "tute4 statistics": "/stats/tute4",
-        "tute2 statistics": "/stats/tute2", "pocha statistics": "/stats/pocha",
-        "head to head": f"/stats/head-to-head?a={players[0]}&b={players[1]}", "account": "/account",
+        "tute4 scoreboard": f"/matches/{ids['tute4']}",
+        "tute4 edit": f"/matches/{ids['tute4']}/deals/1/edit",
+        "tute2 scoreboard": f"/matches/{ids['tute2']}",
+        "tute2 deal": f"/matches/{ids['tute2']}/deal",
+        "history": "/history",
+        "pocha in the history": f"/history/{ids['pocha']}",
+        "tute4 in the history": f"/history/{ids['tute4']}",
+        "nights": "/nights",
+        "night": f"/nights/{ids['night']}",
+        "players": "/players/",
+        "player": f"/players/{players[0]}",
+        "tute4 statistics": "/stats/tute4",
+        "tute2 statistics": "/stats/tute2",
+        "pocha statistics": "/stats/pocha",
+        "head to head": f"/stats/head-to-head?a={players[0]}&b={players[1]}",
+        "account": "/account",
         "language": "/language",
     }
     return {**pages, "live view": f"/live#{secret}"}

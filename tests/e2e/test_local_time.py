@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from scorekeeper.extensions import db
@@ -18,7 +18,7 @@ def test_the_first_page_and_every_later_one_show_the_phone_s_local_time(browser:
     with server.app.app_context():
         match = db.session.get(Match, 1)
         assert match is not None
-        match.created_at = datetime(2026, 11, 30, 15, 35, tzinfo=timezone.utc)
+        match.created_at = datetime(2026, 11, 30, 15, 35, tzinfo=UTC)
         db.session.commit()
         db.session.remove()
     phone.context.clear_cookies(name="tz")

@@ -59,8 +59,9 @@ def enter_tute(phone: Phone, points: int, last_trick: int) -> None:
     phone.tap(SAVE)
 
 
-def test_ten_tute_deals_entered_offline_are_stored_in_order_when_the_connection_returns(phone: Phone,
-                                                                                          server: Server) -> None:
+def test_ten_tute_deals_entered_offline_are_stored_in_order_when_the_connection_returns(
+    phone: Phone, server: Server
+) -> None:
     start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "points", "target": 10000})
     phone.go("/matches/1/deal")
     phone.context.set_offline(True)
@@ -91,7 +92,9 @@ def test_pocha_deals_go_on_offline_across_the_schedule_s_changes_of_cards(phone:
         expect(phone.page.locator("h1")).to_contain_text(f"Deal {number}")
         dealer = (number - 1) % 4
         order = [(dealer + step) % 4 for step in range(1, 5)]
-        assert phone.page.eval_on_selector_all(".seat-rows > .seat-row", "rows => rows.map(r => +r.dataset.seat)") == order
+        assert (
+            phone.page.eval_on_selector_all(".seat-rows > .seat-row", "rows => rows.map(r => +r.dataset.seat)") == order
+        )
         assert phone.page.locator(f"input[name='bids-{order[0]}']").count() == cards + 1
         for seat in order:
             phone.choose(f"bids-{seat}", 0)  # 0 in all, never the cards in hand: fine under the hook
@@ -107,7 +110,13 @@ def test_pocha_deals_go_on_offline_across_the_schedule_s_changes_of_cards(phone:
     expect(phone.page.locator("#offline-banner")).to_contain_text("were sent", timeout=15000)
     deals = stored_deals(server)
     assert [(deal["number"], deal["cards"], deal["dealer"]) for deal in deals] == [
-        (1, 1, 0), (2, 1, 1), (3, 1, 2), (4, 1, 3), (5, 2, 0), (6, 3, 1)]
+        (1, 1, 0),
+        (2, 1, 1),
+        (3, 1, 2),
+        (4, 1, 3),
+        (5, 2, 0),
+        (6, 3, 1),
+    ]
     assert all(deal["tricks"][(deal["dealer"] + 1) % 4] == deal["cards"] for deal in deals)
 
 
@@ -120,8 +129,14 @@ def test_a_kept_deal_the_server_refuses_stops_the_sending_and_is_corrected(phone
     wait_for_queue(phone, 3)  # all three kept before the connection returns, the last one's save included
     refusal = '<main><p class="error">⚠ Say which side took the last trick.</p></main>'
     # On the context: its routes also see what the page's service worker sends on its behalf.
-    phone.context.route("**/matches/1/deal", lambda route: route.fulfill(status=422, body=refusal, content_type="text/html")
-                     if route.request.method == "POST" else route.continue_())
+    phone.context.route(
+        "**/matches/1/deal",
+        lambda route: (
+            route.fulfill(status=422, body=refusal, content_type="text/html")
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
     back_online(phone)
     banner = phone.page.locator("#offline-banner")
     expect(banner).to_contain_text("Deal 1, kept on this phone, was refused: Say which side took the last trick.")
@@ -140,7 +155,11 @@ def test_a_kept_deal_the_server_refuses_stops_the_sending_and_is_corrected(phone
     phone.page.wait_for_url("**/matches/1")
     wait_for_queue(phone, 0)
     deals = stored_deals(server)
-    assert [(deal["number"], deal["points"][0], deal["last_trick"]) for deal in deals] == [(1, 70, 1), (2, 40, 0), (3, 90, 0)]
+    assert [(deal["number"], deal["points"][0], deal["last_trick"]) for deal in deals] == [
+        (1, 70, 1),
+        (2, 40, 0),
+        (3, 90, 0),
+    ]
 
 
 def test_a_deal_saved_while_older_ones_wait_joins_them_in_order(phone: Phone, server: Server) -> None:
@@ -149,8 +168,9 @@ def test_a_deal_saved_while_older_ones_wait_joins_them_in_order(phone: Phone, se
     phone.context.set_offline(True)
     enter_tute(phone, 70, 0)
     expect(phone.page.locator("h1")).to_contain_text("Deal 2")
-    phone.context.route("**/matches/1/deal", lambda route: route.abort() if route.request.method == "POST"
-                     else route.continue_())
+    phone.context.route(
+        "**/matches/1/deal", lambda route: route.abort() if route.request.method == "POST" else route.continue_()
+    )
     back_online(phone)  # the connection says it is back, but the server cannot be reached
     enter_tute(phone, 40, 1)  # waits behind deal 1 instead of overtaking it
     wait_for_queue(phone, 2)

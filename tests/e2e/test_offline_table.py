@@ -27,11 +27,16 @@ def sign_in(phone: Phone, username: str = "ana") -> None:
 def colours(phone: Phone, selector: str) -> dict[str, str]:
     """The computed colour of the text of what `selector` names, and of what shows behind it: its
     own background, else the first one painted under it."""
-    return dict(phone.page.eval_on_selector(selector, """node => {
+    return dict(
+        phone.page.eval_on_selector(
+            selector,
+            """node => {
         let under = node;
         while (under && getComputedStyle(under).backgroundColor === 'rgba(0, 0, 0, 0)') under = under.parentElement;
         return { color: getComputedStyle(node).color, behind: getComputedStyle(under || document.body).backgroundColor };
-    }"""))
+    }""",
+        )
+    )
 
 
 def refused_as_finished_elsewhere(phone: Phone, browser: Any, server: Server) -> Phone:
@@ -54,11 +59,13 @@ def refused_as_finished_elsewhere(phone: Phone, browser: Any, server: Server) ->
 
 
 def test_kept_deals_of_a_match_finished_on_another_phone_are_listed_and_dropped_at_once(
-        phone: Phone, browser: Any, server: Server) -> None:
+    phone: Phone, browser: Any, server: Server
+) -> None:
     other = refused_as_finished_elsewhere(phone, browser, server)
     banner = phone.page.locator(BANNER)
     expect(banner).to_contain_text(
-        "The match was finished on another phone: the 2 deals kept on this phone can no longer be entered.")
+        "The match was finished on another phone: the 2 deals kept on this phone can no longer be entered."
+    )
     expect(banner.locator("li")).to_have_text(["Deal 1: Ana 80 · Luis 50", "Deal 2: Ana 50 · Luis 80"])
     expect(banner.locator("a")).to_have_count(0)  # nothing to correct in a finished match
     expect(banner.locator("button")).to_have_text(["Drop the 2 deals"])
@@ -82,7 +89,8 @@ def test_kept_deals_of_a_match_finished_on_another_phone_are_listed_and_dropped_
 
 
 def test_dropping_from_the_deal_form_of_a_finished_match_leads_to_its_scoreboard(
-        phone: Phone, browser: Any, server: Server) -> None:
+    phone: Phone, browser: Any, server: Server
+) -> None:
     other = refused_as_finished_elsewhere(phone, browser, server)
     phone.page.once("dialog", lambda dialog: dialog.accept())
     phone.tap(f"{BANNER} button")
@@ -110,7 +118,8 @@ def test_a_match_abandoned_meanwhile_says_so(phone: Phone, server: Server) -> No
     back_online(phone)
     banner = phone.page.locator(BANNER)
     expect(banner).to_contain_text(
-        "The match was abandoned on another phone: the deal kept on this phone can no longer be entered.", timeout=15000)
+        "The match was abandoned on another phone: the deal kept on this phone can no longer be entered.", timeout=15000
+    )
     expect(banner.locator("button")).to_have_text(["Drop the deal"])
     expect(banner.locator("li")).to_have_text(["Deal 1: Ana 80 · Luis 50"])
 
@@ -123,8 +132,14 @@ def test_a_wrong_kept_deal_still_offers_to_correct_it_or_drop_it_readably(phone:
     wait_for_queue(phone, 1)
     refusal = '<main><p class="error">⚠ Say which side took the last trick.</p></main>'
     # On the context: its routes also see what the page's service worker sends on its behalf.
-    phone.context.route("**/matches/1/deal", lambda route: route.fulfill(status=422, body=refusal, content_type="text/html")
-                     if route.request.method == "POST" else route.continue_())
+    phone.context.route(
+        "**/matches/1/deal",
+        lambda route: (
+            route.fulfill(status=422, body=refusal, content_type="text/html")
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
     back_online(phone)
     banner = phone.page.locator(BANNER)
     expect(banner).to_contain_text("Deal 1, kept on this phone, was refused: Say which side took the last trick.")
@@ -137,8 +152,11 @@ def test_a_wrong_kept_deal_still_offers_to_correct_it_or_drop_it_readably(phone:
 
 
 def pages_kept(phone: Phone) -> list[str]:
-    return list(phone.page.evaluate(
-        "caches.open('scorekeeper-pages').then(c => c.keys()).then(keys => keys.map(k => new URL(k.url).pathname))"))
+    return list(
+        phone.page.evaluate(
+            "caches.open('scorekeeper-pages').then(c => c.keys()).then(keys => keys.map(k => new URL(k.url).pathname))"
+        )
+    )
 
 
 def wait_for_kept(phone: Phone, paths: set[str]) -> None:
@@ -243,4 +261,7 @@ def test_a_pocha_deal_form_reloaded_offline_goes_on_from_the_bids_and_deals_kept
     back_online(phone)
     expect(phone.page.locator(BANNER)).to_contain_text("were sent", timeout=15000)
     deals = stored_deals(server)
-    assert [(deal["number"], deal["dealer"], deal["tricks"]) for deal in deals] == [(1, 0, [0, 1, 0]), (2, 1, [0, 0, 1])]
+    assert [(deal["number"], deal["dealer"], deal["tricks"]) for deal in deals] == [
+        (1, 0, [0, 1, 0]),
+        (2, 1, [0, 0, 1]),
+    ]

@@ -77,8 +77,11 @@ def valid_card_points(rules: dict[str, Any], number: int, rnd: random.Random) ->
             deal["points"] = [first, rnd.choice([0, 2, 120 - rules["held_by_tute"][kind] - first])]
         return deal
     first = rnd.choice([0, 2, 118, 120, rnd.randint(2, 118)])
-    deal.update(points=[first, 120 - first], last_trick=rnd.randrange(2),
-                cantes=[{"seat": rnd.randrange(rules["seats"]), "suit": suit} for suit in suits])
+    deal.update(
+        points=[first, 120 - first],
+        last_trick=rnd.randrange(2),
+        cantes=[{"seat": rnd.randrange(rules["seats"]), "suit": suit} for suit in suits],
+    )
     return deal
 
 
@@ -95,7 +98,9 @@ def any_card_points(rules: dict[str, Any], number: int, rnd: random.Random) -> D
     if rnd.random() < 0.3:
         deal["last_trick"] = rnd.choice([None, 0, 1, 2])
     if rnd.random() < 0.3:
-        deal["cantes"] = [{"seat": rnd.randrange(rules["seats"]), "suit": rnd.choice(SUITS)} for _ in range(rnd.randint(0, 4))]
+        deal["cantes"] = [
+            {"seat": rnd.randrange(rules["seats"]), "suit": rnd.choice(SUITS)} for _ in range(rnd.randint(0, 4))
+        ]
     return {key: value for key, value in deal.items() if value is not None or rnd.random() < 0.5}
 
 
@@ -166,7 +171,7 @@ def test_the_browser_scores_follows_and_refuses_deals_as_the_engine_does(page: A
         # the engine's standing after each deal, up to the one that ends the match
         standings = [score_match(document)]
         while len(standings) <= len(deals) and not standings[-1]["finished"]:
-            standings.append(score_match({**document, "deals": deals[:len(standings)]}))
+            standings.append(score_match({**document, "deals": deals[: len(standings)]}))
         played = len(standings) - 1
         split = data.draw(st.integers(0, played), label="deals already stored")
         start = standings[split]
@@ -176,28 +181,50 @@ def test_the_browser_scores_follows_and_refuses_deals_as_the_engine_does(page: A
             number = rnd.randint(1, min(scheduled, played + 1)) if not standings[-1]["finished"] else 1
             deal = anything(rules, number, rnd)
             with_tricks = rules["kind"] != "bids" or rnd.random() < 0.7
-            prefix = {**document, "deals": deals[:number - 1]}
-            checks.append({"deal": deal, "number": number, "withTricks": with_tricks,
-                           "expected": engine_codes(prefix, deal, with_tricks)})
-        seen = page.evaluate("""({ rules, start, deals, checks }) => ({
+            prefix = {**document, "deals": deals[: number - 1]}
+            checks.append(
+                {
+                    "deal": deal,
+                    "number": number,
+                    "withTricks": with_tricks,
+                    "expected": engine_codes(prefix, deal, with_tricks),
+                }
+            )
+        seen = page.evaluate(
+            """({ rules, start, deals, checks }) => ({
             follow: Rules.follow(rules, start, deals),
             valid: deals.map((deal, index) => Rules.check(rules, deal, { number: start.dealt + index + 1 }).map((p) => p.code)),
             codes: checks.map((c) => Rules.check(rules, c.deal, { number: c.number, withTricks: c.withTricks })
                 .map((p) => p.code).sort()),
-        })""", {"rules": rules, "deals": deals[split:],
-                 "start": {"totals": start["totals"], "juegos": start["juegos"], "dealt": split,
-                           "finished": start["finished"], "next_dealer": start["next_dealer"]},
-                 "checks": checks})
+        })""",
+            {
+                "rules": rules,
+                "deals": deals[split:],
+                "start": {
+                    "totals": start["totals"],
+                    "juegos": start["juegos"],
+                    "dealt": split,
+                    "finished": start["finished"],
+                    "next_dealer": start["next_dealer"],
+                },
+                "checks": checks,
+            },
+        )
         end = standings[played]
         follow = seen["follow"]
         assert follow["totals"] == end["totals"], ("totals", deals, split)
         assert follow["juegos"] == end["juegos"], ("juegos", deals, split)
         assert follow["scores"] == [deal["scores"] for deal in end["deals"][split:]], ("scores", deals)
         assert (follow["finished"], follow["next_dealer"], follow["next_cards"]) == (
-            end["finished"], end["next_dealer"], end["next_cards"]), ("next", deals, split)
-        assert seen["valid"][:played - split] == [[]] * (played - split)
+            end["finished"],
+            end["next_dealer"],
+            end["next_cards"],
+        ), ("next", deals, split)
+        assert seen["valid"][: played - split] == [[]] * (played - split)
         assert [check["expected"] for check in checks] == seen["codes"], [
             (check["deal"], check["number"], check["withTricks"], check["expected"], codes)
-            for check, codes in zip(checks, seen["codes"]) if check["expected"] != codes]
+            for check, codes in zip(checks, seen["codes"])
+            if check["expected"] != codes
+        ]
 
     agree()

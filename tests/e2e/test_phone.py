@@ -20,8 +20,9 @@ def deal_count(server: Server) -> int:
         return int(db.session.scalar(db.select(db.func.count()).select_from(Deal)))
 
 
-def test_the_live_view_on_another_phone_follows_new_and_edited_deals(phone: Phone, browser: Any,
-                                                                      server: Server) -> None:
+def test_the_live_view_on_another_phone_follows_new_and_edited_deals(
+    phone: Phone, browser: Any, server: Server
+) -> None:
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap("text=Make a share link")
     link = phone.page.locator("a.share-link").get_attribute("href")
@@ -100,7 +101,9 @@ def test_deals_saved_offline_are_sent_once_when_the_connection_returns(phone: Ph
     status = phone.page.evaluate(
         """item => fetch(item.action, {method: 'POST', body: item.body, credentials: 'same-origin',
              headers: {'Content-Type': 'application/x-www-form-urlencoded', 'Idempotency-Key': item.key}})
-             .then(r => r.status)""", queued[0])
+             .then(r => r.status)""",
+        queued[0],
+    )
     assert status == 200 and deal_count(server) == 2
 
 
@@ -127,8 +130,9 @@ def test_a_server_that_cannot_be_reached_keeps_the_deal_too(phone: Phone, server
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap(ENTER)
     # On the context: its routes also see what the page's service worker sends on its behalf.
-    phone.context.route("**/matches/1/deal", lambda route: route.abort() if route.request.method == "POST"
-                     else route.continue_())
+    phone.context.route(
+        "**/matches/1/deal", lambda route: route.abort() if route.request.method == "POST" else route.continue_()
+    )
     phone.choose("trump", "oros")
     phone.type("#points0", "70")
     phone.choose("last_trick", 0)

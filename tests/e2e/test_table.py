@@ -13,8 +13,9 @@ ENTER = "a.button.primary.big"
 SAVE = "form.deal-form button[type=submit]"
 
 
-def enter_tute_deal(phone: Phone, trump: str, points: int, last_trick: int,
-                    cante: tuple[str, int] | None = None) -> int:
+def enter_tute_deal(
+    phone: Phone, trump: str, points: int, last_trick: int, cante: tuple[str, int] | None = None
+) -> int:
     """Enter a typical Tute deal from the scoreboard; return the taps it took."""
     before = phone.taps
     phone.tap(ENTER)
@@ -29,7 +30,10 @@ def enter_tute_deal(phone: Phone, trump: str, points: int, last_trick: int,
 
 
 def seats_in_order(phone: Phone) -> list[int]:
-    return [int(s) for s in phone.page.eval_on_selector_all(".seat-rows > .seat-row", "rows => rows.map(r => r.dataset.seat)")]
+    return [
+        int(s)
+        for s in phone.page.eval_on_selector_all(".seat-rows > .seat-row", "rows => rows.map(r => r.dataset.seat)")
+    ]
 
 
 def enter_pocha_deal(phone: Phone, cards: int, trump: str = "none") -> int:
@@ -129,7 +133,7 @@ def test_the_server_s_refusal_keeps_every_value_when_the_browser_let_it_through(
     phone.tap(SAVE)
     phone.choose("tricks-1", 3)
     phone.page.evaluate("document.querySelectorAll('input[name=\"tricks-0\"]').forEach(i => i.checked = false)")
-    phone.page.evaluate("document.querySelector('input[name=\"tricks-0\"][value=\"1\"]').checked = true")
+    phone.page.evaluate('document.querySelector(\'input[name="tricks-0"][value="1"]\').checked = true')
     with phone.page.expect_navigation():  # sent around the browser's check, as an old phone might
         phone.page.evaluate("document.querySelector('form.deal-form').submit()")
     assert "The tricks must add up to the 3 cards in hand; these add up to 4." in phone.text()
@@ -183,8 +187,14 @@ def test_the_card_counter_sums_the_cards_tapped_into_a_side_s_points(phone: Phon
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap(ENTER)
     phone.tap(".count-open")
-    tapped = {"As · Oros · 11": 11, "Tres · Copas · 10": 10, "Rey · Bastos · 4": 4, "Caballo · Espadas · 3": 3,
-              "Sota · Oros · 2": 2, "As · Bastos · 11": 11}
+    tapped = {
+        "As · Oros · 11": 11,
+        "Tres · Copas · 10": 10,
+        "Rey · Bastos · 4": 4,
+        "Caballo · Espadas · 3": 3,
+        "Sota · Oros · 2": 2,
+        "As · Bastos · 11": 11,
+    }
     for label in tapped:
         phone.page.get_by_label(label).tap()
     phone.page.get_by_label("Rey · Bastos · 4").tap()  # tapped again: out of the pile

@@ -18,8 +18,17 @@ def test_every_link_on_the_review_pages_is_at_least_24_px_each_way(phone: Phone)
     phone.go("/players/")
     players = sorted({int(n) for n in re.findall(r"/players/(\d+)", phone.page.content())})
     assert len(players) >= 2
-    pages = ["/history", "/players/", f"/players/{players[0]}", "/nights", f"/nights/{ids['night']}",
-             "/stats/tute2", "/stats/tute4", "/stats/pocha", f"/stats/head-to-head?a={players[0]}&b={players[1]}"]
+    pages = [
+        "/history",
+        "/players/",
+        f"/players/{players[0]}",
+        "/nights",
+        f"/nights/{ids['night']}",
+        "/stats/tute2",
+        "/stats/tute4",
+        "/stats/pocha",
+        f"/stats/head-to-head?a={players[0]}&b={players[1]}",
+    ]
     small: dict[str, list[object]] = {}
     links = 0
     for path in pages:
@@ -41,5 +50,7 @@ def test_the_tute_part_of_the_form_speaks_at_the_form_s_size(phone: Phone) -> No
     assert size("details.tute label.choice") == size("fieldset.sides:not(details *) label.choice")
     assert size("details.tute legend") == size("fieldset.points legend")
     rows = phone.page.eval_on_selector_all(
-        "details.tute fieldset:first-of-type label.choice", "nodes => nodes.map(n => Math.round(n.getBoundingClientRect().top))")
+        "details.tute fieldset:first-of-type label.choice",
+        "nodes => nodes.map(n => Math.round(n.getBoundingClientRect().top))",
+    )
     assert len(rows) == 5 and len(set(rows)) == 2  # three to a row, as wide as a third each

@@ -33,9 +33,9 @@ def seen_within(owner: Phone, selector: str) -> float:
     return time.monotonic() - began
 
 
-def test_a_second_phone_joins_and_enters_tute_and_pocha_deals_that_the_owner_sees(browser: object,
-                                                                                  phone: Phone,
-                                                                                  server: Server) -> None:
+def test_a_second_phone_joins_and_enters_tute_and_pocha_deals_that_the_owner_sees(
+    browser: object, phone: Phone, server: Server
+) -> None:
     owner = phone
     owner.start_match("tute2", ["Ana", "Luis"])
     guest = Phone(browser, server)

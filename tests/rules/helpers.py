@@ -13,9 +13,15 @@ TUTE4_PLAYERS = ["Ana", "Luis", "Carmen", "Pedro"]
 POCHA4_PLAYERS = ["Ana", "Luis", "Carmen", "Pedro"]
 
 
-def tute_deal(points: tuple[Any, Any] | None = (70, 50), last_trick: int | None = 0, *, dealer: int = 0,
-              trump: str = "oros", cantes: list[tuple[int, str]] | None = None,
-              tute: tuple[int, str] | None = None) -> dict[str, Any]:
+def tute_deal(
+    points: tuple[Any, Any] | None = (70, 50),
+    last_trick: int | None = 0,
+    *,
+    dealer: int = 0,
+    trump: str = "oros",
+    cantes: list[tuple[int, str]] | None = None,
+    tute: tuple[int, str] | None = None,
+) -> dict[str, Any]:
     """Build a raw Tute deal."""
     deal: dict[str, Any] = {"dealer": dealer, "trump": trump, "last_trick": last_trick}
     if points is not None:
@@ -27,8 +33,9 @@ def tute_deal(points: tuple[Any, Any] | None = (70, 50), last_trick: int | None 
     return deal
 
 
-def match(game: str, deals: list[Any], options: dict[str, Any] | None = None,
-          players: list[str] | None = None) -> dict[str, Any]:
+def match(
+    game: str, deals: list[Any], options: dict[str, Any] | None = None, players: list[str] | None = None
+) -> dict[str, Any]:
     """Build a match document with sensible players for the game."""
     if players is None:
         players = {"tute2": TUTE2_PLAYERS, "tute4": TUTE4_PLAYERS}.get(game, POCHA4_PLAYERS)

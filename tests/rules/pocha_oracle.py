@@ -9,8 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 DEFAULTS: dict[str, Any] = {
-    "deck": 40, "remove_twos": True, "schedule": "classic", "hook": True,
-    "exact_base": 10, "per_trick": 5, "miss_per_trick": 5, "oros_double": False,
+    "deck": 40,
+    "remove_twos": True,
+    "schedule": "classic",
+    "hook": True,
+    "exact_base": 10,
+    "per_trick": 5,
+    "miss_per_trick": 5,
+    "oros_double": False,
 }
 
 
@@ -67,8 +73,9 @@ def result(document: dict[str, Any]) -> dict[str, Any]:
     deals = []
     totals = [0] * players
     for number, deal in enumerate(document["deals"], start=1):
-        scores = [score(deal["bids"][seat], deal["tricks"][seat], deal.get("trump"), options)
-                  for seat in range(players)]
+        scores = [
+            score(deal["bids"][seat], deal["tricks"][seat], deal.get("trump"), options) for seat in range(players)
+        ]
         deals.append({"number": number, "scores": scores, "winner": None})
         totals = [totals[seat] + scores[seat] for seat in range(players)]
     finished = len(deals) == len(planned)

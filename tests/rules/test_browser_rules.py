@@ -9,8 +9,10 @@ import pytest
 
 from scorekeeper.rules import GAMES, check_options, get_game
 
-CANTES = {suit: {trump: 40 if suit == trump else 20 for trump in ("oros", "copas", "espadas", "bastos")}
-          for suit in ("oros", "copas", "espadas", "bastos")}
+CANTES = {
+    suit: {trump: 40 if suit == trump else 20 for trump in ("oros", "copas", "espadas", "bastos")}
+    for suit in ("oros", "copas", "espadas", "bastos")
+}
 CLASSIC_4 = [1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1]
 
 
@@ -20,8 +22,10 @@ def rules_of(game: str, players: int, **options: Any) -> dict[str, Any]:
 
 def pocha_table(most: int, exact: int, per: int, miss: int) -> list[list[int]]:
     """Write RULES.md's Pocha score out again, by hand, for every bid and tricks pair."""
-    return [[exact + per * tricks if bid == tricks else -miss * abs(bid - tricks) for tricks in range(most + 1)]
-            for bid in range(most + 1)]
+    return [
+        [exact + per * tricks if bid == tricks else -miss * abs(bid - tricks) for tricks in range(most + 1)]
+        for bid in range(most + 1)
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -37,12 +41,21 @@ def test_every_game_s_rules_are_json_shaped_and_name_the_form_s_kind(name: str) 
 
 def test_tute2_at_the_defaults_of_rules_md() -> None:
     assert rules_of("tute2", 2) == {
-        "kind": "card_points", "seats": 2, "suits": ["oros", "copas", "espadas", "bastos"], "sides": [[0], [1]],
-        "next_dealer": [1, 0], "deck_points": 120,
+        "kind": "card_points",
+        "seats": 2,
+        "suits": ["oros", "copas", "espadas", "bastos"],
+        "sides": [[0], [1]],
+        "next_dealer": [1, 0],
+        "deck_points": 120,
         "card_points": {"as": 11, "3": 10, "rey": 4, "caballo": 3, "sota": 2},
-        "impossible_points": [1, 119], "last_trick_bonus": 10, "cantes": CANTES,
-        "held_by_tute": {"reyes": 16, "caballos": 12}, "tute_allowed": True, "tute_ends_match": False,
-        "juegos": {"under": 1, "over": 1, "over_from": 101, "tute": 1}, "target": 3,
+        "impossible_points": [1, 119],
+        "last_trick_bonus": 10,
+        "cantes": CANTES,
+        "held_by_tute": {"reyes": 16, "caballos": 12},
+        "tute_allowed": True,
+        "tute_ends_match": False,
+        "juegos": {"under": 1, "over": 1, "over_from": 101, "tute": 1},
+        "target": 3,
         "dealer_for_leader": [1, 0],
     }
 
@@ -86,8 +99,9 @@ def test_pocha_for_four_at_the_defaults_of_rules_md() -> None:
 
 
 def test_pocha_house_rules_reach_the_browser() -> None:
-    data = rules_of("pocha", 3, exact_base=10, per_trick=3, miss_per_trick=3, oros_double=True, hook=False,
-                    schedule=[5, 5], deck=48)
+    data = rules_of(
+        "pocha", 3, exact_base=10, per_trick=3, miss_per_trick=3, oros_double=True, hook=False, schedule=[5, 5], deck=48
+    )
     assert data["schedule"] == [5, 5] and data["most_cards"] == 16 and data["hook"] is False
     assert data["scores"] == pocha_table(16, 10, 3, 3)
     assert data["scores"][3][3] == 19 and data["scores"][2][3] == -3

@@ -6,8 +6,20 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.rules import (
-    Code, RuleViolation, TuteDeal, TuteDeclaration, TuteOptions, check_bids, check_match, check_options, deck,
-    forbidden_bid, get_game, juegos_earned, other_side_points, score_match,
+    Code,
+    RuleViolation,
+    TuteDeal,
+    TuteDeclaration,
+    TuteOptions,
+    check_bids,
+    check_match,
+    check_options,
+    deck,
+    forbidden_bid,
+    get_game,
+    juegos_earned,
+    other_side_points,
+    score_match,
 )
 from scorekeeper.rules.common import ErrorLog
 from scorekeeper.rules.tute import TuteGame
@@ -18,16 +30,18 @@ from .helpers import codes, match, tute_deal, violations
 def test_in_points_mode_the_higher_total_wins_even_when_the_last_deal_went_the_other_way() -> None:
     # deal 1: Ana 100 + 10 (last trick) = 110, Luis 20; deal 2: Ana 40, Luis 80 + 10 = 90.
     # Totals 150 and 110: Ana reached the target of 150 and leads, though Luis won deal 2.
-    result = score_match(match("tute2", [tute_deal((100, 20), 0), tute_deal((40, 80), 1, dealer=1)],
-                               {"mode": "points", "target": 150}))
+    result = score_match(
+        match("tute2", [tute_deal((100, 20), 0), tute_deal((40, 80), 1, dealer=1)], {"mode": "points", "target": 150})
+    )
     assert result["totals"] == [150, 110]
     assert result["finished"] and result["winners"] == [0]
 
 
 def test_in_points_mode_a_tie_on_total_goes_to_the_last_deal_s_winner() -> None:
     # 110–20, then 20–110: 130 each, and Luis won the deal that ended it
-    result = score_match(match("tute2", [tute_deal((100, 20), 0), tute_deal((20, 100), 1, dealer=1)],
-                               {"mode": "points", "target": 120}))
+    result = score_match(
+        match("tute2", [tute_deal((100, 20), 0), tute_deal((20, 100), 1, dealer=1)], {"mode": "points", "target": 120})
+    )
     assert result["totals"] == [130, 130] and result["winners"] == [1]
 
 
@@ -57,7 +71,9 @@ def test_every_repeated_problem_is_listed_not_only_the_first() -> None:
     assert [e["field"] for e in violations(match("tute2", [unknown]))] == ["cantes.0.suit", "cantes.1.suit"]
     thrice = tute_deal((70, 50), 0, cantes=[(0, "copas"), (1, "copas"), (0, "copas")])
     assert [(e["field"], e["code"]) for e in violations(match("tute2", [thrice]))] == [
-        ("cantes.1.suit", "cante_suit_twice"), ("cantes.2.suit", "cante_suit_twice")]
+        ("cantes.1.suit", "cante_suit_twice"),
+        ("cantes.2.suit", "cante_suit_twice"),
+    ]
     names = match("tute2", [], players=["Ana", "ana"])
     names["players"] = ["Ana", "ana", "ANA", "Luis"]
     names["game"] = "pocha"
@@ -70,14 +86,18 @@ def test_the_dealer_may_not_bid_the_cards_in_hand_when_the_others_bid_nothing() 
     assert forbidden_bid(3, [1, 1]) == 1
 
 
-def _pocha_deal(dealer: int, cards: int, bids: list[int], tricks: list[int], trump: str | None = None) -> dict[str, object]:
+def _pocha_deal(
+    dealer: int, cards: int, bids: list[int], tricks: list[int], trump: str | None = None
+) -> dict[str, object]:
     return {"dealer": dealer, "cards": cards, "trump": trump, "bids": bids, "tricks": tricks}
 
 
 def test_bids_before_play_are_checked_against_the_cards_of_that_deal_not_a_neighbour_s() -> None:
     # classic for 4: 1 1 1 1 2 3 4 …; deal 6 has 3 cards, deal 5 has 2 and deal 7 has 4
-    deals = [_pocha_deal(n % 4, cards, [0, 0, 0, 0], [0] * ((n + 1) % 4) + [cards] + [0] * (3 - (n + 1) % 4))
-             for n, cards in enumerate([1, 1, 1, 1, 2])]
+    deals = [
+        _pocha_deal(n % 4, cards, [0, 0, 0, 0], [0] * ((n + 1) % 4) + [cards] + [0] * (3 - (n + 1) % 4))
+        for n, cards in enumerate([1, 1, 1, 1, 2])
+    ]
     document = match("pocha", deals)
     assert check_bids(document, {"dealer": 1, "cards": 3, "trump": None, "bids": [3, 0, 0, 1]}).cards == 3
     for wrong in (2, 4):
@@ -92,8 +112,11 @@ def test_oros_double_exact_base_and_per_trick_as_the_match_applies_them() -> Non
     assert plain["totals"] == [10 + 5 * 2, -5]
     doubled = score_match(match("pocha", [deal], {"schedule": [3], "oros_double": True}, ["Ana", "Luis"]))
     assert doubled["totals"] == [40, -10]
-    podrida = score_match(match("pocha", [deal], {"schedule": [3], "exact_base": 10, "per_trick": 3,
-                                                  "miss_per_trick": 3}, ["Ana", "Luis"]))
+    podrida = score_match(
+        match(
+            "pocha", [deal], {"schedule": [3], "exact_base": 10, "per_trick": 3, "miss_per_trick": 3}, ["Ana", "Luis"]
+        )
+    )
     assert podrida["totals"] == [16, -3]
 
 
@@ -141,30 +164,43 @@ def test_a_cante_by_a_seat_not_at_the_table_does_not_count_as_singing_its_suit()
 def test_a_deal_with_a_field_named_by_a_number_is_malformed_not_a_crash() -> None:
     deal: dict[object, object] = {**tute_deal(), 7: "x", "zeta": 1}
     assert [(e["field"], e["code"]) for e in violations(match("tute2", [deal]))] == [
-        ("7", "malformed"), ("zeta", "malformed")]
+        ("7", "malformed"),
+        ("zeta", "malformed"),
+    ]
 
 
 def test_bids_out_of_range_are_not_also_taken_for_the_dealer_completing_them() -> None:
     # the bids 1, 2, −1, −1 add up to the 1 card in hand, but two of them are impossible anyway
     deal = _pocha_deal(3, 1, [1, 2, -1, -1], [2, 0, 0, 0])
     assert [(e["field"], e["code"]) for e in violations(match("pocha", [deal]))] == [
-        ("bids.1", "bid_range"), ("bids.2", "bid_range"), ("bids.3", "bid_range"), ("tricks.0", "tricks_range")]
+        ("bids.1", "bid_range"),
+        ("bids.2", "bid_range"),
+        ("bids.3", "bid_range"),
+        ("tricks.0", "tricks_range"),
+    ]
 
 
 def test_three_players_may_not_be_dealt_thirteen_cards_when_the_twos_are_out() -> None:
     players = ["Ana", "Luis", "Carmen"]
     deal = _pocha_deal(0, 13, [0, 0, 0], [13, 0, 0])
     [error] = violations(match("pocha", [deal], {"schedule": [12]}, players))
-    assert (error["code"], error["message"]) == ("cards_range", "With 3 players each can be dealt 1 to 12 cards, not 13.")
+    assert (error["code"], error["message"]) == (
+        "cards_range",
+        "With 3 players each can be dealt 1 to 12 cards, not 13.",
+    )
 
 
 def test_running_totals_add_up_each_deal_to_the_ones_before() -> None:
     # RULES.md's points example: 80/50, then 40/90, so 80/50 and 120/140
-    result = check_match(match("tute2", [tute_deal((70, 50), 0), tute_deal((40, 80), 1, dealer=1)],
-                               {"mode": "points"}))
+    result = check_match(match("tute2", [tute_deal((70, 50), 0), tute_deal((40, 80), 1, dealer=1)], {"mode": "points"}))
     assert result.running_totals() == [(80, 50), (120, 140)]
-    pocha = check_match(match("pocha", [_pocha_deal(0, 1, [1, 0, 0, 1], [1, 0, 0, 0]),
-                                        _pocha_deal(1, 1, [0, 0, 0, 0], [0, 1, 0, 0])], {"schedule": [1, 1]}))
+    pocha = check_match(
+        match(
+            "pocha",
+            [_pocha_deal(0, 1, [1, 0, 0, 1], [1, 0, 0, 0]), _pocha_deal(1, 1, [0, 0, 0, 0], [0, 1, 0, 0])],
+            {"schedule": [1, 1]},
+        )
+    )
     # deal 1: 15, 10, 10, −5; deal 2: 10, −5, 10, 10
     assert pocha.running_totals() == [(15, 10, 10, -5), (25, 5, 20, 5)]
     assert check_match(match("tute4", [])).running_totals() == []
@@ -178,8 +214,9 @@ def test_the_result_names_its_game(game: str) -> None:
 
 def test_in_points_mode_a_tie_on_total_goes_to_side_0_when_it_won_the_last_deal() -> None:
     # 20–110, then 110–20: 130 each, and Ana won the deal that ended it
-    result = score_match(match("tute2", [tute_deal((20, 100), 1), tute_deal((100, 20), 0, dealer=1)],
-                               {"mode": "points", "target": 120}))
+    result = score_match(
+        match("tute2", [tute_deal((20, 100), 1), tute_deal((100, 20), 0, dealer=1)], {"mode": "points", "target": 120})
+    )
     assert result["totals"] == [130, 130] and result["winners"] == [0]
 
 
@@ -192,16 +229,19 @@ def test_a_tute_under_tute_match_earns_no_juegos_and_under_tute_deal_one_or_two(
 
 
 def test_tute_options_keep_every_checked_house_rule() -> None:
-    values = check_options("tute4", {"deck": 48, "last_trick_bonus": 0, "mode": "points", "target": 250,
-                                     "double_over_100": True, "tute": "match"})
-    assert TuteOptions.from_values(values) == TuteOptions(deck=48, last_trick_bonus=0, mode="points", target=250,
-                                                          double_over_100=True, tute="match")
+    values = check_options(
+        "tute4",
+        {"deck": 48, "last_trick_bonus": 0, "mode": "points", "target": 250, "double_over_100": True, "tute": "match"},
+    )
+    assert TuteOptions.from_values(values) == TuteOptions(
+        deck=48, last_trick_bonus=0, mode="points", target=250, double_over_100=True, tute="match"
+    )
 
 
 def test_impossible_card_points_and_deck_sizes_are_refused_with_a_reason() -> None:
-    with pytest.raises(ValueError, match="^a side cannot capture 121 card points$"):
+    with pytest.raises(ValueError, match=r"^a side cannot capture 121 card points$"):
         other_side_points(121)
-    with pytest.raises(ValueError, match="^a Spanish deck has 40 or 48 cards, not 36$"):
+    with pytest.raises(ValueError, match=r"^a Spanish deck has 40 or 48 cards, not 36$"):
         deck(36)
     assert len(deck()) == 40
 
@@ -210,10 +250,12 @@ def test_numbers_up_to_nine_digits_are_spelled_out_in_messages_and_longer_ones_a
     spelled = violations(match("tute2", [tute_deal((999_999_999, -999_999_999), 0)]))
     assert [e["message"] for e in spelled] == [
         "A side cannot capture 999999999 card points: any total from 0 to 120 except 1 and 119.",
-        "A side cannot capture -999999999 card points: any total from 0 to 120 except 1 and 119."]
+        "A side cannot capture -999999999 card points: any total from 0 to 120 except 1 and 119.",
+    ]
     unspelled = violations(match("tute2", [tute_deal((10**9, -(10**9)), 0)]))
     assert [e["message"] for e in unspelled] == [
-        "A side cannot capture that number card points: any total from 0 to 120 except 1 and 119."] * 2
+        "A side cannot capture that number card points: any total from 0 to 120 except 1 and 119."
+    ] * 2
 
 
 def test_a_violation_reads_as_every_problem_in_turn() -> None:
@@ -222,16 +264,24 @@ def test_a_violation_reads_as_every_problem_in_turn() -> None:
     assert str(caught.value) == "players.1: ana is already at this table. [players_duplicate]"
     with pytest.raises(RuleViolation) as caught:
         score_match(match("tute2", [tute_deal((60, 50), 0), tute_deal(last_trick=None)]))
-    assert str(caught.value) == ("deal 1, points: The card points must add up to 120; these add up to 110. "
-                                 "[points_total]; deal 2, last_trick: Say which side took the last trick. "
-                                 "[last_trick_invalid]")
+    assert str(caught.value) == (
+        "deal 1, points: The card points must add up to 120; these add up to 110. "
+        "[points_total]; deal 2, last_trick: Say which side took the last trick. "
+        "[last_trick_invalid]"
+    )
 
 
 def test_get_game_refuses_an_unknown_game_as_score_match_does() -> None:
     with pytest.raises(RuleViolation) as caught:
         get_game("brisca")
-    assert caught.value.errors == [{"deal": None, "field": "game", "code": "game_unknown",
-                                    "message": "There is no game 'brisca' here: choose one of tute2, tute4, pocha."}]
+    assert caught.value.errors == [
+        {
+            "deal": None,
+            "field": "game",
+            "code": "game_unknown",
+            "message": "There is no game 'brisca' here: choose one of tute2, tute4, pocha.",
+        }
+    ]
 
 
 def test_a_match_without_deals_is_a_match_not_yet_played() -> None:

@@ -9,8 +9,9 @@ from scorekeeper.rules import Code, RuleViolation, get_game, score_match
 from .helpers import codes, match, tute_deal, violations
 
 
-def pocha_deal(bids: list[int], tricks: list[int], *, cards: int = 1, dealer: int = 0,
-               trump: Any = "oros") -> dict[str, Any]:
+def pocha_deal(
+    bids: list[int], tricks: list[int], *, cards: int = 1, dealer: int = 0, trump: Any = "oros"
+) -> dict[str, Any]:
     return {"dealer": dealer, "cards": cards, "trump": trump, "bids": bids, "tricks": tricks}
 
 
@@ -67,10 +68,27 @@ def test_rejection_has_the_code_the_field_the_deal_and_a_message(
 
 # The code table of RULES.md, copied here so that a code dropped from the engine is noticed.
 RULES_MD_CODES = {
-    "malformed", "game_unknown", "options_invalid", "players_count", "players_duplicate", "schedule_invalid",
-    "dealer_invalid", "seat_invalid", "trump_invalid", "points_impossible", "points_total", "last_trick_invalid",
-    "cante_suit_twice", "tute_disabled", "cards_range", "cards_schedule", "bid_range", "bid_hook", "tricks_range",
-    "tricks_total", "match_finished",
+    "malformed",
+    "game_unknown",
+    "options_invalid",
+    "players_count",
+    "players_duplicate",
+    "schedule_invalid",
+    "dealer_invalid",
+    "seat_invalid",
+    "trump_invalid",
+    "points_impossible",
+    "points_total",
+    "last_trick_invalid",
+    "cante_suit_twice",
+    "tute_disabled",
+    "cards_range",
+    "cards_schedule",
+    "bid_range",
+    "bid_hook",
+    "tricks_range",
+    "tricks_total",
+    "match_finished",
 }
 
 
@@ -110,7 +128,10 @@ def test_juegos_target_above_99_is_refused_but_allowed_in_points_mode() -> None:
 def test_unknown_deal_fields_and_document_fields_are_malformed() -> None:
     deal = {**tute_deal(), "value": 40}
     assert violations(match("tute2", [deal]))[0] == {
-        "deal": 1, "field": "value", "code": "malformed", "message": "Deal 1 has an unknown field 'value'.",
+        "deal": 1,
+        "field": "value",
+        "code": "malformed",
+        "message": "Deal 1 has an unknown field 'value'.",
     }
     assert codes({**match("tute2", []), "winner": 0}) == ["malformed"]
 
@@ -125,4 +146,6 @@ def test_get_game_names_the_game_or_refuses_with_game_unknown() -> None:
 def test_rule_violation_reads_well_as_text() -> None:
     with pytest.raises(RuleViolation) as caught:
         score_match(match("tute2", [tute_deal((60, 50), 0)]))
-    assert str(caught.value) == "deal 1, points: The card points must add up to 120; these add up to 110. [points_total]"
+    assert (
+        str(caught.value) == "deal 1, points: The card points must add up to 120; these add up to 110. [points_total]"
+    )

@@ -41,10 +41,20 @@ def test_tute4_cantes_count_for_the_singer_s_team() -> None:
 
 def test_pocha_example_forbids_the_dealer_bid_of_2_and_scores_the_deal() -> None:
     assert forbidden_bid(5, [2, 0, 1]) == 2
-    assert codes(match("pocha", [{"dealer": 3, "cards": 5, "trump": None, "bids": [2, 0, 1, 2],
-                                  "tricks": [2, 1, 1, 1]}], {"schedule": [5]})) == ["bid_hook"]
-    result = score_match(match("pocha", [{"dealer": 3, "cards": 5, "trump": None, "bids": [2, 0, 1, 1],
-                                          "tricks": [2, 1, 1, 1]}], {"schedule": [5]}))
+    assert codes(
+        match(
+            "pocha",
+            [{"dealer": 3, "cards": 5, "trump": None, "bids": [2, 0, 1, 2], "tricks": [2, 1, 1, 1]}],
+            {"schedule": [5]},
+        )
+    ) == ["bid_hook"]
+    result = score_match(
+        match(
+            "pocha",
+            [{"dealer": 3, "cards": 5, "trump": None, "bids": [2, 0, 1, 1], "tricks": [2, 1, 1, 1]}],
+            {"schedule": [5]},
+        )
+    )
     assert result["deals"][0]["scores"] == [20, -5, 15, 15]
 
 

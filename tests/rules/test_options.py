@@ -7,10 +7,24 @@ from scorekeeper.rules import GAMES, OptionSpec, RuleViolation, check_options, g
 from .helpers import codes, match
 
 RULES_MD_DEFAULTS = {
-    "tute2": {"deck": 40, "last_trick_bonus": 10, "mode": "juegos", "target": 3, "double_over_100": False,
-              "tute": "deal"},
-    "pocha": {"deck": 40, "remove_twos": True, "schedule": "classic", "hook": True, "exact_base": 10,
-              "per_trick": 5, "miss_per_trick": 5, "oros_double": False},
+    "tute2": {
+        "deck": 40,
+        "last_trick_bonus": 10,
+        "mode": "juegos",
+        "target": 3,
+        "double_over_100": False,
+        "tute": "deal",
+    },
+    "pocha": {
+        "deck": 40,
+        "remove_twos": True,
+        "schedule": "classic",
+        "hook": True,
+        "exact_base": 10,
+        "per_trick": 5,
+        "miss_per_trick": 5,
+        "oros_double": False,
+    },
 }
 RULES_MD_DEFAULTS["tute4"] = RULES_MD_DEFAULTS["tute2"]
 
@@ -50,31 +64,59 @@ def test_allowed_values_are_described_in_words() -> None:
     assert "200" in specs["schedule"].allowed
 
 
-@pytest.mark.parametrize("options", [
-    {"deck": 36}, {"last_trick_bonus": -1}, {"mode": "puntos"}, {"target": 0}, {"tute": "on"}, {"hook": False},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"deck": 36},
+        {"last_trick_bonus": -1},
+        {"mode": "puntos"},
+        {"target": 0},
+        {"tute": "on"},
+        {"hook": False},
+    ],
+)
 def test_tute_option_values_out_of_range_or_unknown_are_options_invalid(options: dict[str, object]) -> None:
     assert codes(match("tute2", [], options)) == ["options_invalid"]
 
 
-@pytest.mark.parametrize("options", [
-    {"deck": "40"}, {"deck": True}, {"last_trick_bonus": 10.0}, {"last_trick_bonus": "10"},
-    {"double_over_100": 1}, {"mode": 1}, {"target": None},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"deck": "40"},
+        {"deck": True},
+        {"last_trick_bonus": 10.0},
+        {"last_trick_bonus": "10"},
+        {"double_over_100": 1},
+        {"mode": 1},
+        {"target": None},
+    ],
+)
 def test_tute_option_values_of_the_wrong_type_are_malformed(options: dict[str, object]) -> None:
     assert codes(match("tute2", [], options)) == ["malformed"]
 
 
-@pytest.mark.parametrize("options", [
-    {"schedule": "short"}, {"schedule": []}, {"schedule": [1] * 201}, {"exact_base": 101},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"schedule": "short"},
+        {"schedule": []},
+        {"schedule": [1] * 201},
+        {"exact_base": 101},
+    ],
+)
 def test_pocha_option_values_out_of_range_are_options_invalid(options: dict[str, object]) -> None:
     assert codes(match("pocha", [], options)) == ["options_invalid"]
 
 
-@pytest.mark.parametrize("options", [
-    {"schedule": [1, "2"]}, {"schedule": 5}, {"oros_double": "no"}, {"remove_twos": None},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"schedule": [1, "2"]},
+        {"schedule": 5},
+        {"oros_double": "no"},
+        {"remove_twos": None},
+    ],
+)
 def test_pocha_option_values_of_the_wrong_type_are_malformed(options: dict[str, object]) -> None:
     assert codes(match("pocha", [], options)) == ["malformed"]
 
@@ -90,12 +132,14 @@ def test_options_equal_to_defaults_are_accepted() -> None:
 def test_changed_options_keeps_only_what_differs_from_the_defaults() -> None:
     tute = get_game("tute2")
     assert tute.changed_options(check_options("tute2", {"mode": "points", "target": 101, "deck": 40})) == {
-        "mode": "points"}
+        "mode": "points"
+    }
     assert tute.changed_options(check_options("tute2", {"mode": "points", "target": 3})) == {
-        "mode": "points", "target": 3}
+        "mode": "points",
+        "target": 3,
+    }
     pocha = get_game("pocha")
-    assert pocha.changed_options(check_options("pocha", {"schedule": [5, 5], "hook": True}, 4)) == {
-        "schedule": [5, 5]}
+    assert pocha.changed_options(check_options("pocha", {"schedule": [5, 5], "hook": True}, 4)) == {"schedule": [5, 5]}
 
 
 def test_check_options_refuses_what_the_match_would_refuse() -> None:

@@ -5,7 +5,16 @@ from typing import Any
 import pytest
 
 from scorekeeper.rules import (
-    POCHA_PRESETS, PochaOptions, RuleViolation, bidding_order, check_bids, forbidden_bid, max_cards, pocha_schedule, score_bid, score_match,
+    POCHA_PRESETS,
+    PochaOptions,
+    RuleViolation,
+    bidding_order,
+    check_bids,
+    forbidden_bid,
+    max_cards,
+    pocha_schedule,
+    score_bid,
+    score_match,
 )
 
 from .helpers import codes, match
@@ -54,7 +63,11 @@ def test_hook_off_lets_the_dealer_make_the_bids_add_up() -> None:
     deal = {"dealer": 0, "cards": 1, "trump": None, "bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]}
     assert codes(match("pocha", [{**deal, "bids": [0, 1, 0, 0]}])) == ["bid_hook"]
     assert score_match(match("pocha", [{**deal, "bids": [0, 1, 0, 0]}], {"hook": False}))["deals"][0]["scores"] == [
-        -5, -5, 10, 10]
+        -5,
+        -5,
+        10,
+        10,
+    ]
 
 
 def test_score_of_a_bid() -> None:

@@ -19,9 +19,38 @@ SUITS = ("oros", "copas", "espadas", "bastos")
 
 # The oracle first answers RULES.md's own examples, so that it can be trusted with the rest.
 
+
 def test_the_oracle_gives_the_schedules_rules_md_spells_out_for_four_players() -> None:
-    assert oracle.schedule(4, {}) == [1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2,
-                                      1, 1, 1, 1]
+    assert oracle.schedule(4, {}) == [
+        1,
+        1,
+        1,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+        10,
+        10,
+        10,
+        10,
+        9,
+        8,
+        7,
+        6,
+        5,
+        4,
+        3,
+        2,
+        1,
+        1,
+        1,
+        1,
+    ]
     assert len(oracle.schedule(4, {"schedule": "ladder"})) == 22
     assert oracle.schedule(4, {"schedule": [5, 5, 5]}) == [5, 5, 5]
 
@@ -35,15 +64,18 @@ def test_the_oracle_scores_rules_md_s_examples() -> None:
     assert oracle.bids_allowed([2, 0, 1, 1], 5, hook=True) and not oracle.bids_allowed([2, 0, 1, 2], 5, hook=True)
 
 
-pocha_options = st.fixed_dictionaries({}, optional={
-    "deck": st.sampled_from([40, 48]),
-    "remove_twos": st.booleans(),
-    "hook": st.booleans(),
-    "exact_base": st.integers(0, 100),
-    "per_trick": st.integers(0, 100),
-    "miss_per_trick": st.integers(0, 100),
-    "oros_double": st.booleans(),
-})
+pocha_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "deck": st.sampled_from([40, 48]),
+        "remove_twos": st.booleans(),
+        "hook": st.booleans(),
+        "exact_base": st.integers(0, 100),
+        "per_trick": st.integers(0, 100),
+        "miss_per_trick": st.integers(0, 100),
+        "oros_double": st.booleans(),
+    },
+)
 
 
 @st.composite
@@ -55,8 +87,13 @@ def valid_deal(draw: st.DrawFn, players: int, cards: int, hook: bool) -> dict[st
     if hook and sum(bids) == cards:
         bids[dealer] += 1 if bids[dealer] < cards else -1
     takers = draw(st.lists(st.integers(0, players - 1), min_size=cards, max_size=cards))
-    return {"dealer": dealer, "cards": cards, "trump": draw(st.sampled_from((None,) + SUITS)),
-            "bids": bids, "tricks": [takers.count(seat) for seat in range(players)]}
+    return {
+        "dealer": dealer,
+        "cards": cards,
+        "trump": draw(st.sampled_from((None,) + SUITS)),
+        "bids": bids,
+        "tricks": [takers.count(seat) for seat in range(players)],
+    }
 
 
 @st.composite
@@ -65,8 +102,9 @@ def pocha_matches(draw: st.DrawFn, whole: bool = False) -> dict[str, Any]:
     players = draw(st.integers(2, 8))
     options: dict[str, Any] = draw(pocha_options)
     most = oracle.most_cards(players, options.get("deck", 40), options.get("remove_twos", True))
-    options["schedule"] = draw(st.sampled_from(["classic", "ladder"])
-                               | st.lists(st.integers(1, most), min_size=1, max_size=6))
+    options["schedule"] = draw(
+        st.sampled_from(["classic", "ladder"]) | st.lists(st.integers(1, most), min_size=1, max_size=6)
+    )
     planned = oracle.schedule(players, options)
     count = len(planned) if whole else draw(st.integers(0, len(planned)))
     deals = [draw(valid_deal(players, cards, options.get("hook", True))) for cards in planned[:count]]
@@ -101,8 +139,13 @@ def deal_at_some_point(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any],
     most = oracle.most_cards(players, document["options"].get("deck", 40), document["options"].get("remove_twos", True))
     cards = min(cards, most)
     numbers = st.lists(st.integers(-1, cards + 1), min_size=players, max_size=players)
-    deal = {"dealer": draw(st.integers(0, players - 1)), "cards": cards,
-            "trump": draw(st.sampled_from((None,) + SUITS)), "bids": draw(numbers), "tricks": draw(numbers)}
+    deal = {
+        "dealer": draw(st.integers(0, players - 1)),
+        "cards": cards,
+        "trump": draw(st.sampled_from((None,) + SUITS)),
+        "bids": draw(numbers),
+        "tricks": draw(numbers),
+    }
     return document, deal, scheduled
 
 
@@ -117,7 +160,7 @@ def refusals(call: Any) -> set[str] | None:
 @settings(max_examples=80, deadline=None)
 @given(deal_at_some_point())
 def test_a_pocha_deal_is_refused_exactly_when_rules_md_forbids_it(
-    drawn: tuple[dict[str, Any], dict[str, Any], int]
+    drawn: tuple[dict[str, Any], dict[str, Any], int],
 ) -> None:
     document, deal, scheduled = drawn
     cards, hook = deal["cards"], document["options"].get("hook", True)
@@ -149,12 +192,20 @@ def test_the_most_cards_and_the_schedules_are_those_of_rules_md(players: int, de
     document = {"game": "pocha", "players": [f"P{i}" for i in range(players)], "deals": []}
     assert score_match({**document, "options": {**options, "schedule": [most]}})["next_cards"] == most
     assert refusals(lambda: score_match({**document, "options": {**options, "schedule": [most + 1]}})) == {
-        "schedule_invalid"}
+        "schedule_invalid"
+    }
     for name in ("classic", "ladder"):
         named = {**options, "schedule": name}
         # the first player takes every trick, nobody bids: each deal is valid exactly when its cards are scheduled
-        deals = [{"dealer": number % players, "cards": cards, "trump": None, "bids": [0] * players,
-                  "tricks": [cards] + [0] * (players - 1)}
-                 for number, cards in enumerate(oracle.schedule(players, named))]
+        deals = [
+            {
+                "dealer": number % players,
+                "cards": cards,
+                "trump": None,
+                "bids": [0] * players,
+                "tricks": [cards] + [0] * (players - 1),
+            }
+            for number, cards in enumerate(oracle.schedule(players, named))
+        ]
         assert score_match({**document, "options": named, "deals": deals[:-1]})["finished"] is False
         assert score_match({**document, "options": named, "deals": deals})["finished"] is True

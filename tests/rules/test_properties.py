@@ -18,8 +18,14 @@ CODES = {code.value for code in Code}
 POSSIBLE_POINTS = st.integers(0, 120).filter(lambda p: p not in (1, 119))
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.integers(-(10**30), 10**30) | st.just(0).map(lambda _: 10**5000)
-    | st.floats(allow_nan=True) | st.text(max_size=8) | st.sampled_from(SUITS + ("reyes", "juegos", "classic")),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(-(10**30), 10**30)
+    | st.just(0).map(lambda _: 10**5000)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=8)
+    | st.sampled_from(SUITS + ("reyes", "juegos", "classic")),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
     max_leaves=20,
 )
@@ -50,13 +56,16 @@ def tute_deals(draw: st.DrawFn, seats: int, options: dict[str, Any], dealer: int
     return deal
 
 
-tute_options = st.fixed_dictionaries({}, optional={
-    "last_trick_bonus": st.integers(0, 50),
-    "mode": st.sampled_from(["juegos", "points"]),
-    "double_over_100": st.booleans(),
-    "tute": st.sampled_from(["deal", "match", "off"]),
-    "deck": st.sampled_from([40, 48]),
-})
+tute_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "last_trick_bonus": st.integers(0, 50),
+        "mode": st.sampled_from(["juegos", "points"]),
+        "double_over_100": st.booleans(),
+        "tute": st.sampled_from(["deal", "match", "off"]),
+        "deck": st.sampled_from([40, 48]),
+    },
+)
 
 
 @st.composite
@@ -86,28 +95,81 @@ def assert_rejects_cleanly_or_scores(document: Any) -> None:
             assert error["code"] in CODES
             assert isinstance(error["message"], str) and error["message"]
     else:
-        assert set(result) == {"game", "sides", "deals", "totals", "juegos", "finished", "winners",
-                               "next_dealer", "next_cards"}
+        assert set(result) == {
+            "game",
+            "sides",
+            "deals",
+            "totals",
+            "juegos",
+            "finished",
+            "winners",
+            "next_dealer",
+            "next_cards",
+        }
 
 
 FIELD_PATHS = [
-    (), ("game",), ("players",), ("players", 0), ("options",), ("options", "target"), ("options", "schedule"),
-    ("deals",), ("deals", 0), ("deals", 0, "dealer"), ("deals", 0, "trump"), ("deals", 0, "points"),
-    ("deals", 0, "points", 1), ("deals", 0, "last_trick"), ("deals", 0, "cantes"), ("deals", 0, "cantes", 0),
-    ("deals", 0, "cantes", 0, "seat"), ("deals", 0, "cantes", 0, "suit"), ("deals", 0, "tute"),
-    ("deals", 0, "cards"), ("deals", 0, "bids"), ("deals", 0, "bids", 0), ("deals", 0, "tricks"),
+    (),
+    ("game",),
+    ("players",),
+    ("players", 0),
+    ("options",),
+    ("options", "target"),
+    ("options", "schedule"),
+    ("deals",),
+    ("deals", 0),
+    ("deals", 0, "dealer"),
+    ("deals", 0, "trump"),
+    ("deals", 0, "points"),
+    ("deals", 0, "points", 1),
+    ("deals", 0, "last_trick"),
+    ("deals", 0, "cantes"),
+    ("deals", 0, "cantes", 0),
+    ("deals", 0, "cantes", 0, "seat"),
+    ("deals", 0, "cantes", 0, "suit"),
+    ("deals", 0, "tute"),
+    ("deals", 0, "cards"),
+    ("deals", 0, "bids"),
+    ("deals", 0, "bids", 0),
+    ("deals", 0, "tricks"),
     ("deals", 0, "tricks", 3),
 ]
 
 BASES = [
-    {"game": "tute2", "players": ["Ana", "Luis"], "options": {"target": 3},
-     "deals": [{"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0,
-                "cantes": [{"seat": 0, "suit": "oros"}]}]},
-    {"game": "tute4", "players": ["Ana", "Luis", "Carmen", "Pedro"], "options": {"mode": "points"},
-     "deals": [{"dealer": 3, "trump": "oros", "points": [30, 12],
-                "cantes": [{"seat": 2, "suit": "oros"}], "tute": {"seat": 2, "kind": "reyes"}}]},
-    {"game": "pocha", "players": ["Ana", "Luis", "Carmen", "Pedro"], "options": {"schedule": "classic"},
-     "deals": [{"dealer": 0, "cards": 1, "trump": None, "bids": [1, 0, 0, 1], "tricks": [1, 0, 0, 0]}]},
+    {
+        "game": "tute2",
+        "players": ["Ana", "Luis"],
+        "options": {"target": 3},
+        "deals": [
+            {
+                "dealer": 0,
+                "trump": "copas",
+                "points": [78, 42],
+                "last_trick": 0,
+                "cantes": [{"seat": 0, "suit": "oros"}],
+            }
+        ],
+    },
+    {
+        "game": "tute4",
+        "players": ["Ana", "Luis", "Carmen", "Pedro"],
+        "options": {"mode": "points"},
+        "deals": [
+            {
+                "dealer": 3,
+                "trump": "oros",
+                "points": [30, 12],
+                "cantes": [{"seat": 2, "suit": "oros"}],
+                "tute": {"seat": 2, "kind": "reyes"},
+            }
+        ],
+    },
+    {
+        "game": "pocha",
+        "players": ["Ana", "Luis", "Carmen", "Pedro"],
+        "options": {"schedule": "classic"},
+        "deals": [{"dealer": 0, "cards": 1, "trump": None, "bids": [1, 0, 0, 1], "tricks": [1, 0, 0, 0]}],
+    },
 ]
 
 
@@ -189,8 +251,7 @@ def test_tute_winner_has_the_best_standing(doc: dict[str, Any]) -> None:
     [winner] = result["winners"]
     loser = 1 - winner
     last = doc["deals"][-1]
-    ended_by_tute = "tute" in last and (doc["options"].get("tute") == "match"
-                                        or doc["options"].get("mode") == "points")
+    ended_by_tute = "tute" in last and (doc["options"].get("tute") == "match" or doc["options"].get("mode") == "points")
     if ended_by_tute:
         assert result["deals"][-1]["winner"] == winner
     elif result["juegos"] is not None:
@@ -198,7 +259,8 @@ def test_tute_winner_has_the_best_standing(doc: dict[str, Any]) -> None:
     else:
         totals = result["totals"]
         assert totals[winner] > totals[loser] or (
-            totals[winner] == totals[loser] and result["deals"][-1]["winner"] == winner)
+            totals[winner] == totals[loser] and result["deals"][-1]["winner"] == winner
+        )
 
 
 @given(st.one_of(tute_matches(), pocha_matches()))

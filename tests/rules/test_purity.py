@@ -8,9 +8,35 @@ import scorekeeper.rules
 
 RULES_DIR = Path(scorekeeper.rules.__file__).parent
 FORBIDDEN_MODULES = {
-    "flask", "flask_sqlalchemy", "flask_wtf", "flask_login", "flask_migrate", "flask_babel", "sqlalchemy",
-    "wtforms", "werkzeug", "jinja2", "alembic", "io", "os", "sys", "pathlib", "shutil", "socket", "sqlite3",
-    "subprocess", "tempfile", "urllib", "http", "requests", "json", "logging", "pickle", "glob", "asyncio", "time",
+    "flask",
+    "flask_sqlalchemy",
+    "flask_wtf",
+    "flask_login",
+    "flask_migrate",
+    "flask_babel",
+    "sqlalchemy",
+    "wtforms",
+    "werkzeug",
+    "jinja2",
+    "alembic",
+    "io",
+    "os",
+    "sys",
+    "pathlib",
+    "shutil",
+    "socket",
+    "sqlite3",
+    "subprocess",
+    "tempfile",
+    "urllib",
+    "http",
+    "requests",
+    "json",
+    "logging",
+    "pickle",
+    "glob",
+    "asyncio",
+    "time",
 }
 FORBIDDEN_CALLS = {"open", "print", "input", "exec", "eval", "__import__"}
 
@@ -26,8 +52,7 @@ def imported_modules(tree: ast.AST) -> set[str]:
 
 
 def called_names(tree: ast.AST) -> set[str]:
-    return {node.func.id for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    return {node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
 
 
 def rules_sources() -> list[Path]:
@@ -68,9 +93,9 @@ def test_every_public_function_and_class_has_a_docstring() -> None:
         tree = ast.parse(path.read_text())
         assert ast.get_docstring(tree), path.name
         for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
-                if not ast.get_docstring(node):
-                    missing.append(f"{path.name}:{node.name}")
+            public = isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")
+            if public and not ast.get_docstring(node):
+                missing.append(f"{path.name}:{node.name}")
     assert missing == []
 
 
@@ -81,14 +106,20 @@ def test_the_package_example_runs() -> None:
 
 def test_every_message_the_engine_says_is_in_the_catalogue_and_every_one_is_said() -> None:
     from scorekeeper.rules.messages import MESSAGES
+
     said: set[str] = set()
     ids: set[str] = set()
     for path in rules_sources():
         if path.name == "messages.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
-                    "add", "problem") and len(node.args) >= 3 and isinstance(node.args[2], ast.Constant):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("add", "problem")
+                and len(node.args) >= 3
+                and isinstance(node.args[2], ast.Constant)
+            ):
                 said.add(node.args[2].value)
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 ids.add(node.value)

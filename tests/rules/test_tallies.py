@@ -12,8 +12,13 @@ def _result(game: str, deals: list[dict[str, object]], options: dict[str, object
 
 def test_a_tute_deal_counts_each_seats_cantes_by_value_the_tute_and_the_last_trick() -> None:
     tute = get_game("tute4")
-    deal = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 1,
-            "cantes": [{"seat": 0, "suit": "oros"}, {"seat": 0, "suit": "copas"}, {"seat": 2, "suit": "bastos"}]}
+    deal = {
+        "dealer": 0,
+        "trump": "oros",
+        "points": [70, 50],
+        "last_trick": 1,
+        "cantes": [{"seat": 0, "suit": "oros"}, {"seat": 0, "suit": "copas"}, {"seat": 2, "suit": "bastos"}],
+    }
     assert tute.seat_tallies(deal, 0, 0) == {"cantes_20": 1, "cantes_40": 1, "tutes": 0, "last_tricks": 0}
     assert tute.seat_tallies(deal, 2, 0) == {"cantes_20": 1, "cantes_40": 0, "tutes": 0, "last_tricks": 0}
     assert tute.seat_tallies(deal, 1, 1) == {"cantes_20": 0, "cantes_40": 0, "tutes": 0, "last_tricks": 1}
@@ -40,8 +45,17 @@ def test_tute_places_the_winner_first_and_the_other_side_second() -> None:
 
 
 def test_pocha_places_the_players_by_total_and_ties_share_a_place() -> None:
-    result = MatchResult(game="pocha", sides=((0,), (1,), (2,), (3,)), deals=(), totals=(15, 30, 15, -5),
-                         juegos=None, finished=True, winners=(1,), next_dealer=None, next_cards=None)
+    result = MatchResult(
+        game="pocha",
+        sides=((0,), (1,), (2,), (3,)),
+        deals=(),
+        totals=(15, 30, 15, -5),
+        juegos=None,
+        finished=True,
+        winners=(1,),
+        next_dealer=None,
+        next_cards=None,
+    )
     assert get_game("pocha").ranks(result) == [2, 1, 2, 3]
 
 

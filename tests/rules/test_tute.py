@@ -1,7 +1,14 @@
 """Tute matches: juegos and points modes, the tute declaration, targets, ties and who deals next."""
 
 from scorekeeper.rules import (
-    DECK_POINTS, TuteOptions, cante_value, deck, first_dealer_for_leader, other_side_points, possible_card_points, score_match,
+    DECK_POINTS,
+    TuteOptions,
+    cante_value,
+    deck,
+    first_dealer_for_leader,
+    other_side_points,
+    possible_card_points,
+    score_match,
 )
 
 from .helpers import codes, match, tute_deal, violations
@@ -15,8 +22,20 @@ def test_a_deck_holds_120_card_points_whatever_its_size() -> None:
 
 def test_card_points_per_rank() -> None:
     points = {card.rank: card.points for card in deck(48) if card.suit == "oros"}
-    assert points == {"as": 11, "3": 10, "rey": 4, "caballo": 3, "sota": 2,
-                      "9": 0, "8": 0, "7": 0, "6": 0, "5": 0, "4": 0, "2": 0}
+    assert points == {
+        "as": 11,
+        "3": 10,
+        "rey": 4,
+        "caballo": 3,
+        "sota": 2,
+        "9": 0,
+        "8": 0,
+        "7": 0,
+        "6": 0,
+        "5": 0,
+        "4": 0,
+        "2": 0,
+    }
 
 
 def test_the_48_card_deck_scores_like_the_40_card_deck() -> None:
@@ -48,8 +67,12 @@ def test_most_a_deal_can_hold_is_230() -> None:
 
 
 def test_juegos_match_is_won_by_the_first_side_to_reach_the_target() -> None:
-    deals = [tute_deal((80, 40), 0, dealer=0), tute_deal((30, 90), 1, dealer=1),
-             tute_deal((90, 30), 0, dealer=0), tute_deal((90, 30), 0, dealer=1)]
+    deals = [
+        tute_deal((80, 40), 0, dealer=0),
+        tute_deal((30, 90), 1, dealer=1),
+        tute_deal((90, 30), 0, dealer=0),
+        tute_deal((90, 30), 0, dealer=1),
+    ]
     result = score_match(match("tute2", deals))
     assert result["juegos"] == [3, 1]
     assert result["finished"] is True and result["winners"] == [0]
@@ -83,8 +106,10 @@ def test_after_a_tute_the_points_leave_out_the_four_cards_the_declarer_holds() -
     assert codes(match("tute2", [tute_deal((60, 45), None, tute=(0, "reyes"))])) == ["points_total"]
     assert codes(match("tute2", [tute_deal((60, 49), None, tute=(1, "caballos"))])) == ["points_total"]
     [error] = violations(match("tute2", [tute_deal((60, 60), None, tute=(0, "reyes"))]))
-    assert error["message"] == ("After a tute of Reyes the card points add up to at most 104: "
-                                "the declarer still holds the four. These add up to 120.")
+    assert error["message"] == (
+        "After a tute of Reyes the card points add up to at most 104: "
+        "the declarer still holds the four. These add up to 120."
+    )
 
 
 def test_tute_earns_two_juegos_when_double_over_100_is_on() -> None:
@@ -184,8 +209,10 @@ def test_tute_kind_must_be_reyes_or_caballos() -> None:
 
 
 def test_a_last_trick_of_no_side_names_both_sides_in_its_message() -> None:
-    for game, players, sides in (("tute2", ["Ana", "Luis"], ("Ana", "Luis")),
-                                 ("tute4", ["Ana", "Luis", "Carmen", "Pedro"], ("Ana & Carmen", "Luis & Pedro"))):
+    for game, players, sides in (
+        ("tute2", ["Ana", "Luis"], ("Ana", "Luis")),
+        ("tute4", ["Ana", "Luis", "Carmen", "Pedro"], ("Ana & Carmen", "Luis & Pedro")),
+    ):
         [error] = violations(match(game, [tute_deal((70, 50), 2)], players=players))
         assert error["code"] == "last_trick_invalid" and error["field"] == "last_trick"
         assert sides[0] in str(error["message"]) and sides[1] in str(error["message"])
