@@ -13,7 +13,8 @@ import scorekeeper
 
 PACKAGE_DIR = Path(scorekeeper.__file__).parent
 PYPROJECT = PACKAGE_DIR.parent / "pyproject.toml"
-LONGEST_MODULE = 400
+#: The most lines a module may have (as ruff formats it) before it is split by concern.
+LONGEST_MODULE = 500
 
 
 def contract(name_start: str) -> dict[str, object]:

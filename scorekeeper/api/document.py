@@ -13,56 +13,26 @@ from functools import cache
 from typing import Any
 
 from ..config import Defaults
-from ..games.json_schema import Schema, ref
+from ..games.json_schema import ref
 from ..reads.queries import MAX_PAGE_SIZE, PAGE_SIZE
 from ..services import MAX_IDEMPOTENCY_KEY
+from .parts import answer
+from .paths import paths
 from .schemas import components
 
 OPENAPI_VERSION = "3.1.0"
 #: Where the API lives; the document's paths are relative to it.
 API_ROOT = "/api/v1"
 
-_JSON = "application/json"
-#: The control characters an idempotency key may not hold, as a regular-expression class body.
 _CONTROL = "\\u0000-\\u001f\\u007f-\\u009f"
-
-
-def _content(schema: Schema) -> dict[str, Any]:
-    return {_JSON: {"schema": schema}}
-
-
-def _answer(description: str, schema: Schema, headers: dict[str, Any] | None = None) -> dict[str, Any]:
-    answer: dict[str, Any] = {"description": description, "content": _content(schema)}
-    if headers:
-        answer["headers"] = headers
-    return answer
-
-
-def _response(name: str) -> Schema:
-    return {"$ref": f"#/components/responses/{name}"}
-
-
-def _parameter(name: str) -> Schema:
-    return {"$ref": f"#/components/parameters/{name}"}
-
-
-_ETAG = {
-    "ETag": {
-        "description": "The version of the match read and a digest of the answer: send it back as "
-        "`If-Match` with any change (`PATCH`, `POST`, `PUT`, `DELETE`), or as "
-        "`If-None-Match` with a `GET`.",
-        "required": True,
-        "schema": {"type": "string", "pattern": '^"v[0-9]+-[0-9a-f]{16}"$'},
-    }
-}
 
 
 def _responses() -> dict[str, Any]:
     """Return the answers several operations share."""
     limit = Defaults.MAX_CONTENT_LENGTH // (1024 * 1024)
     return {
-        "NotJson": _answer("The body is not JSON (say `Content-Type: application/json`).", ref("Message")),
-        "Unauthorized": _answer(
+        "NotJson": answer("The body is not JSON (say `Content-Type: application/json`).", ref("Message")),
+        "Unauthorized": answer(
             "No valid API token was sent.",
             ref("Message"),
             headers={
@@ -73,428 +43,16 @@ def _responses() -> dict[str, Any]:
                 }
             },
         ),
-        "NotFound": _answer(
+        "NotFound": answer(
             "There is no such match (or deal) in this account; another account's match is not found either.",
             ref("Message"),
         ),
-        "TooLarge": _answer(f"The body is larger than {limit} MiB.", ref("Message")),
-        "RuleViolation": _answer(
+        "TooLarge": answer(f"The body is larger than {limit} MiB.", ref("Message")),
+        "RuleViolation": answer(
             "The rules were broken (or a field is of the wrong type or shape): every problem is "
             "listed with its code, and nothing was stored.",
             ref("RuleErrors"),
         ),
-    }
-
-
-def _conflict(when: str) -> dict[str, Any]:
-    return _answer(f"{when} Nothing was stored.", ref("Message"))
-
-
-def _operation(
-    operation_id: str,
-    summary: str,
-    description: str,
-    responses: dict[str, Any],
-    *,
-    parameters: list[Schema] | None = None,
-    body: Schema | None = None,
-    body_description: str = "",
-    examples: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    operation: dict[str, Any] = {
-        "operationId": operation_id,
-        "summary": summary,
-        "description": description,
-        "tags": ["matches"],
-    }
-    if parameters:
-        operation["parameters"] = parameters
-    if body is not None:
-        operation["requestBody"] = {"required": True, "description": body_description, "content": _content(body)}
-        if examples:
-            operation["requestBody"]["content"][_JSON]["examples"] = examples
-    answers = dict(responses)
-    answers["401"] = _response("Unauthorized")
-    if body is not None:
-        answers.setdefault("400", _response("NotJson"))
-        answers["413"] = _response("TooLarge")
-    operation["responses"] = dict(sorted(answers.items()))
-    return operation
-
-
-def _match(status: str, description: str, *links: str, with_etag: bool = False) -> dict[str, Any]:
-    answer = _answer(description, ref("Match"), headers=_ETAG if with_etag else None)
-    if links:
-        answer["links"] = {name: _LINKS[name] for name in links}
-    return {status: answer}
-
-
-_ID = "$response.body#/id"
-#: What a client can do next with the match it was answered, and where the link's values come from.
-_LINKS: dict[str, Any] = {
-    "ReadMatch": {"operationId": "getMatch", "parameters": {"match_id": _ID}, "description": "Read the match again."},
-    "AddDeal": {"operationId": "addDeal", "parameters": {"match_id": _ID}, "description": "Add the match's next deal."},
-    "CorrectFirstDeal": {
-        "operationId": "replaceDeal",
-        "parameters": {"match_id": _ID, "number": "$response.body#/result/deals/0/number"},
-        "description": "Correct the match's first deal.",
-    },
-    "DeleteThisDeal": {
-        "operationId": "deleteDeal",
-        "parameters": {"match_id": _ID, "number": "$request.body#/number"},
-        "description": "Delete the deal just added (when it was sent with its `number`).",
-    },
-}
-
-#: Sample bodies, which also give Schemathesis requests that the rules accept.
-_TUTE_DEAL = {
-    "dealer": 0,
-    "trump": "copas",
-    "points": [78, 42],
-    "last_trick": 0,
-    "cantes": [{"seat": 0, "suit": "oros"}, {"seat": 1, "suit": "copas"}],
-}
-_NEW_MATCHES = {
-    "tute2": {"summary": "Tute for two, first to 3 juegos", "value": {"game": "tute2", "players": ["Ana", "Luis"]}},
-    "imported": {
-        "summary": "A Tute match imported with its deals",
-        "value": {
-            "game": "tute2",
-            "players": ["Ana", "Luis"],
-            "options": {"double_over_100": True},
-            "deals": [_TUTE_DEAL],
-        },
-    },
-    "pocha": {
-        "summary": "Pocha for four, Carmen dealing first",
-        "value": {"game": "pocha", "players": ["Ana", "Luis", "Carmen", "Pablo"], "first_dealer": 2},
-    },
-    "noted": {
-        "summary": "Tute for four, with a note",
-        "value": {"game": "tute4", "players": ["Ana", "Luis", "Carmen", "Pablo"], "note": "At Carmen's"},
-    },
-}
-_DEALS = {
-    "tute": {"summary": "A Tute deal, the first of its match", "value": {**_TUTE_DEAL, "number": 1}},
-    "tute_stopped": {
-        "summary": "A Tute deal stopped by a tute of Caballos",
-        "value": {"dealer": 1, "trump": "oros", "tute": {"seat": 0, "kind": "caballos"}},
-    },
-    "pocha": {
-        "summary": "A Pocha deal of one card each, for three",
-        "value": {"dealer": 0, "cards": 1, "trump": "espadas", "bids": [1, 0, 1], "tricks": [1, 0, 0]},
-    },
-}
-
-
-def _paths() -> dict[str, Any]:
-    """Return every operation of the API, by path."""
-    match_id, number = _parameter("match_id"), _parameter("number")
-    concurrent = "Someone else changed the match at the same moment: read it again and retry."
-    stale = _conflict(
-        "The match changed since the version named by `If-Match` (or `If-Match` names no version "
-        "of it): nothing was changed."
-    )
-    if_match = _parameter("If-Match")
-    return {
-        "/openapi.json": {
-            "get": {
-                "operationId": "getOpenApiDocument",
-                "summary": "This document",
-                "tags": ["meta"],
-                "security": [],
-                "description": "The OpenAPI document of the API; no token is needed.",
-                "responses": {
-                    "200": _answer(
-                        "The OpenAPI 3.1 document.", {"type": "object", "required": ["openapi", "info", "paths"]}
-                    )
-                },
-            }
-        },
-        "/matches": {
-            "get": _operation(
-                "listMatches",
-                "List the account's matches",
-                f"Newest first, {PAGE_SIZE} to a page unless `per_page` says otherwise.",
-                {
-                    "200": _answer(
-                        "One page of matches.",
-                        {"type": "array", "items": ref("Match")},
-                        headers={
-                            "X-Total-Count": {
-                                "required": True,
-                                "description": "How many matches the account has.",
-                                "schema": {"type": "integer", "minimum": 0},
-                            },
-                            "Link": {
-                                "description": 'The next and previous pages (`rel="next"`, `rel="prev"`), when there '
-                                "are some.",
-                                "schema": {"type": "string", "minLength": 1},
-                            },
-                        },
-                    ),
-                    "400": _answer("`page` or `per_page` is not a whole number from 1.", ref("Message")),
-                },
-                parameters=[_parameter("page"), _parameter("per_page")],
-            ),
-            "post": _operation(
-                "createMatch",
-                "Start a match, or import a whole one",
-                "Checks the match document with the rules engine; with `deals`, the whole match is checked and "
-                "stored at once (finished if its deals end it). Players are the account's, by name: a new name adds "
-                "a player.",
-                {
-                    **_match("201", "The match, as stored.", "ReadMatch", "AddDeal"),
-                    "409": _conflict("A player of the same name was added at the same moment."),
-                    "422": _response("RuleViolation"),
-                },
-                body=ref("NewMatch"),
-                body_description="A match document, optionally with `first_dealer` and `note`.",
-                examples=_NEW_MATCHES,
-            ),
-        },
-        "/matches/{match_id}": {
-            "get": _operation(
-                "getMatch",
-                "Read a match",
-                "The match document and the rules engine's result.",
-                {
-                    **_match("200", "The match; its `ETag` names the version read.", "AddDeal", with_etag=True),
-                    "304": {
-                        "description": "Not modified: the match is still as the `ETag` in `If-None-Match` names it.",
-                        "headers": _ETAG,
-                    },
-                    "404": _response("NotFound"),
-                },
-                parameters=[match_id, _parameter("If-None-Match")],
-            ),
-            "patch": _operation(
-                "changeMatch",
-                "Change a match's note",
-                "Writes, changes or clears (`null` or empty) the owner's note on the match, whatever its status. "
-                "With `If-Match`, only if the match is still at the version read.",
-                {
-                    **_match(
-                        "200", "The match with its note; its `ETag` names its new version.", "ReadMatch", with_etag=True
-                    ),
-                    "404": _response("NotFound"),
-                    "409": _conflict(concurrent),
-                    "412": stale,
-                    "422": _response("RuleViolation"),
-                },
-                parameters=[match_id, if_match],
-                body=ref("MatchChange"),
-                body_description="The note.",
-                examples={
-                    "note": {
-                        "summary": "Where the match was played",
-                        "value": {"note": "At Carmen's; the loser pays the coffee"},
-                    }
-                },
-            ),
-        },
-        "/nights": {
-            "get": {
-                **_operation(
-                    "listNights",
-                    "List the account's game nights",
-                    f"Newest first, {PAGE_SIZE} to a page unless `per_page` says otherwise, as the matches are.",
-                    {
-                        "200": _answer(
-                            "One page of nights.",
-                            {"type": "array", "items": ref("Night")},
-                            headers={
-                                "X-Total-Count": {
-                                    "required": True,
-                                    "description": "How many nights the account has.",
-                                    "schema": {"type": "integer", "minimum": 0},
-                                },
-                                "Link": {
-                                    "description": 'The next and previous pages (`rel="next"`, `rel="prev"`), '
-                                    "when there are some.",
-                                    "schema": {"type": "string", "minLength": 1},
-                                },
-                            },
-                        ),
-                        "400": _answer("`page` or `per_page` is not a whole number from 1.", ref("Message")),
-                    },
-                    parameters=[_parameter("page"), _parameter("per_page")],
-                ),
-                "tags": ["nights"],
-            }
-        },
-        "/matches/{match_id}/deals": {
-            "post": _operation(
-                "addDeal",
-                "Add the next deal",
-                "The whole match is checked again with the deal added. With `number`, the deal is stored only if it "
-                "is the match's next one, so that two phones entering the same deal store it once. With an "
-                "`Idempotency-Key`, a retry of the same request gets the first answer again (in today's shape, even "
-                "when an earlier version kept it), whatever has happened to the match since. With `If-Match`, the "
-                "deal is added only if the match is still at the version read.",
-                {
-                    **_match(
-                        "201",
-                        "The match with the deal added (or, for a retried Idempotency-Key, the first answer).",
-                        "ReadMatch",
-                        "CorrectFirstDeal",
-                        "DeleteThisDeal",
-                    ),
-                    "400": _answer(
-                        "The body is not JSON, or the Idempotency-Key is not 1 to "
-                        f"{MAX_IDEMPOTENCY_KEY} printable characters.",
-                        ref("Message"),
-                    ),
-                    "404": _response("NotFound"),
-                    "409": _conflict(
-                        "`number` is not the match's next deal number, the Idempotency-Key was used for "
-                        f"another match, or the match changed at the same moment. {concurrent}"
-                    ),
-                    "412": stale,
-                    "422": _response("RuleViolation"),
-                },
-                parameters=[match_id, _parameter("Idempotency-Key"), if_match],
-                body=ref("Deal"),
-                body_description="One deal of the match's game, optionally with `number`.",
-                examples=_DEALS,
-            )
-        },
-        "/matches/{match_id}/deals/{number}": {
-            "put": _operation(
-                "replaceDeal",
-                "Correct a deal",
-                "Replaces deal `number`; the whole match is checked again, later deals included. With `If-Match`, "
-                "the correction is made only if the match is still at the version read.",
-                {
-                    **_match(
-                        "200", "The match as corrected; its `ETag` names its new version.", "ReadMatch", with_etag=True
-                    ),
-                    "404": _response("NotFound"),
-                    "409": _conflict(concurrent),
-                    "412": stale,
-                    "422": _response("RuleViolation"),
-                },
-                parameters=[match_id, number, if_match],
-                body=ref("Deal"),
-                body_description="The deal as it should have been; a `number` in it is not read (the path names "
-                "the deal).",
-                examples=_DEALS,
-            ),
-            "delete": _operation(
-                "deleteDeal",
-                "Delete the last deal",
-                "Only the last deal can be deleted; a finished match is open again (and its entry link stops). "
-                "With `If-Match`, only if the match is still at the version read.",
-                {
-                    **_match(
-                        "200",
-                        "The match without the deal; its `ETag` names its new version.",
-                        "ReadMatch",
-                        "AddDeal",
-                        with_etag=True,
-                    ),
-                    "404": _response("NotFound"),
-                    "409": _conflict(f"This is not the last deal. {concurrent}"),
-                    "412": stale,
-                    "422": _answer(
-                        "The match was abandoned: it takes no more changes (`match_finished`).", ref("RuleErrors")
-                    ),
-                },
-                parameters=[match_id, number, if_match],
-            ),
-        },
-        "/matches/{match_id}/share": {
-            "post": _operation(
-                "shareMatch",
-                "Make the live link",
-                "A secret address that shows the match's scoreboard, read-only, to anyone who has it, without "
-                "signing in. Only a hash of it is kept. A new link replaces the match's older one, which stops "
-                "working.",
-                {
-                    "201": _answer(
-                        "The live link.",
-                        {
-                            "type": "object",
-                            "required": ["url"],
-                            "additionalProperties": False,
-                            "properties": {
-                                "url": {
-                                    "type": "string",
-                                    "format": "uri",
-                                    "description": "The live view's address; its secret is in the "
-                                    "fragment, which browsers never send to a server.",
-                                }
-                            },
-                        },
-                    ),
-                    "404": _response("NotFound"),
-                    "409": _conflict(concurrent),
-                    "412": stale,
-                },
-                parameters=[match_id, if_match],
-            ),
-            "delete": _operation(
-                "stopSharing",
-                "Stop the live link",
-                "The match's live link answers 404 from now on (it is not an error if there was none).",
-                {
-                    "204": {"description": "The link is stopped."},
-                    "404": _response("NotFound"),
-                    "409": _conflict(concurrent),
-                    "412": stale,
-                },
-                parameters=[match_id, if_match],
-            ),
-        },
-        "/matches/{match_id}/entry-link": {
-            "post": _operation(
-                "openEntryLink",
-                "Make the entry link",
-                "A secret address through which the other phones at the table enter, correct and undo this "
-                "match's deals, without signing in and without reaching anything else of the account, until the "
-                "match ends (then they read its final scoreboard) or the link is stopped. Only a hash of it is "
-                "kept; the owner's scoreboard shows it again. A new link replaces the match's older one, which "
-                "stops at once.",
-                {
-                    "201": _answer(
-                        "The entry link and its QR code.",
-                        {
-                            "type": "object",
-                            "required": ["url", "qr_svg"],
-                            "additionalProperties": False,
-                            "properties": {
-                                "url": {
-                                    "type": "string",
-                                    "format": "uri",
-                                    "description": "The entry link; its secret is in the fragment, which browsers "
-                                    "never send to a server.",
-                                },
-                                "qr_svg": {"type": "string", "description": "The link as a QR code, an SVG document."},
-                            },
-                        },
-                    ),
-                    "404": _response("NotFound"),
-                    "409": _conflict(
-                        f"The match is over (finished or abandoned): nobody enters its deals any more. Or: {concurrent}"
-                    ),
-                    "412": stale,
-                },
-                parameters=[match_id, if_match],
-            ),
-            "delete": _operation(
-                "stopEntryLink",
-                "Stop the entry link",
-                "The phones that joined through the match's entry link are shut out at once, and the link "
-                "answers 404 (it is not an error if there was none).",
-                {
-                    "204": {"description": "The link is stopped."},
-                    "404": _response("NotFound"),
-                    "409": _conflict(concurrent),
-                    "412": stale,
-                },
-                parameters=[match_id, if_match],
-            ),
-        },
     }
 
 
@@ -586,7 +144,7 @@ def openapi_document() -> dict[str, Any]:
             {"name": "nights", "description": "Game nights: the matches played in one sitting."},
             {"name": "meta", "description": "About the API itself."},
         ],
-        "paths": _paths(),
+        "paths": paths(),
         "components": {
             "schemas": components(),
             "responses": _responses(),
