@@ -5,9 +5,10 @@
 - `deal_table`: the lines of the deal-by-deal table;
 - `nights`: what the nights' pages show of each night;
 - `offline`: what a deal form carries to go on entering deals without a connection;
-- `charts`: the SVG charts (a match's running totals, a player's bids and ratings).
-- `qr`: the QR codes of the links another phone opens.
+- `charts`: the charts' coordinates (a match's running totals, a player's bids and ratings);
+- `qr`: the QR codes of the links another phone opens;
+- `addresses`: the addresses handed to other phones (entry and share links), and the router asked once per list.
 
-No SQL here: the reads are in `queries` and `figures.reads`. No markup either (but the QR codes,
+No SQL here: the reads are in `reads` and `figures.reads`. No markup either (but the QR codes,
 which segno draws): the templates lay these out.
 """
