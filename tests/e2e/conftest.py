@@ -66,6 +66,25 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+def answered_from_memory(app: Any) -> Any:
+    """Wrap a WSGI app so that each answer is read whole before it is sent.
+
+    A browser may drop a connection in the middle of a static file (a service worker's install
+    cut short by the end of a test), and the development server then leaves the file open,
+    which a test run that turns warnings into errors reports against whichever test comes next.
+    """
+
+    def wsgi(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        body = app(environ, start_response)
+        try:
+            return [b"".join(body)]
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+
+    return wsgi
+
+
 class Server:
     """The app on a loopback port, in a thread of this process, on a fresh database.
 
@@ -87,9 +106,10 @@ class Server:
             }
         )
         for _ in range(20):  # the port free on 127.0.0.1 may be taken on the other address: take another
-            self.httpd = make_server("127.0.0.1", 0, self.app, threaded=True)
+            served = answered_from_memory(self.app)
+            self.httpd = make_server("127.0.0.1", 0, served, threaded=True)
             try:
-                self.network = make_server(LOCAL_NETWORK, self.httpd.server_port, self.app, threaded=True)
+                self.network = make_server(LOCAL_NETWORK, self.httpd.server_port, served, threaded=True)
                 break
             except OSError:
                 self.httpd.server_close()
