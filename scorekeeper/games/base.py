@@ -1,5 +1,5 @@
-"""What a game's web side gives the app: its deal form and the templates of its parts, how an
-entry is stored, how a deal reads in the deal table, and its deals' JSON Schema."""
+"""What a game's web side gives the app: its deal form and the templates of its parts, the step
+an entry starts at, how a deal reads in the deal table, and its deals' JSON Schema."""
 
 from __future__ import annotations
 
@@ -38,7 +38,8 @@ class WebGame(ABC):
         return any(len(side) > 1 for side in self.engine.sides(self.engine.max_players))
 
     def template(self, part: str) -> str:
-        """Return the template of this game's `part` (deal_fields, deal_extras, next_step, player_figures)."""
+        """Return the template of this game's `part`: deal_fields, deal_extras, next_step, player_figures
+        or player_charts (docs/adding-a-game.md says where each shows)."""
         return f"games/{self.folder}/{part}.html"
 
     def first_dealer(self, chosen_seat: int, players: int) -> int:
