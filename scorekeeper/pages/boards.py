@@ -22,7 +22,7 @@ from ..reads.matches import ShownMatch
 from ..rules import Game, MatchResult, bidding_order, check_match, check_options, get_game
 from ..rules.options import as_int, as_str
 from .charts import running_totals_svg
-from .deal_table import DealLine, DealRow, deal_rows
+from .deal_table import DealRow, deal_rows
 
 
 class StoredDeal(Protocol):
@@ -87,7 +87,7 @@ class Scoreboard:
         )
         return running_totals_svg(self.side_names, [row.running for row in self.rows], description)
 
-    def deal_rows(self, editable: bool) -> list[DealLine]:
+    def deal_rows(self, editable: bool) -> Markup:
         """Return the lines of the deal-by-deal table, with the address of each deal's edit form when `editable`."""
         return deal_rows(self.rows, self.side_names, self.match.id, self.web.signed_scores, bool(editable))
 

@@ -1,9 +1,11 @@
-"""The lines of the deal-by-deal table, each deal's sentences and figures ready for templates/matches/_table.html."""
+"""The deal-by-deal table's rows, written in Python (see `deal_rows`) inside templates/matches/_table.html."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from markupsafe import Markup, escape
 
 from ..i18n import gettext
 from .addresses import address_of
@@ -38,60 +40,44 @@ class DealRow:
         return gettext("Edit deal %(number)s", number=self.number)
 
 
-@dataclass(frozen=True)
-class DealCell:
-    """One side's cell of a deal: its name, its figures in the deal (bid/tricks, or none), its score as
-    shown and its running total."""
-
-    side: str
-    detail: str | None
-    score: str
-    running: int
-
-
-@dataclass(frozen=True)
-class DealLine:
-    """One deal of the table: its number, the address and label of its edit form (none where the
-    table is read-only), who dealt, what happened, who won and each side's cell."""
-
-    number: int
-    edit: str | None
-    edit_label: str
-    dealt: str
-    summary: str
-    won: str | None
-    cells: list[DealCell]
-
-
 def deal_rows(
     rows: Sequence[DealRow], side_names: Sequence[str], match_id: int, signed: bool, editable: bool
-) -> list[DealLine]:
-    """Return the table's lines: each deal's number (and edit form's address), its summary, and each
-    side's details, score (signed where a deal can lose points) and running total."""
-    # Each sentence is looked up once for the whole table, then filled in line by line.
+) -> Markup:
+    """Return the table's rows: each deal's number (and edit button), its summary, and each side's
+    details, score (signed where a deal can lose points) and running total.
+
+    Written here rather than in templates/matches/_table.html, whose frame (caption and head)
+    holds them: a long match has a few hundred cells, and in Jinja each cell's lookups and
+    escapes cost enough to hold the scoreboard over its budget (docs/performance.md).
+    """
+    # Each sentence is looked up once for the whole table, then filled in row by row.
+    running_title = escape(gettext("Running total"))
     dealt, won_by, edit_label = gettext("%(name)s dealt"), gettext("won by %(names)s"), gettext("Edit deal %(number)s")
+    # What every row or cell repeats is written once; a cell then only adds its own figures.
+    cell_starts = [f'\n      <td role="cell" class="num" data-side="{escape(name)}">\n        ' for name in side_names]
+    running_start = f'</span><br>\n        <small class="running" title="{running_title}">'
+    cell_end = "</small>\n      </td>"
     edit_address = address_of("matches.edit_deal", "number", match_id=match_id) if editable else None
-    lines = []
+    parts: list[str] = []
+    append = parts.append
     for row in rows:
-        details = row.details
-        cells = [
-            DealCell(
-                side_names[index],
-                details[index] if details else None,
-                f"{score:+d}" if signed else str(score),
-                row.running[index],
-            )
-            for index, score in enumerate(row.scores)
-        ]
-        lines.append(
-            DealLine(
-                number=row.number,
-                edit=edit_address(row.number) if edit_address else None,
-                edit_label=edit_label % {"number": row.number},
-                dealt=dealt % {"name": row.dealer},
-                summary=row.summary,
-                won=won_by % {"names": row.winner} if row.winner else None,
-                cells=cells,
-            )
+        edit = (
+            f'<br><a class="button small edit" href="{edit_address(row.number)}" '
+            f'aria-label="{escape(edit_label % {"number": row.number})}">✎</a>'
+            if edit_address is not None
+            else ""
         )
-    return lines
+        won = f"<br><small>{escape(won_by % {'names': row.winner})}</small>" if row.winner else ""
+        append(
+            f'<tr role="row">\n      <th scope="row" role="rowheader" class="deal-number">{row.number}{edit}</th>\n'
+            f'      <td role="cell" class="summary"><small>{escape(dealt % {"name": row.dealer})}</small><br>'
+            f"{escape(row.summary)}{won}</td>"
+        )
+        details, running = row.details, row.running
+        for index, score in enumerate(row.scores):
+            # A detail is figures alone ("bid/tricks", formatted from whole numbers): nothing to escape.
+            detail = f"<small>{details[index]}</small><br>\n        " if details else ""
+            shown = f"{score:+d}" if signed else score
+            append(f'{cell_starts[index]}{detail}<span class="score">{shown}{running_start}{running[index]}{cell_end}')
+        append("\n    </tr>\n    ")
+    return Markup("".join(parts))
