@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Update, bindparam, case, insert, select, update
+from sqlalchemy import Select, Update, bindparam, case, insert, select, true, update
 
 from ..db.sql import fixed_limit
 from ..models import Deal, IdempotencyKey, Match, PlayerResult
@@ -129,3 +129,43 @@ def results_parameters(match_id: int, rows: Sequence[Mapping[str, Any]], figures
         parameters[f"seat_{index}"] = row["seat"]
         parameters.update({f"{name}_{index}": row[name] for name in figures})
     return parameters
+
+
+_DEAL_COLUMNS = ("match_id", "number", "data", "created_at", "updated_at", "entry_link_id")
+_KEY_COLUMNS = ("user_id", "key", "match_id", "body", "created_at")
+
+
+@cache
+def deal_in_one(seats: int, with_key: bool) -> Select[Any]:
+    """Return one statement that stores a deal added to a match still being played after it, on PostgreSQL.
+
+    It sends in one round trip what would be four: the match's UPDATE (`update_match`, with its
+    version check and whether a later match exists), the deal's INSERT, the UPDATE of its `seats`
+    players' results (`update_results` of `DEAL_FIGURES`) and, `with_key`, the INSERT of the
+    request's idempotency key, each a data-modifying WITH query. It answers one row (`later`,
+    the deal's id), or none when the match changed meanwhile; the other writes are then made all
+    the same, and rolled back with the rest of the change. SQLite has no data-modifying WITH.
+    The deal's parameters are its columns' names after `deal_`, the key's after `key_`
+    (`deal_parameters`, `key_parameters`).
+    """
+    matched = update_match(False, True).cte("matched")
+    stored = (
+        insert(_deals)
+        .values({name: bindparam(f"deal_{name}") for name in _DEAL_COLUMNS})
+        .returning(_deals.c.id)
+        .cte("stored")
+    )
+    writes = [update_results(seats, DEAL_FIGURES).cte("rescored")]
+    if with_key:
+        writes.append(insert(_keys).values({name: bindparam(f"key_{name}") for name in _KEY_COLUMNS}).cte("kept"))
+    return select(matched.c.later, stored.c.id).select_from(matched.join(stored, true())).add_cte(*writes)
+
+
+def deal_parameters(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the parameters of `deal_in_one` that store the deal `row` (a deal's columns)."""
+    return {f"deal_{name}": row[name] for name in _DEAL_COLUMNS}
+
+
+def key_parameters(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the parameters of `deal_in_one` that keep the idempotency key `row` (a key's columns)."""
+    return {f"key_{name}": row[name] for name in _KEY_COLUMNS}

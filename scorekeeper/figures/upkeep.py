@@ -42,6 +42,9 @@ from .statements import (
     LATER_MATCH,
     MOVED_BY_STATUS,
     RESULT_FIGURES,
+    deal_in_one,
+    deal_parameters,
+    key_parameters,
     later_parameters,
     results_parameters,
     update_match,
@@ -73,16 +76,18 @@ def _append(
     result: MatchResult,
     kept_key: Mapping[str, Any] | None,
     facts: Sequence[Mapping[str, Any]],
-) -> int | None:
+) -> tuple[int | None, bool]:
     """Store a deal added after the match's deals (whose facts are `facts`), the result it makes and
     the request's idempotency key (`kept_key`, a row of its table, or None); return the id of a match
-    of the account that started after this one, if any.
+    of the account that started after this one, if any, and whether the players' results were rewritten.
 
     These are the UPDATE (with the match's version check) and INSERT that a flush of the session
     would send, without the unit of work's own bookkeeping, which every deal entered would pay
     for. The match is left as that flush would have left it, and its deals too when
     they were read as objects (else they are left to load if asked for). The
     UPDATE also answers, in its RETURNING, what `night_moved` would ask in a query of its own.
+    On PostgreSQL a deal that leaves the match being played (nearly every one) is stored with the
+    results and the key in one statement (`deal_in_one`): each statement is a round trip there.
     """
     lock_figures(match.user_id)  # before the later match is looked for: see `night_moved`
     values = {**_cached_values(match, result), "pending": None, "version": match.version + 1}
@@ -99,22 +104,33 @@ def _append(
         "updated_at": deal.updated_at,
         "entry_link_id": deal.entry_link_id,
     }
-    returning = db.session.get_bind().dialect.update_returning
-    later = _update_match_row(match, moves, parameters, returning)
-    # Its id as the driver gives it (no RETURNING, which SQLite before 3.35 lacks).
-    key = cast(CursorResult[Any], db.session.execute(INSERT_DEAL, row)).inserted_primary_key
-    if key is None:  # a driver that gives no id of an inserted row: none this app runs on
-        raise RuntimeError("the database gave no id for the stored deal")
-    deal.id = key[0]
-    if kept_key is not None:
-        db.session.execute(INSERT_KEY, [kept_key])
+    dialect = db.session.get_bind().dialect
+    in_one = dialect.name == "postgresql" and dialect.update_returning and not moves and values["status"] == PLAYING
+    if in_one:
+        rows = result_rows(match, result, [*facts, deal.data])
+        parameters.update(deal_parameters(row), **results_parameters(match.id, rows, DEAL_FIGURES))
+        if kept_key is not None:
+            parameters.update(key_parameters(kept_key))
+        stored = db.session.execute(deal_in_one(len(rows), kept_key is not None), parameters).first()
+        if stored is None:  # another phone changed the match since it was read
+            raise StaleDataError(f"match {match.id} changed meanwhile")
+        later, deal.id = stored
+    else:
+        later = _update_match_row(match, moves, parameters, dialect.update_returning)
+        # Its id as the driver gives it (no RETURNING, which SQLite before 3.35 lacks).
+        key = cast(CursorResult[Any], db.session.execute(INSERT_DEAL, row)).inserted_primary_key
+        if key is None:  # a driver that gives no id of an inserted row: none this app runs on
+            raise RuntimeError("the database gave no id for the stored deal")
+        deal.id = key[0]
+        if kept_key is not None:
+            db.session.execute(INSERT_KEY, [kept_key])
     for name, value in values.items():
         set_committed_value(match, name, value)
     make_transient_to_detached(deal)  # as if loaded: in the session, with nothing left to write
     db.session.add(deal)
     if "deals" in inspect(match).dict:
         set_committed_value(match, "deals", [*match.deals, deal])
-    return later
+    return cast(int | None, later), in_one
 
 
 def _update_match_row(match: Match, moves: bool, parameters: Mapping[str, Any], returning: bool) -> int | None:
@@ -147,25 +163,27 @@ def store_result(
     was_finished = status_before == FINISHED
     ended_before = match.ended_at if was_finished else None
     later: int | None = None
+    rescored = False
     deals = None  # with a deal appended: the facts of the match's deals, that one included
     if appended is None:
         cache_result(match, result)
     else:
-        later = _append(match, appended, result, kept_key, facts)
+        later, rescored = _append(match, appended, result, kept_key, facts)
         deals = [*facts, appended.data]
     changed = was_finished or match.status == FINISHED
     # The summaries count matches by status and sum finished ones only: a deal of a match
     # still being played leaves them as they are.
     summarize = match.status != status_before or match.status == FINISHED
-    refresh_figures(
-        match,
-        result,
-        rerate_since=(ended_before or match.ended_at) if changed else None,
-        summarize=summarize,
-        rows_exist=status_before is not None,
-        status_before=status_before,
-        deals=deals,
-    )
+    if not rescored:
+        refresh_figures(
+            match,
+            result,
+            rerate_since=(ended_before or match.ended_at) if changed else None,
+            summarize=summarize,
+            rows_exist=status_before is not None,
+            status_before=status_before,
+            deals=deals,
+        )
     if appended is not None:
         _regroup_if_later(match, later)
 

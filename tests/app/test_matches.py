@@ -549,13 +549,12 @@ def test_postgresql_keeps_one_plan_for_storing_a_deal(ana: Browser, app: Flask) 
         deal = tute_form(70 if number % 2 else 50, 0, number=number, dealer=(number - 1) % 2)
         sent = statements_sent(app, lambda deal=deal: ana.post("/matches/1/deal", data=deal))
         # On a long history a LIMIT sent as a parameter made every plan for any time dearer than planning again.
-        stored = [statement for statement in sent if statement.startswith("UPDATE matches SET")]
+        stored = [statement for statement in sent if statement.startswith("WITH rescored")]
         assert len(stored) == 1 and "LIMIT 1" in stored[0], stored
     with app.app_context():
         plans = db.session.execute(
             sa.text(
-                "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
-                "WHERE statement LIKE 'UPDATE matches SET%'"
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE 'WITH rescored%'"
             )
         ).all()
         # The owner's read of the match under the lock, with its deals' facts, is planned once too.
