@@ -16,7 +16,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..models import MAX_ID, Deal, Match, User
-from ..reads.queries import DEALS_TO_CHANGE, deals_to_change
+from ..reads.table import DEALS_TO_CHANGE, deals_to_change
 
 
 def lock_figures(user_id: int) -> None:
@@ -41,7 +41,7 @@ def lock_figures(user_id: int) -> None:
 
 def lock_match(match: Match) -> None:
     """Lock the match's account (`lock_figures`) and read its deals, as objects to change, if they
-    were not read yet (`queries.match_at_table` without them): on PostgreSQL in the lock's own
+    were not read yet (`reads.table.match_at_table` without them): on PostgreSQL in the lock's own
     statement, one round trip fewer for every deal entered, and so under the lock."""
     if "deals" in inspect(match).dict:  # read already
         lock_figures(match.user_id)
@@ -103,7 +103,7 @@ def _locked(user_id: int) -> None:
 _LOCKED = "scorekeeper.figures_locked"
 _users = User.__table__
 _LOCK_ACCOUNT = select(_users.c.id).where(_users.c.id == bindparam("user_id")).with_for_update(key_share=True)
-#: A match's deals as `queries.deals_to_change` reads them, read once the account is locked: the
+#: A match's deals as `reads.table.deals_to_change` reads them, read once the account is locked: the
 #: lock is an uncorrelated EXISTS, which PostgreSQL evaluates once, before it reads any deal.
 _DEALS_UNDER_LOCK = DEALS_TO_CHANGE.where(_LOCK_ACCOUNT.exists())
 _deals = Deal.__table__

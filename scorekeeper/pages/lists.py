@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from markupsafe import Markup
 
-from .. import i18n
+from .. import formats, i18n
 from ..figures.reads import SharedMatch, Standing
 from ..models import FINISHED, PLAYING, Match, User
 from ..reads import queries
@@ -95,7 +95,7 @@ def history_cards(matches: Sequence[Any]) -> list[HistoryCard]:
     """
     facts = card_facts(matches)
     detail, night = address_of("matches.detail", "match_id"), address_of("nights.night", "night_id")
-    day = i18n.day_writer()
+    day = formats.day_writer()
     won_by = i18n.gettext("won by %(names)s")
     # Each game, status and number of deals said once per page, not once per card.
     titles: dict[str, str] = {}
@@ -143,7 +143,7 @@ class SharedCard:
 
 def shared_cards(shared: Sequence[SharedMatch]) -> list[SharedCard]:
     """Return the cards of the matches two players shared (statistics/head_to_head.html says who won)."""
-    detail, day = address_of("matches.detail", "match_id"), i18n.day_writer()
+    detail, day = address_of("matches.detail", "match_id"), formats.day_writer()
     outcomes = {(True, False): "first", (False, True): "second", (True, True): "both", (False, False): "neither"}
     # Each game's title and each status said once per page, not once per card.
     titles: dict[str, str] = {}
@@ -193,9 +193,9 @@ def standing_rows(standings: Sequence[Standing]) -> list[StandingLine]:
             name=s.name,
             matches=s.matches,
             won=s.won,
-            win_rate=i18n.percent(s.win_rate),
-            average_deal=i18n.decimal(s.average_deal),
-            rating=i18n.decimal(s.rating),
+            win_rate=formats.percent(s.win_rate),
+            average_deal=formats.decimal(s.average_deal),
+            rating=formats.decimal(s.rating),
         )
         for s in standings
     ]

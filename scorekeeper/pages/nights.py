@@ -8,7 +8,7 @@ from datetime import datetime
 
 from markupsafe import Markup
 
-from .. import i18n
+from .. import formats, i18n
 from ..figures.nights import MatchRow, NightRows
 from ..models import FINISHED
 from ..rules import MatchResult, get_game
@@ -193,7 +193,7 @@ class NightCard:
 
 def night_cards(found: Sequence[Night]) -> list[NightCard]:
     """Return the cards of a page of nights: when, where, what was played by whom, who won, the points."""
-    address, day = address_of("nights.night", "night_id"), i18n.day_writer()
+    address, day = address_of("nights.night", "night_id"), formats.day_writer()
     titles: dict[str, str] = {}
 
     def title(game: str) -> str:

@@ -6,7 +6,7 @@ through the ORM, a match came as an object for the match, one for each seat and 
 player, its cached result decoded once per seat row, and every statement went through the
 session's machinery, which took more than the page's own layout.
 Here the statements are plain SQL on the tables, built once, and run on the session's
-connection, in its transaction. What changes a match reads it as objects (`queries.match_at_table`).
+connection, in its transaction. What changes a match reads it as objects (`reads.table.match_at_table`).
 """
 
 from __future__ import annotations

@@ -38,24 +38,19 @@ from .accounts import (
     user_named,
 )
 from .bulk import recompute_all
+from .deals import add_deal, complete_deal, delete_last_deal, replace_deal, save_bids, undo
 from .entry_links import open_entry_link, stop_entry_link
 from .idempotency import MAX_IDEMPOTENCY_KEY, Sent, once, sent_before, usable_key
 from .imports import import_accounts
 from .matches import (
     abandon_match,
-    add_deal,
-    complete_deal,
     create_match_from_document,
-    delete_last_deal,
     delete_match,
     rematch,
-    replace_deal,
-    save_bids,
     set_note,
     share_match,
     start_match,
     stop_sharing,
-    undo,
 )
 from .players import add_player, rename_player, set_player_archived
 

@@ -17,7 +17,7 @@ from ..extensions import db
 from ..figures.locks import lock_figures
 from ..figures.nights import GAP_HOURS
 from ..figures.upkeep import regroup_nights
-from ..i18n import is_time_zone
+from ..formats import is_time_zone
 from ..models import MAX_ID, NAME_KEY_LENGTH, ApiToken, SignIn, User, utcnow
 from ..text import MAX_TYPED_TEXT, clean_name, clean_username, plain_text, username_keys
 from .base import atomic

@@ -24,7 +24,7 @@ from sqlalchemy.orm.exc import ObjectDeletedError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from .. import i18n
+from .. import formats, i18n
 from ..errors import Conflict, MatchOver, NotFound, ServiceError
 from ..extensions import login_manager
 from ..forms import group_errors
@@ -128,10 +128,10 @@ def select_time_zone() -> str:
     if not has_request_context():
         return "UTC"
     fixed = getattr(current_user, "time_zone", None) if current_user else None
-    if i18n.is_time_zone(fixed):
+    if formats.is_time_zone(fixed):
         return str(fixed)
     browser = request.cookies.get(TIME_ZONE_COOKIE)
-    return str(browser) if i18n.is_time_zone(browser) else "UTC"
+    return str(browser) if formats.is_time_zone(browser) else "UTC"
 
 
 def _load_user(sign_in_key: str) -> Any:

@@ -27,6 +27,7 @@ from ..pages import nights as night_pages
 from ..pages.addresses import public_url
 from ..pages.qr import qr_svg
 from ..reads import queries
+from ..reads import table as table_reads
 from ..reads.documents import api_view, replayed_view
 from ..rules import RuleViolation
 from ..web.etags import tag_version, version_tag
@@ -156,7 +157,7 @@ def _counted_from_one(name: str, default: int) -> int:
 
 
 def _one(match_id: int) -> Any:
-    return queries.match_for(_user(), match_id)
+    return table_reads.match_for(_user(), match_id)
 
 
 @bp.get("/openapi.json")
@@ -245,7 +246,7 @@ def get_match(match_id: int) -> wrappers.Response:
 @bp.post("/matches/<int:match_id>/deals")
 def add_deal(match_id: int) -> Reply:
     """Add the next deal; a retry with the same Idempotency-Key gets the first answer again."""
-    match = queries.match_for(_user(), match_id, deals=False)  # the service reads them, under its lock
+    match = table_reads.match_for(_user(), match_id, deals=False)  # the service reads them, under its lock
     key = request.headers.get("Idempotency-Key")
     if key is not None and services.usable_key(key) is None:
         raise ApiError(400, f"An Idempotency-Key has 1 to {services.MAX_IDEMPOTENCY_KEY} printable characters.")

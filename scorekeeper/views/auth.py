@@ -22,7 +22,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from flask_wtf.csrf import generate_csrf
 from werkzeug.wrappers import Response
 
-from .. import i18n, services
+from .. import formats, services
 from ..accounts import sign_in_limits
 from ..extensions import limiter
 from ..forms import AccountForm, LoginForm, PasswordForm, TokenForm, add_form_error, required_text
@@ -164,7 +164,7 @@ def _account_page(
         form=form,
         password_form=password_form,
         new_token=new_token,
-        time_zones=i18n.time_zone_names(),
+        time_zones=formats.time_zone_names(),
         tokens=queries.api_tokens(current_user),
         sign_ins=queries.sign_in_count(current_user),
     ), 422 if failed else 200

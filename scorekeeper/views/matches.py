@@ -26,6 +26,7 @@ from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
 from ..reads import matches as shown_matches
 from ..reads import queries
+from ..reads import table as table_reads
 from ..rules import GAMES, RuleViolation
 from . import KEPT_OFFLINE_HEADER, MATCH_OVER_HEADER
 from .share import share_section
@@ -145,7 +146,7 @@ def undo(match_id: int) -> Response:
 @bp.post("/matches/<int:match_id>/abandon")
 def abandon(match_id: int) -> Response:
     """Stop the match early; it keeps its deals and has no winner."""
-    match = queries.match_for(current_user, match_id)
+    match = table_reads.match_for(current_user, match_id)
     try:
         services.abandon_match(match)
     except services.ServiceError as error:
@@ -156,7 +157,7 @@ def abandon(match_id: int) -> Response:
 @bp.post("/matches/<int:match_id>/delete")
 def delete(match_id: int) -> Response:
     """Delete a match entirely, its deals and figures with it."""
-    services.delete_match(queries.match_for(current_user, match_id))
+    services.delete_match(table_reads.match_for(current_user, match_id))
     flash(gettext("The match was deleted."))
     return redirect(url_for("matches.history"))
 
@@ -164,7 +165,7 @@ def delete(match_id: int) -> Response:
 @bp.post("/matches/<int:match_id>/rematch")
 def rematch(match_id: int) -> Response:
     """Start a new match with the same seats and house rules (tute4: who holds the 2 of oros now)."""
-    match = queries.match_for(current_user, match_id)
+    match = table_reads.match_for(current_user, match_id)
     leader = whole_number(request.form.get("leader"))
     first_dealer = None
     web = web_game(match.game)

@@ -15,6 +15,7 @@ from ..pages import nights as night_pages
 from ..pages.offline import offline_plan
 from ..reads import matches as shown_matches
 from ..reads import queries
+from ..reads import table as table_reads
 from .share import share_section
 from .table import entry_section
 
@@ -51,7 +52,7 @@ def night(night_id: int) -> str:
 @bp.post("/matches/<int:match_id>/note")
 def save_note(match_id: int) -> PageAnswer:
     """Write, change or clear a match's note, from its scoreboard or its page in the history."""
-    match = queries.match_for(current_user, match_id)
+    match = table_reads.match_for(current_user, match_id)
     back = "matches.detail" if request.args.get("back") == "detail" else "matches.scoreboard"
     form = NoteForm()
     if form.validate_on_submit():

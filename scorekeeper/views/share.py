@@ -25,7 +25,7 @@ from ..models import Match
 from ..pages import boards
 from ..pages.addresses import TableAddress, table_url
 from ..reads import matches as shown_matches
-from ..reads import queries
+from ..reads import table as table_reads
 from ..reads.matches import ShownMatch
 
 bp = Blueprint("share", __name__)
@@ -48,14 +48,14 @@ def share_section(match: Match | ShownMatch) -> dict[str, object]:
 @bp.post("/matches/<int:match_id>/share")
 def create(match_id: int) -> wrappers.Response:
     """Make (or renew) the match's live-view link."""
-    services.share_match(queries.match_for(current_user, match_id))
+    services.share_match(table_reads.match_for(current_user, match_id))
     return redirect(url_for("matches.scoreboard", match_id=match_id, _anchor="live-view"))
 
 
 @bp.post("/matches/<int:match_id>/share/revoke")
 def revoke(match_id: int) -> wrappers.Response:
     """Stop sharing the match: the link answers 404 from now on."""
-    services.stop_sharing(queries.match_for(current_user, match_id))
+    services.stop_sharing(table_reads.match_for(current_user, match_id))
     return redirect(url_for("matches.scoreboard", match_id=match_id, _anchor="live-view"))
 
 
@@ -80,7 +80,7 @@ def old_link(token: str) -> wrappers.Response:
 def state() -> Response:
     """Answer 204 while the match is at the version the page shows (`version`), else the scoreboard as
     it is now; 404 once the link (`secret`, from the form body) no longer shares the match."""
-    match = queries.match_for_share(request.form.get("secret") or "")
+    match = table_reads.match_for_share(request.form.get("secret") or "")
     if whole_number(request.form.get("version")) == match.version:
         return Response(status=204)
     board = boards.scoreboard(shown_matches.match_to_show(match.id))

@@ -26,7 +26,7 @@ from ..forms import JoinTableForm
 from ..models import PLAYING, EntryLink, Match
 from ..pages.addresses import TableAddress, table_url
 from ..reads import matches as shown_matches
-from ..reads import queries
+from ..reads import table as table_reads
 from ..reads.matches import ShownMatch
 
 bp = Blueprint("table", __name__)
@@ -80,7 +80,7 @@ def guest_link(match_id: int) -> EntryLink | None:
     found: dict[int, EntryLink | None] = g.setdefault("guest_links", {})
     if match_id not in found:
         entry = _joined_entry(match_id)
-        found[match_id] = queries.joined_link(entry[0], match_id, entry[1], entry[2]) if entry else None
+        found[match_id] = table_reads.joined_link(entry[0], match_id, entry[1], entry[2]) if entry else None
     return found[match_id]
 
 
@@ -101,7 +101,7 @@ def sent_key() -> str | None:
 
 
 def reachable_match(match_id: int, *, changing: bool = False, deals: bool = True) -> tuple[Match, EntryLink | None]:
-    """Return the match, whole (without its deals unless `deals`: see `queries.match_at_table`), and, for
+    """Return the match, whole (without its deals unless `deals`: see `table_reads.match_at_table`), and, for
     a phone that joined through an entry link, that link (None for the owner).
 
     A phone whose link was stopped gets NotFound; one that would change a match that is over, MatchOver (a Conflict).
@@ -111,7 +111,7 @@ def reachable_match(match_id: int, *, changing: bool = False, deals: bool = True
         # The owner's phone reads its match under the account's lock, with the facts the change needs.
         match = services.own_match_to_change(current_user.id, match_id)
     if match is None:
-        match = queries.match_at_table(match_id, deals=deals)
+        match = table_reads.match_at_table(match_id, deals=deals)
     return match, _link_to(match, changing)
 
 
@@ -157,7 +157,7 @@ def entry_section(match: Match | ShownMatch) -> dict[str, object] | None:
 
 def version_at_table(match_id: int) -> int:
     """Return the match's version for its owner or a phone that joined it (one small query), else raise NotFound."""
-    found = queries.match_version(match_id)
+    found = table_reads.match_version(match_id)
     if found is not None:
         owner_id, version = found
         if (current_user.is_authenticated and current_user.id == owner_id) or guest_link(match_id) is not None:
@@ -184,7 +184,7 @@ def enter() -> Response | tuple[str, int]:
     """Let this phone enter the deals of the match whose entry link it opened; only wrong links count
     against the address's limit, so a right one always gets in."""
     form = JoinTableForm()
-    found = queries.entry_link_by_secret(form.secret.data or "") if form.validate_on_submit() else None
+    found = table_reads.entry_link_by_secret(form.secret.data or "") if form.validate_on_submit() else None
     if found is None:
         attempt = sign_in_limits.wrong_entry_link()
         if not attempt.allowed:
@@ -214,12 +214,12 @@ def enter() -> Response | tuple[str, int]:
 @bp.post("/matches/<int:match_id>/entry-link")
 def create(match_id: int) -> Response:
     """Make a new entry link for the match (the older one stops); the scoreboard shows its QR code."""
-    services.open_entry_link(queries.match_for(current_user, match_id))
+    services.open_entry_link(table_reads.match_for(current_user, match_id))
     return redirect(url_for("matches.scoreboard", match_id=match_id, _anchor="entry-link"))
 
 
 @bp.post("/matches/<int:match_id>/entry-link/stop")
 def stop(match_id: int) -> Response:
     """Stop the match's entry link: the phones that came through it are shut out at once."""
-    services.stop_entry_link(queries.match_for(current_user, match_id))
+    services.stop_entry_link(table_reads.match_for(current_user, match_id))
     return redirect(url_for("matches.scoreboard", match_id=match_id, _anchor="entry-link"))

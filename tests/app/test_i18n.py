@@ -14,7 +14,7 @@ from babel.numbers import format_decimal, format_percent
 from flask import Flask
 from flask_babel import get_locale
 
-from scorekeeper import i18n
+from scorekeeper import formats
 
 from ..conftest import PASSWORD, Browser, csrf_token, signed_in
 from .matchhelpers import start, tute_form
@@ -218,13 +218,13 @@ def test_numbers_are_written_as_babel_writes_them_and_zero_without_a_sign(app: F
         assert str(get_locale()) == language
         for _ in range(2):  # written, then kept
             for value in figures:
-                assert i18n.decimal(value) == format_decimal(round(value, 1), "#,##0.0", locale=language), value
+                assert formats.decimal(value) == format_decimal(round(value, 1), "#,##0.0", locale=language), value
             for share in shares:
-                assert i18n.percent(share) == format_percent(share, locale=language), share
+                assert formats.percent(share) == format_percent(share, locale=language), share
         assert (
-            i18n.decimal(-0.04)
-            == i18n.decimal(-0.0)
-            == i18n.decimal(0.0)
+            formats.decimal(-0.04)
+            == formats.decimal(-0.0)
+            == formats.decimal(0.0)
             == format_decimal(0.0, "#,##0.0", locale=language)
         )
-        assert (i18n.decimal(None), i18n.percent(None)) == ("–", "–")
+        assert (formats.decimal(None), formats.percent(None)) == ("–", "–")

@@ -15,6 +15,7 @@ from flask import Flask
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
 from scorekeeper.reads import queries
+from scorekeeper.reads import table as table_reads
 
 from ..conftest import Browser
 from .matchhelpers import bids_form, start, tricks_form, tute_form
@@ -617,12 +618,11 @@ def test_a_deal_added_to_a_match_another_phone_changed_since_it_was_read_is_refu
     from scorekeeper import services
     from scorekeeper.extensions import db
     from scorekeeper.models import Deal
-    from scorekeeper.reads import queries
 
     start(ana, "tute2", ["Ana", "Luis"])
     deal = {"dealer": 0, "trump": "oros", "points": [70, 50], "last_trick": 0}
     with app.app_context():
-        match = queries.match_at_table(1)  # read, as a phone's request reads it
+        match = table_reads.match_at_table(1)  # read, as a phone's request reads it
         with db.engine.begin() as other_phone:  # meanwhile another phone's change is committed
             other_phone.execute(
                 sa.update(Match.__table__)
@@ -647,7 +647,6 @@ def read_before_another_phone_undoes_deal_2(ana: Browser, app: Flask) -> Iterato
     the match read before."""
     from scorekeeper.extensions import db
     from scorekeeper.models import Deal, User
-    from scorekeeper.reads import queries
 
     start(ana, "tute2", ["Ana", "Luis"], opt_target="9")
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
@@ -655,7 +654,7 @@ def read_before_another_phone_undoes_deal_2(ana: Browser, app: Flask) -> Iterato
     with app.app_context():
         user = db.session.scalar(sa.select(User).where(User.username == "ana"))
         assert user is not None
-        match = queries.match_for(user, 1)
+        match = table_reads.match_for(user, 1)
         with db.engine.begin() as other_phone:
             other_phone.execute(sa.delete(Deal.__table__).where(Deal.__table__.c.number == 2))
             other_phone.execute(
@@ -683,14 +682,13 @@ def test_a_match_another_phone_deleted_since_it_was_read_is_not_found_when_delet
     from scorekeeper import services
     from scorekeeper.extensions import db
     from scorekeeper.models import User
-    from scorekeeper.reads import queries
 
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/deal", data=tute_form(70, 0, number=1))
     with app.app_context():
         user = db.session.scalar(sa.select(User).where(User.username == "ana"))
         assert user is not None
-        match = queries.match_for(user, 1)
+        match = table_reads.match_for(user, 1)
     assert ana.post("/matches/1/delete").status_code == 302  # another phone deletes it first
     with app.app_context():
         db.session.add(match)
