@@ -8,6 +8,7 @@ from typing import Any
 from ..games.json_schema import Schema, ref
 from ..reads.queries import PAGE_SIZE
 from ..services import MAX_IDEMPOTENCY_KEY
+from .examples import DEALS, LINKS, NEW_MATCHES
 from .parts import ETAG, JSON_TYPE, answer, content, parameter, response
 
 
@@ -47,69 +48,33 @@ def _operation(
     return operation
 
 
+def _pages_of(what: str, item: str) -> dict[str, Any]:
+    """Return the answers of a list read a page at a time: a page of `what` (each an `item`), its total and links."""
+    return {
+        "200": answer(
+            f"One page of {what}.",
+            {"type": "array", "items": ref(item)},
+            headers={
+                "X-Total-Count": {
+                    "required": True,
+                    "description": f"How many {what} the account has.",
+                    "schema": {"type": "integer", "minimum": 0},
+                },
+                "Link": {
+                    "description": 'The next and previous pages (`rel="next"`, `rel="prev"`), when there are some.',
+                    "schema": {"type": "string", "minLength": 1},
+                },
+            },
+        ),
+        "400": answer("`page` or `per_page` is not a whole number from 1.", ref("Message")),
+    }
+
+
 def _match(status: str, description: str, *links: str, with_etag: bool = False) -> dict[str, Any]:
     answered = answer(description, ref("Match"), headers=ETAG if with_etag else None)
     if links:
-        answered["links"] = {name: _LINKS[name] for name in links}
+        answered["links"] = {name: LINKS[name] for name in links}
     return {status: answered}
-
-
-_ID = "$response.body#/id"
-#: What a client can do next with the match it was answered, and where the link's values come from.
-_LINKS: dict[str, Any] = {
-    "ReadMatch": {"operationId": "getMatch", "parameters": {"match_id": _ID}, "description": "Read the match again."},
-    "AddDeal": {"operationId": "addDeal", "parameters": {"match_id": _ID}, "description": "Add the match's next deal."},
-    "CorrectFirstDeal": {
-        "operationId": "replaceDeal",
-        "parameters": {"match_id": _ID, "number": "$response.body#/result/deals/0/number"},
-        "description": "Correct the match's first deal.",
-    },
-    "DeleteThisDeal": {
-        "operationId": "deleteDeal",
-        "parameters": {"match_id": _ID, "number": "$request.body#/number"},
-        "description": "Delete the deal just added (when it was sent with its `number`).",
-    },
-}
-
-#: Sample bodies, which also give Schemathesis requests that the rules accept.
-_TUTE_DEAL = {
-    "dealer": 0,
-    "trump": "copas",
-    "points": [78, 42],
-    "last_trick": 0,
-    "cantes": [{"seat": 0, "suit": "oros"}, {"seat": 1, "suit": "copas"}],
-}
-_NEW_MATCHES = {
-    "tute2": {"summary": "Tute for two, first to 3 juegos", "value": {"game": "tute2", "players": ["Ana", "Luis"]}},
-    "imported": {
-        "summary": "A Tute match imported with its deals",
-        "value": {
-            "game": "tute2",
-            "players": ["Ana", "Luis"],
-            "options": {"double_over_100": True},
-            "deals": [_TUTE_DEAL],
-        },
-    },
-    "pocha": {
-        "summary": "Pocha for four, Carmen dealing first",
-        "value": {"game": "pocha", "players": ["Ana", "Luis", "Carmen", "Pablo"], "first_dealer": 2},
-    },
-    "noted": {
-        "summary": "Tute for four, with a note",
-        "value": {"game": "tute4", "players": ["Ana", "Luis", "Carmen", "Pablo"], "note": "At Carmen's"},
-    },
-}
-_DEALS = {
-    "tute": {"summary": "A Tute deal, the first of its match", "value": {**_TUTE_DEAL, "number": 1}},
-    "tute_stopped": {
-        "summary": "A Tute deal stopped by a tute of Caballos",
-        "value": {"dealer": 1, "trump": "oros", "tute": {"seat": 0, "kind": "caballos"}},
-    },
-    "pocha": {
-        "summary": "A Pocha deal of one card each, for three",
-        "value": {"dealer": 0, "cards": 1, "trump": "espadas", "bids": [1, 0, 1], "tricks": [1, 0, 0]},
-    },
-}
 
 
 def paths() -> dict[str, Any]:
@@ -141,25 +106,7 @@ def paths() -> dict[str, Any]:
                 "listMatches",
                 "List the account's matches",
                 f"Newest first, {PAGE_SIZE} to a page unless `per_page` says otherwise.",
-                {
-                    "200": answer(
-                        "One page of matches.",
-                        {"type": "array", "items": ref("Match")},
-                        headers={
-                            "X-Total-Count": {
-                                "required": True,
-                                "description": "How many matches the account has.",
-                                "schema": {"type": "integer", "minimum": 0},
-                            },
-                            "Link": {
-                                "description": 'The next and previous pages (`rel="next"`, `rel="prev"`), when there '
-                                "are some.",
-                                "schema": {"type": "string", "minLength": 1},
-                            },
-                        },
-                    ),
-                    "400": answer("`page` or `per_page` is not a whole number from 1.", ref("Message")),
-                },
+                _pages_of("matches", "Match"),
                 parameters=[parameter("page"), parameter("per_page")],
             ),
             "post": _operation(
@@ -175,7 +122,7 @@ def paths() -> dict[str, Any]:
                 },
                 body=ref("NewMatch"),
                 body_description="A match document, optionally with `first_dealer` and `note`.",
-                examples=_NEW_MATCHES,
+                examples=NEW_MATCHES,
             ),
         },
         "/matches/{match_id}": {
@@ -224,25 +171,7 @@ def paths() -> dict[str, Any]:
                     "listNights",
                     "List the account's game nights",
                     f"Newest first, {PAGE_SIZE} to a page unless `per_page` says otherwise, as the matches are.",
-                    {
-                        "200": answer(
-                            "One page of nights.",
-                            {"type": "array", "items": ref("Night")},
-                            headers={
-                                "X-Total-Count": {
-                                    "required": True,
-                                    "description": "How many nights the account has.",
-                                    "schema": {"type": "integer", "minimum": 0},
-                                },
-                                "Link": {
-                                    "description": 'The next and previous pages (`rel="next"`, `rel="prev"`), '
-                                    "when there are some.",
-                                    "schema": {"type": "string", "minLength": 1},
-                                },
-                            },
-                        ),
-                        "400": answer("`page` or `per_page` is not a whole number from 1.", ref("Message")),
-                    },
+                    _pages_of("nights", "Night"),
                     parameters=[parameter("page"), parameter("per_page")],
                 ),
                 "tags": ["nights"],
@@ -281,7 +210,7 @@ def paths() -> dict[str, Any]:
                 parameters=[match_id, parameter("Idempotency-Key"), if_match],
                 body=ref("Deal"),
                 body_description="One deal of the match's game, optionally with `number`.",
-                examples=_DEALS,
+                examples=DEALS,
             )
         },
         "/matches/{match_id}/deals/{number}": {
@@ -303,7 +232,7 @@ def paths() -> dict[str, Any]:
                 body=ref("Deal"),
                 body_description="The deal as it should have been; a `number` in it is not read (the path names "
                 "the deal).",
-                examples=_DEALS,
+                examples=DEALS,
             ),
             "delete": _operation(
                 "deleteDeal",
