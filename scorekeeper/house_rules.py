@@ -39,7 +39,7 @@ OPTION_VALUE_LABELS = {
 
 def rule_name(option: OptionSpec) -> str:
     """Return a house rule's name in the page's language."""
-    return gettext(OPTION_LABELS[option.name]) if option.name in OPTION_LABELS else option.name
+    return str(OPTION_LABELS[option.name]) if option.name in OPTION_LABELS else option.name
 
 
 def allowed_in_words(option: OptionSpec) -> str:
@@ -48,7 +48,7 @@ def allowed_in_words(option: OptionSpec) -> str:
         return gettext("on or off")
     if option.kind == "int":
         return gettext("a whole number from %(low)s to %(high)s", low=option.minimum, high=option.maximum)
-    names = [gettext(OPTION_VALUE_LABELS[str(c)]) if str(c) in OPTION_VALUE_LABELS else str(c) for c in option.choices]
+    names = [str(OPTION_VALUE_LABELS[str(c)]) if str(c) in OPTION_VALUE_LABELS else str(c) for c in option.choices]
     if option.kind == "schedule":
         return gettext(
             "%(choices)s, or a list of cards per player for each deal (at most %(most)s)",

@@ -90,6 +90,16 @@ def option_fields(form: FlaskForm, game: Game) -> list[Field]:
     return [getattr(form, f"opt_{spec.name}") for spec in game.option_specs]
 
 
+def option_error_fields(form: NewMatchForm, game: Game) -> dict[str, str]:
+    """Map each house rule, as the engine names it in a refusal, to the field the player typed it in."""
+    fields = {f"options.{spec.name}": f"opt_{spec.name}" for spec in game.option_specs}
+    for spec in game.option_specs:
+        # A custom schedule is typed in its own box: the refusal belongs beside what was typed.
+        if spec.kind == "schedule" and getattr(form, f"opt_{spec.name}").data == "custom":
+            fields[f"options.{spec.name}"] = "schedule_list"
+    return fields
+
+
 def options_from_form(form: NewMatchForm, game: Game) -> dict[str, Any]:
     """Return the house rules the form sets, as a match document names them (blank = default)."""
     options: dict[str, Any] = {}

@@ -13,6 +13,7 @@ from ..forms import (
     attach_errors,
     has_errors,
     new_match_form_class,
+    option_error_fields,
     option_fields,
     options_from_form,
     players_from_form,
@@ -70,7 +71,7 @@ def new(game_name: str) -> PageAnswer:
             match = services.start_match(current_user, game.name, names, options_from_form(form, game), first_dealer)
         except RuleViolation as violation:
             fields = {f"players.{i}": f"players-{entry}" for i, entry in enumerate(entries)}
-            fields.update({f"options.{spec.name}": f"opt_{spec.name}" for spec in game.option_specs})
+            fields.update(option_error_fields(form, game))
             fields.update({"players": "@players", "first_dealer": "leader" if web.asks_leader else "first_dealer"})
             attach_errors(form, violation.problems, fields)
         except services.ServiceError as error:  # a name refused, or a race lost to another phone

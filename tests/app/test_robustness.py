@@ -115,6 +115,16 @@ def test_a_new_match_refused_at_a_player_row_answers_422(ana: Browser) -> None:
     assert response.status_code == 422
 
 
+@pytest.mark.parametrize("language", ("en", "es"))
+def test_an_unreadable_schedule_is_refused_in_words_at_its_field(ana: Browser, language: str) -> None:
+    ana.post("/language", data={"language": language, "next": "/"})
+    response = start(ana, "pocha", ["Carmen", "Ana"], opt_schedule="custom", schedule_list="x")
+    assert response.status_code == 422
+    words = {"en": "classic, ladder, or a list of cards per player", "es": "clásico, escalera"}[language]
+    at_field = re.search(r'data-errors-for="schedule_list"[^>]*>(.*?)</div>', response.get_data(as_text=True), re.S)
+    assert at_field and words in at_field[1]
+
+
 def test_tricks_for_bids_changed_on_another_phone_are_refused(ana: Browser, app: Flask) -> None:
     start(ana, "pocha", ["Ana", "Luis", "Carmen"], opt_schedule="custom", schedule_list="2")
     ana.post("/matches/1/bids", data=bids_form([0, 0, 0], number=1, dealer=0, cards=2))
