@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import Text, bindparam, func, inspect, select
+from sqlalchemy import Text, bindparam, func, inspect, literal, select
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -113,29 +113,35 @@ _FACTS_UNDER_LOCK = _FACTS.where(_LOCK_ACCOUNT.exists())
 
 
 def own_match_to_change(user_id: int, match_id: int) -> Match | None:
-    """Return the account's match `match_id` with its seats, to change it; None if the account has no such
-    match, or where no lock is to be taken (SQLite, or a transaction that holds it already).
+    """Return the account's match `match_id` with its seats, to change it, its deals' facts read in the same
+    statement; None if the account has no such match, or where the account's lock is held already.
 
-    On PostgreSQL the statement that reads the match also locks the account (`lock_figures`) and
-    reads its deals' facts, which `facts_under_lock` then hands to the change: a deal entered
-    from the owner's phone costs a round trip fewer. Only the account's own match is read so, so
-    that a request locks no account but that of whoever sent it (a phone that joined through an
-    entry link reads the match as before, and the change locks it).
+    `facts_under_lock` then hands those facts to the change: a deal entered from the owner's
+    phone reads its match once. On PostgreSQL the statement also locks the account
+    (`lock_figures`), so it is sent only where the transaction does not hold the lock yet; SQLite
+    writes one transaction at a time and takes no lock. Only the account's own match is read
+    so, so that a request locks no account but that of whoever sent it (a phone that joined
+    through an entry link reads the match as before, and the change locks it).
     """
-    if not (0 < match_id <= MAX_ID and _to_lock(user_id)):
-        return None
     session = db.session()
-    found = session.execute(_OWN_MATCH_UNDER_LOCK, {"match_id": match_id, "user_id": user_id}).unique().first()
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    if not (0 < match_id <= MAX_ID and (sqlite or _to_lock(user_id))):
+        return None
+    statement = _OWN_MATCH_WITH_FACTS if sqlite else _OWN_MATCH_UNDER_LOCK
+    found = session.execute(statement, {"match_id": match_id, "user_id": user_id}).unique().first()
     if found is None:
         # The lock is taken first as a rule (a one-time filter), but no row cannot prove it: not noted
         # as held, it is at worst asked for again by a change that follows.
         return None
-    _locked(user_id)
+    if not sqlite:
+        _locked(user_id)
     if not found[0].seats:
         return None
     match: Match = found[0]
-    facts: str | None = found[1]
-    session.info[_FACTS_KEPT] = (session.get_transaction(), match_id, json.loads(facts) if facts else [])
+    facts: list[Any] = json.loads(found[1]) if found[1] else []
+    if sqlite:  # numbered, since SQLite's json_group_array keeps no order it is told
+        facts = [data for _number, data in sorted(facts, key=lambda numbered: numbered[0])]
+    session.info[_FACTS_KEPT] = (session.get_transaction(), match_id, facts)
     return match
 
 
@@ -156,4 +162,24 @@ _OWN_MATCH_UNDER_LOCK = (
     select(Match, _FACTS_IN_ONE)
     .options(joinedload(Match.seats))
     .where(Match.id == bindparam("match_id"), Match.user_id == bindparam("user_id"), _LOCK_ACCOUNT.exists())
+)
+#: The same on SQLite, without a lock: a JSON array of [number, facts] pairs, since SQLite (before 3.44)
+#: cannot order what it gathers. Joined as text: the facts are stored as JSON text already, and
+#: SQLite's json functions would parse each deal's again only to write it back. Given the match's id,
+#: not correlated with its row: SQLite then reads the deals once, not once for each seat's row.
+_NUMBERED_FACTS = (
+    select(
+        literal("[")
+        + func.group_concat(
+            literal("[") + _deals.c.number.cast(Text) + literal(",") + _deals.c.data.cast(Text) + literal("]")
+        )
+        + literal("]")
+    )
+    .where(_deals.c.match_id == bindparam("match_id"))
+    .scalar_subquery()
+)
+_OWN_MATCH_WITH_FACTS = (
+    select(Match, _NUMBERED_FACTS)
+    .options(joinedload(Match.seats))
+    .where(Match.id == bindparam("match_id"), Match.user_id == bindparam("user_id"))
 )

@@ -1,5 +1,5 @@
-"""The owner's phone posts a deal: on PostgreSQL the statement that locks the account also reads the
-match and its deals' facts, one round trip fewer. A phone that joined through an entry link, and
+"""The owner's phone posts a deal: one statement reads the match and its deals' facts (on PostgreSQL,
+the one that locks the account). A phone that joined through an entry link, and
 any other account, read the match as before, and lock no account but their own."""
 
 from __future__ import annotations
@@ -53,8 +53,10 @@ def test_the_owner_s_deal_is_read_with_its_facts_by_the_statement_that_locks_the
         [lock] = locking(sent)
         assert lock.startswith("SELECT matches.id") and "json_agg" in lock
         assert not [statement for statement in sent if statement.lstrip().startswith("SELECT deals")]
-    else:  # SQLite has no row locks: the match and its deals are read as before
-        assert not locking(sent) and [statement for statement in sent if statement.startswith("SELECT deals.data")]
+    else:  # SQLite has no row locks: the match is read with its deals' facts all the same
+        [read] = [" ".join(statement.split()) for statement in sent if statement.startswith("SELECT matches.")]
+        assert not locking(sent) and "group_concat" in read
+        assert not [statement for statement in sent if statement.lstrip().startswith("SELECT deals")]
     # Scored with the deal before it, which only the facts read with the match gave the engine.
     assert stored(app) == ([(1, None), (2, None)], 2)
 
@@ -114,15 +116,13 @@ def test_facts_read_with_the_match_serve_its_own_transaction_only(app: Flask) ->
         user_id = user.id
         db.session.rollback()
         match = services.own_match_to_change(user_id, match_id)
-        if not on_postgresql(app):  # nothing to lock: the match is left to the plain read
-            assert match is None
-            return
         assert match is not None
         facts: list[Any] = []
         assert statements_sent(app, lambda: facts.append(facts_under_lock(match))) == []
         assert facts == [[{**WON, "dealer": 0}]]
-        # Once a transaction holds the lock there is none to take: the match is left to the plain read.
-        assert services.own_match_to_change(user_id, match_id) is None
+        if on_postgresql(app):
+            # Once a transaction holds the lock there is none to take: the match is left to the plain read.
+            assert services.own_match_to_change(user_id, match_id) is None
         db.session.rollback()
         match = services.own_match_to_change(user_id, match_id)
         assert match is not None
@@ -130,4 +130,21 @@ def test_facts_read_with_the_match_serve_its_own_transaction_only(app: Flask) ->
         sent = statements_sent(app, lambda: facts.append(facts_under_lock(match)))
         assert [statement for statement in sent if statement.startswith("SELECT deals.data")]
         assert facts[-1] == [{**WON, "dealer": 0}]
+        db.session.rollback()
+
+
+def test_facts_read_with_the_match_come_in_the_deals_order(app: Flask) -> None:
+    with app.app_context():
+        user = services.create_user("ana", "correct horse")
+        match_id = services.start_match(user, "tute2", ["Ana", "Luis"], {"target": 99}, 0).id
+        # Twelve deals, whose numbers sort otherwise as text (10, 11, 12 before 2), each told apart by its points.
+        played = [
+            {"dealer": n % 2, "trump": "oros", "points": [n * 2 + 30, 90 - n * 2], "last_trick": 0} for n in range(12)
+        ]
+        for number, deal in enumerate(played, start=1):
+            services.add_deal(db.session.get(Match, match_id), deal, number)
+        user_id = user.id
+        db.session.rollback()
+        match = services.own_match_to_change(user_id, match_id)
+        assert match is not None and facts_under_lock(match) == played
         db.session.rollback()
