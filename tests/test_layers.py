@@ -1,10 +1,12 @@
 """What the import contracts in pyproject.toml ([tool.importlinter], checked by `lint-imports`)
-cannot say: importing a module runs its folder's __init__ first, and no module grows past a
-screenful of screens."""
+cannot say: importing a module runs its folder's __init__ first, no module grows past a
+screenful of screens, and no name means two things."""
 
 from __future__ import annotations
 
+import ast
 import tomllib
+from collections import defaultdict
 from pathlib import Path
 
 import grimp
@@ -47,3 +49,22 @@ def test_no_module_outgrows_one_concern() -> None:
         for path in sorted(PACKAGE_DIR.rglob("*.py"))
     }
     assert {name: length for name, length in lengths.items() if length > LONGEST_MODULE} == {}
+
+
+#: Names several modules define by convention: a view takes its endpoint's name, which says
+#: what the page does (`views.matches.undo` calls `services.undo`), and each concern that
+#: plugs into the app has its `register(app)`.
+CONVENTIONAL_NAMES = {"register"}
+
+
+def test_no_public_name_is_defined_twice() -> None:
+    defined: dict[str, set[str]] = defaultdict(set)
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        module = path.relative_to(PACKAGE_DIR.parent).as_posix()
+        if module.startswith("scorekeeper/views/"):
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
+                defined[node.name].add(module)
+    twice = {name: sorted(modules) for name, modules in defined.items() if len(modules) > 1}
+    assert {name: modules for name, modules in twice.items() if name not in CONVENTIONAL_NAMES} == {}

@@ -144,7 +144,7 @@ def _night_list_statements(of_a_player: bool) -> tuple[Select[int], Select[int]]
     )
 
 
-def night_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int | None = None) -> Page:
+def nights_on_page(user: User, page: int, per_page: int = PAGE_SIZE, player_id: int | None = None) -> Page:
     """Return one page of the account's nights, newest first (optionally those `player_id` played),
     each as its `NightRows`; two queries whatever the history's length."""
     per_page = max(1, min(per_page, 100))

@@ -171,7 +171,7 @@ def shared_cards(shared: Sequence[SharedMatch]) -> list[SharedCard]:
 
 
 @dataclass(frozen=True)
-class StandingLine:
+class LeaderboardLine:
     """One player's row of a leaderboard, its figures written in the page's locale."""
 
     href: str
@@ -183,12 +183,12 @@ class StandingLine:
     rating: str
 
 
-def standing_rows(standings: Sequence[Standing]) -> list[StandingLine]:
+def standing_rows(standings: Sequence[Standing]) -> list[LeaderboardLine]:
     """Return a leaderboard's rows: each player (and the address of their page), matches, wins, win
     rate, average deal score and rating, in the page's locale."""
     player = address_of("players.detail", "player_id")
     return [
-        StandingLine(
+        LeaderboardLine(
             href=player(s.player_id),
             name=s.name,
             matches=s.matches,

@@ -22,7 +22,7 @@ def _scored_in_points(match: MatchRow) -> bool:
 
 
 @dataclass(frozen=True)
-class Standing:
+class NightStanding:
     """One player's night in one game: matches played and won, and the points of those won on points."""
 
     name: str
@@ -45,10 +45,10 @@ class Night:
     #: Per game, who won most of its matches that night (all of them on a tie; nobody if none was won).
     winners: dict[str, list[str]]
     #: Per game, each player's line of the night's standings, best first.
-    standings: dict[str, list[Standing]]
+    standings: dict[str, list[NightStanding]]
 
     @property
-    def points(self) -> dict[str, list[Standing]]:
+    def points(self) -> dict[str, list[NightStanding]]:
         """Return, per game with matches won on points, the standings that carry points."""
         return {game: rows for game, rows in self.standings.items() if any(row.points is not None for row in rows)}
 
@@ -82,10 +82,10 @@ def night(rows: NightRows) -> Night:
         line.won += 1 if seat.won and over else 0
         if in_points:
             line.points = (line.points or 0) + seat.total
-    standings: dict[str, list[Standing]] = {}
+    standings: dict[str, list[NightStanding]] = {}
     winners: dict[str, list[str]] = {}
     for game in games:
-        lines = [Standing(t.name, t.played, t.won, t.points) for t in tally[game].values()]
+        lines = [NightStanding(t.name, t.played, t.won, t.points) for t in tally[game].values()]
         lines.sort(key=lambda s: (-s.won, -(s.points if s.points is not None else 0), s.name.casefold()))
         standings[game] = lines
         most = max((line.won for line in lines), default=0)
@@ -109,7 +109,7 @@ def nights(pages_rows: Sequence[NightRows]) -> list[Night]:
     return [night(rows) for rows in pages_rows]
 
 
-def api_view(found: Night) -> dict[str, object]:
+def night_api_view(found: Night) -> dict[str, object]:
     """Return a night as the API shows it."""
     return {
         "id": found.id,
@@ -168,7 +168,7 @@ def played_match(match: MatchRow, names: list[str], deals: int) -> PlayedMatch:
     )
 
 
-def night_page(rows: NightRows) -> NightPage:
+def shown_night(rows: NightRows) -> NightPage:
     """Lay out a night's page from its matches (with their cached results) and results."""
     return NightPage(
         night=night(rows),

@@ -210,8 +210,8 @@ def change_match(match_id: int) -> Reply:
 def list_nights() -> Reply:
     """List the account's game nights, newest first, paged as the matches are (`page`, `per_page` up to 100)."""
     size = min(_counted_from_one("per_page", queries.PAGE_SIZE), queries.MAX_PAGE_SIZE)
-    found = night_reads.night_page(_user(), _counted_from_one("page", 1), per_page=size)
-    response = jsonify([night_pages.api_view(night) for night in night_pages.nights(found.items)])
+    found = night_reads.nights_on_page(_user(), _counted_from_one("page", 1), per_page=size)
+    response = jsonify([night_pages.night_api_view(night) for night in night_pages.nights(found.items)])
     return _paged(response, found, "api.list_nights"), 200
 
 

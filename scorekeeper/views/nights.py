@@ -29,7 +29,7 @@ def index() -> str:
     """List the game nights, newest first, a page at a time (or only those a player played)."""
     player_id = whole_number(request.args.get("player"))
     player = queries.player_for(current_user, player_id) if player_id else None
-    found = night_reads.night_page(
+    found = night_reads.nights_on_page(
         current_user, whole_number(request.args.get("page")) or 1, player_id=player.id if player else None
     )
     return render_template(
@@ -45,7 +45,7 @@ def index() -> str:
 def night(night_id: int) -> str:
     """Show a night: its matches in order with their results and charts, and its standings."""
     return render_template(
-        "nights/night.html", page=night_pages.night_page(night_reads.night_for(current_user, night_id))
+        "nights/night.html", page=night_pages.shown_night(night_reads.night_for(current_user, night_id))
     )
 
 
