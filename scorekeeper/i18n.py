@@ -34,6 +34,7 @@ BROWSER_CHECKED = (
     "trump_missing",
     "points_impossible",
     "points_not_pair",
+    "points_not_list",
     "points_total",
     "points_total_tute",
     "last_trick_missing",

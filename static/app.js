@@ -139,18 +139,21 @@ function showErrors(form, errors, all) {
   });
 }
 
+/* The card points inputs, one per side of the table. */
+const pointsInputs = (form, rules) => rules.sides.map((_, side) => form.elements[`points${side}`]);
+
 function checkCardPoints(form, rules) {
   const errors = [];
-  const inputs = [form.elements.points0, form.elements.points1];
+  const inputs = pointsInputs(form, rules);
   /* Text that is no whole number is said at its own field; the deal reads it as not typed. */
   inputs.forEach((input, side) => {
     const typed = input.value.trim();
     if (typed !== "" && number(typed) === null) errors.push({ field: `points${side}`, message: say("points_impossible", { points: typed }) });
   });
   const deal = Rules.formDeals.card_points(rules, fieldOf(form));
-  /* As on the server: the side filled in from the other is wrong only because the typed one is. */
-  const typed = inputs.map((input) => number(input.value) !== null);
-  const filled = deal.tute || typed[0] === typed[1] ? null : (typed[0] ? 1 : 0);
+  /* As on the server: the side filled in from the others is wrong only because a typed one is. */
+  const blank = inputs.map((_, side) => side).filter((side) => number(inputs[side].value) === null);
+  const filled = deal.tute || blank.length !== 1 ? null : blank[0];
   const problems = Rules.check(rules, deal, { names: JSON.parse(form.dataset.names || "[]") })
     .filter((p) => p.field !== `points.${filled}`);
   errors.push(...formProblems(problems, deal));
@@ -197,17 +200,28 @@ function checkBids(form, rules) {
 }
 
 function followPoints(form, typed, rules) {
-  /* One side's card points typed, the other side's follow (the rest of the deck's), on a new deal
-     and on a correction alike; after a tute the points are the declarer's own count, so nothing follows. */
-  const inputs = [form.elements.points0, form.elements.points1];
+  /* The last side's card points follow the others' (the rest of the deck's), on a new deal and on a
+     correction alike: with two sides, the other one's as one is typed; with three, the one not
+     typed by hand once the other two are. After a tute the points are the declarer's own count,
+     so nothing follows. */
+  const inputs = pointsInputs(form, rules);
   const side = inputs.indexOf(typed);
   if (side < 0 || picked(form, "tute_seat")) return;
-  const points = number(typed.value);
+  if (form.dataset.followingSide === String(side)) delete form.dataset.followingSide;  /* typed by hand */
+  const others = inputs.map((_, other) => other).filter((other) => other !== side);
+  const open = others.filter((other) => inputs[other].value.trim() === "" || form.dataset.followingSide === String(other));
+  const follower = others.length === 1 ? others[0] : open.length === 1 ? open[0] : null;
+  if (follower === null) return;
+  const given = inputs.filter((_, other) => other !== follower).map((input) => number(input.value));
   const card = Rules.kinds.card_points;
-  /* Points no side can capture leave the other side empty: its own impossible number would only
-     be a second complaint about the same typing. */
-  if (points !== null && points >= 0 && points <= rules.deck_points) {
-    inputs[1 - side].value = card.possible(rules, points) ? String(card.otherSide(rules, points)) : "";
+  /* Points no side can capture leave the following side empty: its own impossible number would
+     only be a second complaint about the same typing. */
+  if (given.some((points) => points === null)) return;
+  if (given.every((points) => points >= 0 && points <= rules.deck_points)) {
+    const rest = rules.deck_points - given.reduce((total, points) => total + points, 0);
+    const shown = given.every((points) => card.possible(rules, points)) && card.possible(rules, rest);
+    inputs[follower].value = shown ? String(rest) : "";
+    form.dataset.followingSide = String(follower);
   }
 }
 
@@ -271,7 +285,16 @@ function setupCardCounter(form) {
 
 /* Each kind of deal form (the rules' `kind`): its check, and what else it sets up. */
 const DEAL_FORMS = {
-  card_points: { check: checkCardPoints, setup: (form) => { setupCanteGrid(form); setupCardCounter(form); } },
+  card_points: {
+    check: checkCardPoints,
+    setup: (form, rules) => {
+      setupCanteGrid(form);
+      setupCardCounter(form);
+      /* A stored deal shown for correction: its last side's points follow the others' changes. */
+      const inputs = pointsInputs(form, rules);
+      if (inputs.every((input) => input && input.value.trim() !== "")) form.dataset.followingSide = String(inputs.length - 1);
+    },
+  },
   bids: { check: checkBids, setup: explainForbiddenBids },
 };
 
@@ -280,15 +303,17 @@ function setupDealForm() {
   const rules = form && typeof Rules !== "undefined" ? rulesOf(form) : null;
   const kind = form && DEAL_FORMS[form.dataset.liveCheck];
   if (!rules || !kind) return;  /* the server checks every deal anyway */
-  kind.setup(form);
+  kind.setup(form, rules);
   const check = () => kind.check(form, rules);
   form.dataset.touched = "|";
   const onChange = (event) => {
-    const name = (event.target.name || "").replace(/^(points)[01]$/, "$1").replace(/^(bids|tricks)-\d+$/, "$1");
+    const name = (event.target.name || "").replace(/^(points)\d$/, "$1").replace(/^(bids|tricks)-\d+$/, "$1");
     form.dataset.touched += `${name}|${event.target.name}|`;
     if (event.target.name === `tricks-${form.dataset.filledSeat}`) delete form.dataset.filledSeat;  /* tapped by hand */
     if (event.type === "input" && name === "points") followPoints(form, event.target, rules);
-    if (name === "tute_seat" || name === "points") form.dataset.touched += "last_trick|points|points0|points1|";
+    if (name === "tute_seat" || name === "points") {
+      form.dataset.touched += `last_trick|points|${rules.sides.map((_, side) => `points${side}|`).join("")}`;
+    }
     showErrors(form, check(), false);
   };
   form.addEventListener("input", onChange);

@@ -47,7 +47,8 @@ const Rules = (() => {
       } else if (last === null) {
         found.push(problem("last_trick_invalid", "last_trick", "last_trick_missing", {}, { missing: true }));
       } else if (!isInt(last)) {
-        found.push(problem("malformed", "last_trick", "last_trick_not_side"));
+        found.push(rules.sides.length === 2 ? problem("malformed", "last_trick", "last_trick_not_side")
+          : problem("malformed", "last_trick", "last_trick_not_seat", { most: rules.sides.length - 1 }));
       } else if (last < 0 || last >= rules.sides.length) {
         found.push(problem("last_trick_invalid", "last_trick", "last_trick_out_of_range"));
       }
@@ -68,7 +69,9 @@ const Rules = (() => {
       if (value === null && declared) return;  /* after a tute the points are optional */
       const pair = intList(value, rules.sides.length);
       if (pair === null) {
-        found.push(problem("malformed", "points", "points_not_pair", {}, { missing: true }));
+        const count = rules.sides.length;
+        found.push(count === 2 ? problem("malformed", "points", "points_not_pair", {}, { missing: true })
+          : problem("malformed", "points", "points_not_list", { count }, { missing: true }));
         return;
       }
       const impossible = pair.filter((points) => !cardPoints.possible(rules, points));
@@ -118,10 +121,14 @@ const Rules = (() => {
       const last = deal.last_trick ?? null;
       if (last !== null) scores[last] += rules.last_trick_bonus;
       (deal.cantes || []).forEach((cante) => { scores[sideOf(cante.seat)] += rules.cantes[cante.suit][deal.trump]; });
-      let winner = last;  /* on a tie, the side that took the last trick */
+      /* On a tie, the tied side that took the last trick; else the tied side that plays first after the dealer. */
       const best = Math.max(...scores);
+      const tied = scores.map((_, side) => side).filter((side) => scores[side] === best);
+      let winner;
       if (deal.tute) winner = sideOf(deal.tute.seat);
-      else if (scores.filter((score) => score === best).length === 1) winner = scores.indexOf(best);
+      else if (tied.length === 1) winner = tied[0];
+      else if (tied.includes(last)) winner = last;
+      else winner = sideOf(rules.play_order[deal.dealer].find((seat) => tied.includes(sideOf(seat))));
       const table = rules.juegos;
       let earned = null;
       if (table) earned = deal.tute ? table.tute : scores[winner] >= table.over_from ? table.over : table.under;
@@ -221,14 +228,14 @@ const Rules = (() => {
       const whole = (name) => wholeNumber(value(name));
       const deal = { dealer: whole("dealer"), trump: value("trump") || null };
       const declared = Boolean(value("tute_seat"));
-      let [first, second] = [whole("points0"), whole("points1")];
-      const otherSide = (points) => cardPoints.otherSide(rules, points);
+      const points = rules.sides.map((_, side) => whole(`points${side}`));
+      const open = points.map((_, side) => side).filter((side) => points[side] === null);
       if (declared) {
-        if (first !== null || second !== null) deal.points = [first ?? 0, second ?? 0];
+        if (open.length < points.length) deal.points = points.map((p) => p ?? 0);
       } else {
-        if (second === null && first !== null) second = otherSide(first);
-        else if (first === null && second !== null) first = otherSide(second);
-        deal.points = [first, second];
+        /* one side left blank: it holds the rest of the deck */
+        if (open.length === 1) points[open[0]] = rules.deck_points - sum(points.filter(isInt));
+        deal.points = points;
         deal.last_trick = whole("last_trick");
       }
       deal.cantes = rules.suits.filter((suit) => value(`cante_${suit}`)).map((suit) => ({ seat: Number(value(`cante_${suit}`)), suit }));

@@ -39,6 +39,7 @@ def fill(app: object) -> dict[str, str]:
         tute2 = services.start_match(user, "tute2", ["Ana", "Luis"], {}, 0)
         services.add_deal(tute2, {"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0,
                                   "cantes": [{"seat": 0, "suit": "oros"}]})
+        tute3 = services.start_match(user, "tute3", ["Ana", "Luis", "Carmen"], {}, 0)
         tute4 = services.start_match(user, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], {}, 1)
         pocha = services.start_match(user, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {"schedule": [4, 4]}, 0)
         tricks = services.start_match(user, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {"schedule": [4, 4]}, 0)
@@ -51,7 +52,7 @@ def fill(app: object) -> dict[str, str]:
                                   "tricks": [0, 1, 1, 1, 2, 0, 0, 0]})
         services.save_bids(eight, {"dealer": 2, "cards": 5, "trump": "bastos", "bids": [1, 0, 1, 2, 0, 1, 0, 1]})
         return {"tute2-deal": f"/matches/{tute2.id}/deal", "tute2-correction": f"/matches/{tute2.id}/deals/1/edit",
-                "tute4-deal": f"/matches/{tute4.id}/deal", "pocha-bids": f"/matches/{pocha.id}/deal?trump=espadas",
+                "tute3-deal": f"/matches/{tute3.id}/deal", "tute4-deal": f"/matches/{tute4.id}/deal", "pocha-bids": f"/matches/{pocha.id}/deal?trump=espadas",
                 "pocha-tricks": f"/matches/{tricks.id}/deal", "pocha-scoreboard": f"/matches/{tricks.id}",
                 "pocha8-bids-waiting": f"/matches/{eight.id}"}
 

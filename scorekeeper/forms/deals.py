@@ -9,7 +9,7 @@ from wtforms import Field, FieldList, HiddenField, RadioField, SelectField
 from wtforms.validators import InputRequired, Optional
 
 from ..i18n import lazy_gettext as _l
-from ..rules import DECK_POINTS, SUITS, other_side_points, possible_card_points
+from ..rules import DECK_POINTS, SUITS
 from .base import Form
 from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices
 
@@ -46,12 +46,21 @@ class DealForm(Form):
         raise NotImplementedError
 
 
+#: The most sides a Tute deal form has a card points field for (Tute for three).
+MAX_TUTE_SIDES = 3
+
+
 class TuteDealForm(DealForm):
-    """One Tute deal: trump, card points, last trick, cantes by suit, and a tute if there was one."""
+    """One Tute deal: trump, card points, last trick, cantes by suit, and a tute if there was one.
+
+    The card points are one field per side (`points0`, `points1`…, as many as the table has
+    sides, up to `MAX_TUTE_SIDES`); the last trick is a choice among the sides.
+    """
 
     trump = RadioField(_l("Trump"), choices=SUIT_CHOICES, validators=[Optional()])
     points0 = WholeNumberField(_l("Card points"), validators=[Optional()])
     points1 = WholeNumberField(_l("Card points"), validators=[Optional()])
+    points2 = WholeNumberField(_l("Card points"), validators=[Optional()])
     last_trick = RadioField(_l("Last trick"), coerce=int, validators=[Optional()])
     cante_oros = SelectField("oros")
     cante_copas = SelectField("copas")
@@ -65,12 +74,19 @@ class TuteDealForm(DealForm):
     def setup(self, seat_names: Sequence[str], side_names: Sequence[str]) -> TuteDealForm:
         """Fill the choices that depend on the table."""
         seats = list(enumerate(seat_names))
+        if not 2 <= len(side_names) <= MAX_TUTE_SIDES:
+            raise ValueError(f"a Tute deal form has 2 to {MAX_TUTE_SIDES} sides, not {len(side_names)}")
+        self.side_count = len(side_names)
         self.dealer.choices = choices(seats)
         self.last_trick.choices = choices(enumerate(side_names))
         for suit in SUITS:
             getattr(self, f"cante_{suit}").choices = choices([(NOBODY, "")] + [(str(s), n) for s, n in seats])
         self.tute_seat.choices = choices([(NOBODY, "")] + [(str(s), n) for s, n in seats])
         return self
+
+    def points_fields(self) -> list[Field]:
+        """Return the card points fields, one per side of the table."""
+        return [getattr(self, f"points{side}") for side in range(self.side_count)]
 
     def cante_fields(self) -> list[Field]:
         """Return the cante selects, one per suit."""
@@ -88,17 +104,19 @@ class TuteDealForm(DealForm):
         """Return the deal the form describes, as a match document holds it (`cards` is Pocha's alone)."""
         deal: dict[str, Any] = {"dealer": self.dealer.data, "trump": self.trump.data}
         declared = self.tute_seat.data not in (None, NOBODY)
-        first, second = self.points0.data, self.points1.data
+        points: list[int | None] = [field.data for field in self.points_fields()]
+        blank = [side for side, value in enumerate(points) if value is None]
         self.filled_side = None
         if declared:
-            if first is not None or second is not None:
-                deal["points"] = [first or 0, second or 0]
+            if len(blank) < len(points):
+                deal["points"] = [value or 0 for value in points]
         else:
-            if second is None and first is not None:
-                second, self.filled_side = _other_side(first), 1
-            elif first is None and second is not None:
-                first, self.filled_side = _other_side(second), 0
-            deal["points"] = [first, second]
+            if len(blank) == 1:
+                # The one side left blank holds the rest of the deck (for impossible points still
+                # 120 minus the others, for the engine to refuse).
+                self.filled_side = blank[0]
+                points[blank[0]] = DECK_POINTS - sum(value or 0 for value in points)
+            deal["points"] = points
             deal["last_trick"] = self.last_trick.data
         deal["cantes"] = [
             {"seat": int(field.data), "suit": suit}
@@ -113,8 +131,9 @@ class TuteDealForm(DealForm):
         """Show a stored deal in the form, for editing."""
         self.dealer.data = deal.get("dealer")
         self.trump.data = deal.get("trump")
-        points = deal.get("points") or [None, None]
-        self.points0.data, self.points1.data = points[0], points[1]
+        points = deal.get("points") or [None] * self.side_count
+        for field, value in zip(self.points_fields(), points):
+            field.data = value
         self.last_trick.data = deal.get("last_trick")
         for cante in deal.get("cantes") or []:
             getattr(self, f"cante_{cante['suit']}").data = str(cante["seat"])
@@ -128,13 +147,12 @@ class TuteDealForm(DealForm):
             "dealer": "dealer",
             "trump": "trump",
             "points": "@points",
-            "points.0": "points0",
-            "points.1": "points1",
             "last_trick": "last_trick",
             "tute": "tute_seat",
             "tute.seat": "tute_seat",
             "tute.kind": "tute_kind",
         }
+        fields.update({f"points.{side}": f"points{side}" for side in range(self.side_count)})
         filled = getattr(self, "filled_side", None)
         if filled is not None:
             # The side the form filled in as 120 minus the typed one is wrong only because the
@@ -144,11 +162,6 @@ class TuteDealForm(DealForm):
         for index, suit in enumerate(sung):
             fields[f"cantes.{index}"] = f"cante_{suit}"
         return fields
-
-
-def _other_side(points: int) -> int:
-    """Return the other side's card points; for impossible ones still 120 minus them, for the engine to refuse."""
-    return other_side_points(points) if possible_card_points(points) else DECK_POINTS - points
 
 
 class PochaDealForm(DealForm):

@@ -18,7 +18,12 @@ from .tute import TuteWeb
 #: Every game's web side, by the name its match documents use, in the engine's order.
 WEB_GAMES: Final[dict[str, WebGame]] = {
     web.name: web
-    for web in (TuteWeb(GAMES["tute2"]), TuteWeb(GAMES["tute4"], asks_leader=True), PochaWeb(GAMES["pocha"]))
+    for web in (
+        TuteWeb(GAMES["tute2"]),
+        TuteWeb(GAMES["tute3"]),
+        TuteWeb(GAMES["tute4"], asks_leader=True),
+        PochaWeb(GAMES["pocha"]),
+    )
 }
 assert list(WEB_GAMES) == list(GAMES), "every game of the engine needs its web side, in the same order"
 

@@ -1,4 +1,4 @@
-"""Tute's web side (for two, and for four in pairs): its deal form, how a deal reads, its deals' schema."""
+"""Tute's web side (for two, for three, and for four in pairs): its deal form, how a deal reads, its deals' schema."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class TuteWeb(WebGame):
     """Tute: card points, the last trick, the cantes and a tute, one form per deal."""
 
     folder = "tute"
-    #: The card points of a whole deck, which the two sides' points add up to.
+    #: The card points of a whole deck, which the sides' points add up to.
     deck_points = DECK_POINTS
     #: What a cante is worth in the trump suit and in another (the engine's values).
     cante_in_trump = cante_value(SUITS[0], SUITS[0])

@@ -117,6 +117,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "tute_kind": N_("A tute is of all four Reyes (reyes) or all four Caballos (caballos)."),
     "tute_off": N_("This table does not play the tute (house rule 'tute' is off)."),
     "points_not_pair": N_("Card points must be two whole numbers, one for each side."),
+    "points_not_list": N_("Card points must be {count} whole numbers, one for each player."),
     "points_impossible": PLURALS["points_impossible"][1][1],
     "points_total": N_("The card points must add up to 120; these add up to {total}."),
     "points_total_tute": N_(
@@ -126,6 +127,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "last_trick_after_tute": N_("No side takes the last trick in a deal stopped by a tute."),
     "last_trick_missing": N_("Say which side took the last trick."),
     "last_trick_not_side": N_("The last trick must be given as a side number (0 or 1)."),
+    "last_trick_not_seat": N_("The last trick must be given as a player's seat number, from 0 to {most}."),
     "last_trick_out_of_range": N_("The last trick goes to {first} or to {second}."),
     "cantes_not_list": N_("Cantes must be a list, each with a seat and a suit."),
     "cante_not_object": N_("Each cante names the seat that sang it and the suit."),

@@ -1,4 +1,4 @@
-"""Tute for two players (`tute2`) or four in pairs (`tute4`): scoring deals and matches.
+"""Tute for two players (`tute2`), three (`tute3`) or four in pairs (`tute4`): scoring deals and matches.
 
 What a deal is and how a raw one is read is in `tute_deal`.
 """
@@ -31,6 +31,7 @@ from .tute_deal import (
     TuteOptions,
     cante_value,
     first_dealer_for_leader,
+    play_order,
     read_tute_deal,
     tute_sides,
 )
@@ -48,12 +49,26 @@ def score_tute_deal(
         scores[side_of[cante.seat]] += cante_value(cante.suit, deal.trump)
     if deal.tute is not None:
         winner = side_of[deal.tute.seat]
-    elif scores[0] != scores[1]:
-        winner = 0 if scores[0] > scores[1] else 1
     else:
-        assert deal.last_trick is not None
-        winner = deal.last_trick
+        best = max(scores)
+        tied = [side for side, score in enumerate(scores) if score == best]
+        winner = tied[0] if len(tied) == 1 else tie_winner(tied, deal.last_trick, deal.dealer, sides)
     return tuple(scores), winner
+
+
+def tie_winner(tied: Sequence[int], preferred: int | None, dealer: int, sides: tuple[tuple[int, ...], ...]) -> int:
+    """Return which of the `tied` sides wins: `preferred` if it is among them (the side that took
+    the last trick; at the end of a match on points, the winner of its last deal); else the side
+    that plays first after `dealer` (from el mano on).
+
+    Two sides tied are all the sides, so `preferred` decides; the order of play only at three or more.
+    """
+    if preferred in tied:
+        assert preferred is not None
+        return preferred
+    side_of = {seat: index for index, side in enumerate(sides) for seat in side}
+    players = sum(len(side) for side in sides)
+    return next(side_of[seat] for seat in play_order(dealer, players) if side_of[seat] in tied)
 
 
 def juegos_earned(deal: TuteDeal, winner_score: int, options: TuteOptions) -> int:
@@ -69,7 +84,7 @@ def _juegos(declared: bool, winner_score: int, options: TuteOptions) -> int:
 
 
 class TuteGame(Game):
-    """Tute for two players, or for four in two pairs sitting opposite each other."""
+    """Tute for two or three players, each for themselves, or for four in two pairs sitting opposite each other."""
 
     form_kind = "card_points"
 
@@ -97,7 +112,17 @@ class TuteGame(Game):
         }
 
     def ranks(self, result: MatchResult) -> list[int]:
-        return [1 if side in result.winners else 2 for side in range(len(result.sides))]
+        """Return the winner first, then the others by their juegos (or, in points mode, their totals),
+        those level sharing a place."""
+        standing = result.juegos if result.juegos is not None else result.totals
+        others = sorted(
+            {standing[side] for side in range(len(result.sides)) if side not in result.winners}, reverse=True
+        )
+        offset = 1 if result.winners else 0
+        return [
+            1 if side in result.winners else offset + others.index(standing[side]) + 1
+            for side in range(len(result.sides))
+        ]
 
     def ranked_by_points(self, options: Mapping[str, object]) -> bool:
         return options.get("mode") == "points"
@@ -125,6 +150,8 @@ class TuteGame(Game):
             },
             "target": rules.target,
             "dealer_for_leader": [first_dealer_for_leader(leader, players) for leader in range(players)],
+            # by dealer, the seats in the order they play: a tie of three or more goes to the first of the tied
+            "play_order": [list(play_order(dealer, players)) for dealer in range(players)],
         }
 
     def default_for(self, name: str, values: Mapping[str, object]) -> object:
@@ -151,7 +178,7 @@ class TuteGame(Game):
         sides = self.sides(len(players))
         start = log.count()
         results: list[DealResult] = []
-        totals, juegos = [0, 0], [0, 0]
+        totals, juegos = [0] * len(sides), [0] * len(sides)
         finished = False
         winners: tuple[int, ...] = ()
         last_dealer: int | None = None
@@ -173,7 +200,8 @@ class TuteGame(Game):
                 if juegos[winner] >= rules.target:
                     finished, winners = True, (winner,)
             elif max(totals) >= rules.target:
-                leader = winner if totals[0] == totals[1] else (0 if totals[0] > totals[1] else 1)
+                leaders = [side for side, total in enumerate(totals) if total == max(totals)]
+                leader = leaders[0] if len(leaders) == 1 else tie_winner(leaders, winner, deal.dealer, sides)
                 finished, winners = True, (leader,)
         if log.count() != start:
             return None
@@ -191,4 +219,5 @@ class TuteGame(Game):
 
 
 TUTE2: Final = TuteGame("tute2", N_("Tute (two players)"), 2)
+TUTE3: Final = TuteGame("tute3", N_("Tute for three (three players)"), 3)
 TUTE4: Final = TuteGame("tute4", N_("Tute in pairs (four players)"), 4)

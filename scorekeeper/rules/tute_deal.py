@@ -141,17 +141,23 @@ class TuteDeal:
 
     dealer: int
     trump: Suit
-    points: tuple[int, int]
+    #: Card points per side.
+    points: tuple[int, ...]
     last_trick: int | None
     cantes: tuple[Cante, ...] = ()
     tute: TuteDeclaration | None = None
 
 
 def tute_sides(players: int) -> tuple[tuple[int, ...], ...]:
-    """Return the seats of each side: each player alone, or partners opposite (0+2 against 1+3)."""
+    """Return the seats of each side: partners opposite at four (0+2 against 1+3), else each player alone."""
     if players == 4:
         return ((0, 2), (1, 3))
-    return ((0,), (1,))
+    return tuple((seat,) for seat in range(players))
+
+
+def play_order(dealer: int, players: int) -> tuple[int, ...]:
+    """Return the seats in the order they play a deal: from the seat after the dealer (el mano) to the dealer."""
+    return tuple((dealer + step) % players for step in range(1, players + 1))
 
 
 def cante_value(suit: Suit, trump: Suit) -> int:
@@ -176,6 +182,7 @@ class _TuteDealReader(DealReader):
         super().__init__(raw, number, log, _DEAL_FIELDS)
         self.players = len(names)
         self.names = names
+        self.sides = tute_sides(self.players)
         self.options = options
 
     def read(self) -> TuteDeal | None:
@@ -215,20 +222,24 @@ class _TuteDealReader(DealReader):
         assert is_int(seat)
         return TuteDeclaration(seat, cast(TuteKind, kind))
 
-    def points(self, declared: bool, kind: str | None = None) -> tuple[int, int] | None:
+    def points(self, declared: bool, kind: str | None = None) -> tuple[int, ...] | None:
         value = self.raw.get("points")
+        count = len(self.sides)
         if value is None and declared:
-            return (0, 0)
-        pair = int_list(value, 2)
+            return (0,) * count
+        pair = int_list(value, count)
         if pair is None:
-            self.problem(Code.MALFORMED, "points", "points_not_pair")
+            if count == 2:
+                self.problem(Code.MALFORMED, "points", "points_not_pair")
+            else:
+                self.problem(Code.MALFORMED, "points", "points_not_list", count=count)
             return None
         impossible = [(side, p) for side, p in enumerate(pair) if not possible_card_points(p)]
         for side, p in impossible:
             self.problem(Code.POINTS_IMPOSSIBLE, f"points.{side}", "points_impossible", points=number_text(p))
         if impossible:
             return None
-        total = pair[0] + pair[1]
+        total = sum(pair)
         if not declared and total != DECK_POINTS:
             self.problem(Code.POINTS_TOTAL, "points", "points_total", total=total)
             return None
@@ -238,7 +249,7 @@ class _TuteDealReader(DealReader):
                 Code.POINTS_TOTAL, "points", "points_total_tute", kind=(kind or "").capitalize(), most=most, total=total
             )
             return None
-        return (pair[0], pair[1])
+        return pair
 
     def last_trick(self, declared: bool) -> int | None:
         value = self.raw.get("last_trick")
@@ -249,11 +260,16 @@ class _TuteDealReader(DealReader):
         if value is None:
             self.problem(Code.LAST_TRICK_INVALID, "last_trick", "last_trick_missing")
         elif not is_int(value):
-            self.problem(Code.MALFORMED, "last_trick", "last_trick_not_side")
-        elif not 0 <= value <= 1:
+            if len(self.sides) == 2:
+                self.problem(Code.MALFORMED, "last_trick", "last_trick_not_side")
+            else:
+                self.problem(Code.MALFORMED, "last_trick", "last_trick_not_seat", most=len(self.sides) - 1)
+        elif not 0 <= value < len(self.sides):
             # The sides' names only for the message: a match is read again, deal by deal, at every change.
-            first, second = (" & ".join(self.names[s] for s in side) for side in tute_sides(self.players))
-            self.problem(Code.LAST_TRICK_INVALID, "last_trick", "last_trick_out_of_range", first=first, second=second)
+            *first, second = (" & ".join(self.names[s] for s in side) for side in self.sides)
+            self.problem(
+                Code.LAST_TRICK_INVALID, "last_trick", "last_trick_out_of_range", first=", ".join(first), second=second
+            )
         else:
             return value
         return None

@@ -36,6 +36,7 @@ def tute_form(
     dealer: int = 0,
     trump: str = "oros",
     points1: Any = "",
+    points2: Any = None,
     cantes: dict[str, int] | None = None,
     tute: tuple[int, str] | None = None,
 ) -> dict[str, Any]:
@@ -49,6 +50,8 @@ def tute_form(
         "last_trick": last_trick,
         "tute_seat": "",
     }
+    if points2 is not None:
+        data["points2"] = points2
     for suit in ("oros", "copas", "espadas", "bastos"):
         data[f"cante_{suit}"] = ""
     for suit, seat in (cantes or {}).items():

@@ -60,18 +60,21 @@ def pairs_now() -> list[tuple[int, ...]]:
     return [(r.first_id, r.second_id, r.shared, r.first_wins, r.second_wins, r.together, r.together_won) for r in rows]
 
 
-def deal(rng: random.Random, dealer: int) -> dict[str, Any]:
-    """Return a played-out Tute deal that either side may win."""
+def deal(rng: random.Random, dealer: int, sides: int = 2) -> dict[str, Any]:
+    """Return a played-out Tute deal that any side may win (of two sides, or three in Tute for three)."""
     points = rng.choice([20, 40, 80, 100])
-    return {"dealer": dealer, "trump": "oros", "points": [points, 120 - points], "last_trick": rng.randrange(2)}
+    split = (
+        [points, 120 - points] if sides == 2 else rng.choice([[points, 100 - points, 20], [0, points, 120 - points]])
+    )
+    return {"dealer": dealer, "trump": "oros", "points": split, "last_trick": rng.randrange(sides)}
 
 
 def finish(rng: random.Random, user: Any) -> Match:
-    """Play a one-juego Tute match, for two or in pairs."""
-    game = rng.choice(["tute2", "tute4"])
-    players = rng.sample(PLAYERS, 2) if game == "tute2" else rng.sample(PLAYERS, 4)
-    match = services.start_match(user, game, players, {"target": 1}, 0)
-    return services.add_deal(match, deal(rng, 0), 1)
+    """Play a one-juego Tute match, for two, for three or in pairs."""
+    game = rng.choice(["tute2", "tute3", "tute4"])
+    seats = {"tute2": 2, "tute3": 3, "tute4": 4}[game]
+    match = services.start_match(user, game, rng.sample(PLAYERS, seats), {"target": 1}, 0)
+    return services.add_deal(match, deal(rng, 0, 3 if game == "tute3" else 2), 1)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -94,7 +97,7 @@ def test_every_change_leaves_the_ratings_and_summaries_a_full_rebuild_would(app:
             elif action == "abandon" and match.status == "playing":
                 services.abandon_match(match)
             elif action == "edit":
-                services.replace_deal(match, 1, deal(rng, 0))
+                services.replace_deal(match, 1, deal(rng, 0, 3 if match.game == "tute3" else 2))
             elif action == "undo":
                 services.undo(match)
             elif action == "delete":

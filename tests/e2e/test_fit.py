@@ -17,6 +17,9 @@ from .test_table import SAVE
 
 SMALL_PHONE = {"viewport": {"width": 360, "height": 740}}
 NAMES = ["Ana", "Luis", "Carmen", "Pedro", "Zoe", "Marta", "Iker", "Nerea"]
+#: Every Tute game and its seats; a first deal's card points in each.
+TUTE_TABLES = (("tute2", 2), ("tute3", 3), ("tute4", 4))
+TUTE_POINTS = {"tute2": [70, 50], "tute3": [50, 40, 30], "tute4": [70, 50]}
 
 
 def save_in_sight(phone: Phone) -> bool:
@@ -32,17 +35,17 @@ def header_height(phone: Phone) -> float:
 
 def start_every_form(user: Any, names: list[str]) -> dict[str, int]:
     """Start, for `user` inside an app context, the matches whose forms are measured, with `names`: Tute
-    for two and four with a deal, and Pocha for 2 to 8 players at their largest deal, once waiting for
+    for two, three and four with a deal, and Pocha for 2 to 8 players at their largest deal, once waiting for
     bids and once for tricks; return their ids by case."""
     ids: dict[str, int] = {}
-    for game, seats in (("tute2", 2), ("tute4", 4)):
+    for game, seats in TUTE_TABLES:
         match = services.start_match(user, game, names[:seats], {}, 0)
         services.add_deal(
             match,
             {
                 "dealer": 0,
                 "trump": "copas",
-                "points": [70, 50],
+                "points": TUTE_POINTS[game],
                 "last_trick": 0,
                 "cantes": [{"seat": 1, "suit": "oros"}],
             },
@@ -75,8 +78,8 @@ def test_every_deal_form_shows_its_save_button_without_scrolling(browser: Any, s
     phone.sign_up()
     ids = _prepare_matches(server)
     below: list[str] = []
-    pages = [(f"{game} new", f"/matches/{ids[game]}/deal") for game in ("tute2", "tute4")]
-    pages += [(f"{game} edit", f"/matches/{ids[game]}/deals/1/edit") for game in ("tute2", "tute4")]
+    pages = [(f"{game} new", f"/matches/{ids[game]}/deal") for game, _ in TUTE_TABLES]
+    pages += [(f"{game} edit", f"/matches/{ids[game]}/deals/1/edit") for game, _ in TUTE_TABLES]
     pages += [(name, f"/matches/{number}/deal") for name, number in ids.items() if name.startswith("pocha")]
     for name, path in pages:
         phone.go(path)
@@ -92,7 +95,7 @@ def test_a_tute_deal_form_fits_one_screen_whole(browser: Any, server: Server) ->
     phone = Phone(browser, server, **SMALL_PHONE)
     phone.sign_up()
     ids = _prepare_matches(server)
-    for game in ("tute2", "tute4"):
+    for game, _ in TUTE_TABLES:
         for path in (f"/matches/{ids[game]}/deal", f"/matches/{ids[game]}/deals/1/edit"):
             phone.go(path)
             bottom = phone.page.evaluate("document.querySelector('details.tute').getBoundingClientRect().bottom")
@@ -278,26 +281,26 @@ def choose_language(phone: Phone, language: str) -> None:
 
 
 def _prepare_long_named_matches(server: Server) -> dict[str, tuple[int, str, int, str]]:
-    """Start Pocha for 2 to 8 (waiting for bids, and for tricks) and Tute for two and four, all with
+    """Start Pocha for 2 to 8 (waiting for bids, and for tricks) and Tute for two, three and four, all with
     names of 20 characters and shared; return each case's match, live-view secret, number of sides and
     next step ("bids", "tricks" or "deal")."""
     cases: dict[str, tuple[int, str, int, str]] = {}
     with server.app.app_context():
         user = services.user_named("ana")
         assert user is not None
-        for game, seats in (("tute2", 2), ("tute4", 4)):
+        for game, seats in TUTE_TABLES:
             match = services.start_match(user, game, LONG_NAMES[:seats], {}, 0)
             services.add_deal(
                 match,
                 {
                     "dealer": 0,
                     "trump": "copas",
-                    "points": [70, 50],
+                    "points": TUTE_POINTS[game],
                     "last_trick": 0,
                     "cantes": [{"seat": 1, "suit": "oros"}],
                 },
             )
-            cases[game] = (match.id, services.share_match(match), 2, "deal")
+            cases[game] = (match.id, services.share_match(match), len(TUTE_POINTS[game]), "deal")
         for players in range(2, 9):
             most = max_cards(players)
             for step in ("bids", "tricks"):

@@ -16,7 +16,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 
 from .conftest import Phone, Server
-from .test_fit import start_every_form
+from .test_fit import TUTE_TABLES, start_every_form
 
 SMALL_PHONE = {"viewport": {"width": 360, "height": 740}}
 LANGUAGES = ("en", "es", "it", "nb")
@@ -96,14 +96,14 @@ def _prepare(server: Server, language: str) -> dict[str, int]:
 
 def _pages(ids: dict[str, int]) -> list[tuple[str, str]]:
     """Return every page measured: (its name, its path)."""
-    pages = [(f"{game} form", f"/matches/{ids[game]}/deal") for game in ("tute2", "tute4")]
-    pages += [(f"{game} correction", f"/matches/{ids[game]}/deals/1/edit") for game in ("tute2", "tute4")]
+    pages = [(f"{game} form", f"/matches/{ids[game]}/deal") for game, _ in TUTE_TABLES]
+    pages += [(f"{game} correction", f"/matches/{ids[game]}/deals/1/edit") for game, _ in TUTE_TABLES]
     pages += [
         (name, f"/matches/{number}/deal")
         for name, number in ids.items()
         if name.startswith("pocha") and not name.endswith("played")
     ]
-    pages += [(f"{game} scoreboard", f"/matches/{ids[game]}") for game in ("tute2", "tute4", "pocha8-played")]
+    pages += [(f"{game} scoreboard", f"/matches/{ids[game]}") for game in ("tute2", "tute3", "tute4", "pocha8-played")]
     pages += [("pocha8 history", f"/history/{ids['pocha8-played']}"), ("night", f"/nights/{ids['night']}")]
     return pages
 

@@ -64,8 +64,19 @@ def tables(draw: st.DrawFn, name: str) -> tuple[list[str], dict[str, Any], dict[
     return players, raw, game.browser_rules(values, len(players))
 
 
+def split_points(total: int, sides: int, rnd: random.Random) -> list[int]:
+    """Card points for each side adding up to `total`, none of them 1 or 119 (ties likely)."""
+    while True:
+        points = [rnd.choice([0, 2, 30, 40, 60, 118, 120, rnd.randint(0, total)]) for _ in range(sides - 1)]
+        points.append(total - sum(points))
+        if all(0 <= p <= 120 and p not in (1, 119) for p in points):
+            rnd.shuffle(points)
+            return points
+
+
 def valid_card_points(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
     """A Tute deal that could have been played."""
+    sides = len(rules["sides"])
     deal: Deal = {"dealer": rnd.randrange(rules["seats"]), "trump": rnd.choice(SUITS)}
     suits = rnd.sample(SUITS, rnd.randint(0, 3))
     if rules["tute_allowed"] and rnd.random() < 0.15:
@@ -73,13 +84,12 @@ def valid_card_points(rules: dict[str, Any], number: int, rnd: random.Random) ->
         deal["tute"] = {"seat": seat, "kind": kind}
         deal["cantes"] = [{"seat": seat, "suit": suit} for suit in suits]
         if rnd.random() < 0.5:
-            first = rnd.choice([0, 2, 30, 60])
-            deal["points"] = [first, rnd.choice([0, 2, 120 - rules["held_by_tute"][kind] - first])]
+            most = 120 - rules["held_by_tute"][kind]
+            deal["points"] = split_points(rnd.choice([0, 2, 40, most]), sides, rnd)
         return deal
-    first = rnd.choice([0, 2, 118, 120, rnd.randint(2, 118)])
     deal.update(
-        points=[first, 120 - first],
-        last_trick=rnd.randrange(2),
+        points=split_points(120, sides, rnd),
+        last_trick=rnd.randrange(sides),
         cantes=[{"seat": rnd.randrange(rules["seats"]), "suit": suit} for suit in suits],
     )
     return deal
@@ -92,11 +102,13 @@ def any_card_points(rules: dict[str, Any], number: int, rnd: random.Random) -> D
     if rnd.random() < 0.2:
         deal["trump"] = None
     if rnd.random() < 0.5:
-        deal["points"] = rnd.choice([None, [points(), points()], [None, None]])
+        deal["points"] = rnd.choice(
+            [None, [points() for _ in rules["sides"]], [None for _ in rules["sides"]], [points(), points()]]
+        )
     if rnd.random() < 0.3:
         deal["tute"] = {"seat": rnd.randrange(rules["seats"]), "kind": rnd.choice(["reyes", "caballos", None])}
     if rnd.random() < 0.3:
-        deal["last_trick"] = rnd.choice([None, 0, 1, 2])
+        deal["last_trick"] = rnd.choice([None, 0, 1, 2, 3])
     if rnd.random() < 0.3:
         deal["cantes"] = [
             {"seat": rnd.randrange(rules["seats"]), "suit": rnd.choice(SUITS)} for _ in range(rnd.randint(0, 4))

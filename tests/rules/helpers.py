@@ -9,12 +9,13 @@ import pytest
 from scorekeeper.rules import RuleViolation, score_match
 
 TUTE2_PLAYERS = ["Ana", "Luis"]
+TUTE3_PLAYERS = ["Ana", "Luis", "Carmen"]
 TUTE4_PLAYERS = ["Ana", "Luis", "Carmen", "Pedro"]
 POCHA4_PLAYERS = ["Ana", "Luis", "Carmen", "Pedro"]
 
 
 def tute_deal(
-    points: tuple[Any, Any] | None = (70, 50),
+    points: tuple[Any, ...] | None = (70, 50),
     last_trick: int | None = 0,
     *,
     dealer: int = 0,
@@ -38,7 +39,7 @@ def match(
 ) -> dict[str, Any]:
     """Build a match document with sensible players for the game."""
     if players is None:
-        players = {"tute2": TUTE2_PLAYERS, "tute4": TUTE4_PLAYERS}.get(game, POCHA4_PLAYERS)
+        players = {"tute2": TUTE2_PLAYERS, "tute3": TUTE3_PLAYERS, "tute4": TUTE4_PLAYERS}.get(game, POCHA4_PLAYERS)
     doc: dict[str, Any] = {"game": game, "players": players, "deals": deals}
     if options is not None:
         doc["options"] = options

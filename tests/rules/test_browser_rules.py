@@ -34,7 +34,10 @@ def test_every_game_s_rules_are_json_shaped_and_name_the_form_s_kind(name: str) 
     for players in range(game.min_players, game.max_players + 1):
         data = rules_of(name, players)
         assert json.loads(json.dumps(data)) == data
-        assert data["kind"] == {"tute2": "card_points", "tute4": "card_points", "pocha": "bids"}[name]
+        assert (
+            data["kind"]
+            == {"tute2": "card_points", "tute3": "card_points", "tute4": "card_points", "pocha": "bids"}[name]
+        )
         assert data["seats"] == players and data["suits"] == ["oros", "copas", "espadas", "bastos"]
         assert data["next_dealer"] == [(seat + 1) % players for seat in range(players)]
 
@@ -57,6 +60,7 @@ def test_tute2_at_the_defaults_of_rules_md() -> None:
         "juegos": {"under": 1, "over": 1, "over_from": 101, "tute": 1},
         "target": 3,
         "dealer_for_leader": [1, 0],
+        "play_order": [[1, 0], [0, 1]],
     }
 
 

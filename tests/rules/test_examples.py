@@ -39,6 +39,19 @@ def test_tute4_cantes_count_for_the_singer_s_team() -> None:
     assert result["deals"][0] == {"number": 1, "scores": [94, 96], "winner": 1}
 
 
+def test_tute3_cante_example_scores_50_80_40_and_the_singer_wins() -> None:
+    deal = tute_deal((50, 40, 30), 2, trump="oros", cantes=[(1, "oros")])
+    result = score_match(match("tute3", [deal]))
+    assert result["sides"] == [[0], [1], [2]]
+    assert result["deals"][0] == {"number": 1, "scores": [50, 80, 40], "winner": 1}
+    assert result["juegos"] == [0, 1, 0]
+
+
+def test_tute3_tie_without_the_last_trick_goes_to_the_tied_player_first_after_the_dealer() -> None:
+    result = score_match(match("tute3", [tute_deal((60, 60, 0), 2, dealer=0)]))
+    assert result["deals"][0] == {"number": 1, "scores": [60, 60, 10], "winner": 1}
+
+
 def test_pocha_example_forbids_the_dealer_bid_of_2_and_scores_the_deal() -> None:
     assert forbidden_bid(5, [2, 0, 1]) == 2
     assert codes(

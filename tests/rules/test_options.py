@@ -42,9 +42,9 @@ def test_every_option_has_a_one_line_description_and_allowed_values(name: str) -
         assert spec.allowed
 
 
-def test_registry_holds_the_three_games() -> None:
-    assert set(GAMES) == {"tute2", "tute4", "pocha"}
-    assert (GAMES["tute2"].min_players, GAMES["tute4"].max_players) == (2, 4)
+def test_registry_holds_the_four_games() -> None:
+    assert list(GAMES) == ["tute2", "tute3", "tute4", "pocha"]
+    assert (GAMES["tute2"].min_players, GAMES["tute3"].min_players, GAMES["tute4"].max_players) == (2, 3, 4)
     assert (GAMES["pocha"].min_players, GAMES["pocha"].max_players) == (2, 8)
 
 

@@ -47,12 +47,17 @@ def tute_deals(draw: st.DrawFn, seats: int, options: dict[str, Any], dealer: int
         most = 104 if kind == "reyes" else 108  # the declarer's four cards (4 or 3 points each) are in no trick
         first = draw(POSSIBLE_POINTS.filter(lambda p: p <= most))
         second = draw(POSSIBLE_POINTS.filter(lambda p: p + first <= most))
+        third = [draw(POSSIBLE_POINTS.filter(lambda p: p + first + second <= most))] if seats == 3 else []
         if draw(st.booleans()):
-            deal["points"] = [first, second]
+            deal["points"] = [first, second, *third]
     else:
         first = draw(POSSIBLE_POINTS)
-        deal["points"] = [first, 120 - first]
-        deal["last_trick"] = draw(st.integers(0, 1))
+        if seats == 3:  # each player a side: the third has what the other two left
+            second = draw(POSSIBLE_POINTS.filter(lambda p: p + first <= 120 and 120 - first - p not in (1, 119)))
+            deal["points"] = [first, second, 120 - first - second]
+        else:
+            deal["points"] = [first, 120 - first]
+        deal["last_trick"] = draw(st.integers(0, len(deal["points"]) - 1))
     return deal
 
 
@@ -71,8 +76,8 @@ tute_options = st.fixed_dictionaries(
 @st.composite
 def tute_matches(draw: st.DrawFn) -> dict[str, Any]:
     """Draw a valid Tute match: deals are added until the match ends or the draw stops."""
-    game = draw(st.sampled_from(["tute2", "tute4"]))
-    seats = 2 if game == "tute2" else 4
+    game = draw(st.sampled_from(["tute2", "tute3", "tute4"]))
+    seats = int(game[-1])
     options = draw(tute_options)
     if draw(st.booleans()):
         limit = 99 if options.get("mode", "juegos") == "juegos" else 400
@@ -165,6 +170,12 @@ BASES = [
         ],
     },
     {
+        "game": "tute3",
+        "players": ["Ana", "Luis", "Carmen"],
+        "options": {"mode": "points", "target": 150},
+        "deals": [{"dealer": 2, "trump": "bastos", "points": [60, 60, 0], "last_trick": 2}],
+    },
+    {
         "game": "pocha",
         "players": ["Ana", "Luis", "Carmen", "Pedro"],
         "options": {"schedule": "classic"},
@@ -211,12 +222,12 @@ def test_any_json_value_as_a_whole_document_is_refused_cleanly(value: Any) -> No
     assert_rejects_cleanly_or_scores(value)
 
 
-@given(game=st.sampled_from(["tute2", "tute4"]), options=tute_options, data=st.data())
+@given(game=st.sampled_from(["tute2", "tute3", "tute4"]), options=tute_options, data=st.data())
 def test_a_valid_played_out_tute_deal_scores_120_plus_bonus_plus_cantes(
     game: str, options: dict[str, Any], data: st.DataObject
 ) -> None:
     options["tute"] = "off"
-    seats = 2 if game == "tute2" else 4
+    seats = int(game[-1])
     deal = data.draw(tute_deals(seats, options))
     doc = {"game": game, "players": [f"P{i}" for i in range(seats)], "options": options, "deals": [deal]}
     scores = score_match(doc)["deals"][0]["scores"]
@@ -249,18 +260,19 @@ def test_tute_winner_has_the_best_standing(doc: dict[str, Any]) -> None:
         assert result["winners"] == []
         return
     [winner] = result["winners"]
-    loser = 1 - winner
+    losers = [side for side in range(len(result["sides"])) if side != winner]
     last = doc["deals"][-1]
     ended_by_tute = "tute" in last and (doc["options"].get("tute") == "match" or doc["options"].get("mode") == "points")
     if ended_by_tute:
         assert result["deals"][-1]["winner"] == winner
     elif result["juegos"] is not None:
-        assert result["juegos"][winner] >= doc["options"].get("target", 3) > result["juegos"][loser]
+        assert result["juegos"][winner] >= doc["options"].get("target", 3) > max(result["juegos"][s] for s in losers)
     else:
         totals = result["totals"]
-        assert totals[winner] > totals[loser] or (
-            totals[winner] == totals[loser] and result["deals"][-1]["winner"] == winner
-        )
+        assert totals[winner] == max(totals)
+        tied = [side for side, total in enumerate(totals) if total == totals[winner]]
+        if result["deals"][-1]["winner"] in tied:  # else the first of the tied in the order of play
+            assert winner == result["deals"][-1]["winner"]
 
 
 @given(st.one_of(tute_matches(), pocha_matches()))
