@@ -168,7 +168,10 @@ def test_the_scoreboard_weighs_under_60_kb_and_asks_no_other_host(phone: Phone) 
     def seen(response: Any) -> None:
         hosts.add(urlsplit(response.url).netloc)
         if response.status == 200:
-            sizes[response.url] = len(response.body())
+            # What crossed the network, as the budget counts it: headers and the body as sent
+            # (compressed), not the body the browser decoded.
+            sent = response.request.sizes()
+            sizes[response.url] = sent["responseHeadersSize"] + sent["responseBodySize"]
 
     fresh.page.on("response", seen)
     requested: list[str] = []
