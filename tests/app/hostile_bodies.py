@@ -162,13 +162,15 @@ def form_body(fields: Fields, mode: str, rng: random.Random) -> tuple[Headers, b
 
 
 def tute_deal(seats: int, rng: random.Random) -> dict[str, Any]:
-    """Return a Tute deal as the API takes it."""
+    """Return a Tute deal as the API takes it: card points for each side (each player alone at three)."""
     points = rng.randint(0, 120)
+    second = rng.randint(0, 120 - points)
+    shares = [points, 120 - points] if seats != 3 else [points, second, 120 - points - second]
     deal: dict[str, Any] = {
         "dealer": rng.randrange(seats),
         "trump": rng.choice(["oros", "copas", "espadas", "bastos"]),
-        "points": [points, 120 - points],
-        "last_trick": rng.randrange(2),
+        "points": shares,
+        "last_trick": rng.randrange(len(shares)),
     }
     if rng.random() < 0.4:
         deal["cantes"] = [{"seat": rng.randrange(seats), "suit": rng.choice(["oros", "copas"])}]
@@ -193,8 +195,8 @@ def pocha_deal(seats: int, cards: int, rng: random.Random) -> dict[str, Any]:
 
 def match_document(rng: random.Random) -> dict[str, Any]:
     """Return a match document like a script would post, with a deal or two at times."""
-    game = rng.choice(["tute2", "tute4", "pocha"])
-    seats = {"tute2": 2, "tute4": 4}.get(game) or rng.randint(2, 8)
+    game = rng.choice(["tute2", "tute3", "tute4", "pocha"])
+    seats = {"tute2": 2, "tute3": 3, "tute4": 4}.get(game) or rng.randint(2, 8)
     names = ["Ana", "Luis", "Carmen", "Diego", "Eva", "Félix", "Gema", "Hugo"][:seats]
     document: dict[str, Any] = {
         "game": game,
@@ -265,7 +267,7 @@ def api_body(endpoint: str, method: str, match: MatchFacts | None, rng: random.R
     if endpoint == "api.change_match":
         document: Any = {"note": corpus.note(rng)}
     elif endpoint in ("api.add_deal", "api.replace_deal"):
-        game = match.game if match else rng.choice(["tute2", "tute4", "pocha"])
+        game = match.game if match else rng.choice(["tute2", "tute3", "tute4", "pocha"])
         seats = match.seats if match else 2
         document = (
             pocha_deal(seats, (match.next_cards if match else None) or 1, rng)

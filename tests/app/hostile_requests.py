@@ -405,11 +405,13 @@ def _deal_fields(
         fields.append(("version", str(rng.randint(1, deals + 3))))
     if game != "pocha":
         points = rng.randint(0, 120)
+        sides = len(get_game(game).sides(seats))
+        # One side's points typed, or all but the last (which the form fills in), as a phone sends them.
+        typed = [str(points)] if sides == 2 else [str(points), str(rng.randint(0, 120 - points))]
         fields += [
             ("trump", rng.choice(SUITS)),
-            ("points0", str(points)),
-            ("points1", ""),
-            ("last_trick", str(rng.randrange(2))),
+            *[(f"points{side}", typed[side] if side < len(typed) else "") for side in range(sides)],
+            ("last_trick", str(rng.randrange(sides))),
             ("tute_seat", ""),
         ]
         fields += [(f"cante_{suit}", str(rng.randrange(seats)) if rng.random() < 0.2 else "") for suit in SUITS]
