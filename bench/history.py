@@ -55,7 +55,9 @@ PLAYER_NAMES = [
     "Fina",
 ]
 #: Share of the matches each game has: Pocha runs to 26–29 deals, Tute to about a dozen.
-GAME_MIX = (("pocha", 0.5), ("tute2", 0.25), ("tute4", 0.25))
+GAME_MIX = (("pocha", 0.45), ("tute2", 0.2), ("tute3", 0.15), ("tute4", 0.2))
+#: The players at each Tute table.
+TUTE_SEATS = {"tute2": 2, "tute3": 3, "tute4": 4}
 #: The Tute targets tables choose, in juegos; 7 is the usual evening match.
 TUTE_TARGETS = (5, 7, 7, 7, 9)
 #: One match in fifty is stopped early.
@@ -115,6 +117,16 @@ def tute_deal(rng: random.Random, seats: int, dealer: int) -> dict[str, Any]:
             "cantes": [dict(c, seat=holder) for c in cantes],
             "tute": {"seat": holder, "kind": rng.choice(["reyes", "caballos"])},
         }
+    if seats == 3:  # each for themselves: three shares of the 120 card points
+        first = rng.choice(POSSIBLE_POINTS)
+        second = rng.choice([p for p in POSSIBLE_POINTS if p <= 120 - first and 120 - first - p in POSSIBLE_POINTS])
+        return {
+            "dealer": dealer,
+            "trump": trump,
+            "points": [first, second, 120 - first - second],
+            "last_trick": rng.randrange(3),
+            "cantes": cantes,
+        }
     points = rng.choice(POSSIBLE_POINTS)
     return {
         "dealer": dealer,
@@ -155,7 +167,7 @@ def start_match(rng: random.Random, table: Table, game: str | None = None, playe
     if game == "pocha":
         count, options = players or rng.choice([3, 4, 4, 4, 5, 6]), {}
     else:
-        count, options = (2 if game == "tute2" else 4), {"target": rng.choice(TUTE_TARGETS)}
+        count, options = TUTE_SEATS[game], {"target": rng.choice(TUTE_TARGETS)}
     return services.start_match(table.user, game, table.seat(rng, count), options, rng.randrange(count))
 
 
