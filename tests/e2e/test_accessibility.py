@@ -6,7 +6,11 @@ from typing import Any
 
 import pytest
 
+from scorekeeper import services
+from scorekeeper.extensions import db
+
 from .conftest import Phone, Server
+from .test_fit import choose_language
 from .test_offline_table import BANNER, colours, refused_as_finished_elsewhere
 from .test_table import ENTER, SAVE, enter_tute_deal
 
@@ -89,6 +93,49 @@ def test_every_main_page_passes_axe(browser: Any, server: Server, scheme: str) -
     phone.tap("text=Sign out")
     phone.page.wait_for_selector("#username")
     scan("sign in")
+    phone.close()
+    assert found == {}
+
+
+#: The games whose scoreboard and deal form are scanned in every language, each with its table.
+GAMES_IN_EVERY_LANGUAGE = {"tute3": ["Ana", "Luis", "Carmen"]}
+#: A deal of each, entered on the server, so that the scoreboard shows its deal table.
+FIRST_DEALS: dict[str, dict[str, Any]] = {
+    "tute3": {
+        "dealer": 0,
+        "trump": "oros",
+        "points": [50, 40, 30],
+        "last_trick": 2,
+        "cantes": [{"seat": 1, "suit": "oros"}],
+    },
+}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_each_game_s_scoreboard_and_deal_form_pass_axe_in_every_language(
+    browser: Any, server: Server, scheme: str
+) -> None:
+    phone = Phone(browser, server, color_scheme=scheme)
+    phone.sign_up()
+    with server.app.app_context():
+        user = services.user_named("ana")
+        assert user is not None
+        matches = {}
+        for game, names in GAMES_IN_EVERY_LANGUAGE.items():
+            match = services.start_match(user, game, names, {}, 0)
+            services.add_deal(match, FIRST_DEALS[game])
+            matches[game] = match.id
+        db.session.remove()
+    found: dict[str, list[str]] = {}
+    for language in ("en", "es", "it", "nb"):
+        choose_language(phone, language)
+        for game, match_id in matches.items():
+            for page, path in (("scoreboard", f"/matches/{match_id}"), ("deal form", f"/matches/{match_id}/deal")):
+                phone.go(path)
+                phone.page.wait_for_load_state("load")
+                problems = severe_violations(phone.page)
+                if problems:
+                    found[f"{game} {page} ({language})"] = problems
     phone.close()
     assert found == {}
 

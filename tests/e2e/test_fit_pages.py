@@ -48,7 +48,8 @@ MEASURE = """() => {
 
 def _prepare(server: Server) -> dict[str, str]:
     """Play matches of long names to every state a page shows: Pocha of eight with deals and its bids waiting,
-    Tute for four and for two finished (a night, statistics, ratings), and share the Pocha match."""
+    Tute for four and for two finished (a night, statistics, ratings), Tute for three begun, and share the
+    Pocha match."""
     with server.app.app_context():
         user = services.user_named("ana")
         assert user is not None
@@ -74,8 +75,25 @@ def _prepare(server: Server) -> dict[str, str]:
         )
         tute2 = services.start_match(user, "tute2", LONG[4:6], {"target": 2}, 0)
         services.add_deal(tute2, {"dealer": 0, "trump": "bastos", "points": [61, 59], "last_trick": 1, "cantes": []})
+        tute3 = services.start_match(user, "tute3", LONG[5:8], {"target": 2}, 0)
+        services.add_deal(
+            tute3,
+            {
+                "dealer": 0,
+                "trump": "oros",
+                "points": [50, 40, 30],
+                "last_trick": 2,
+                "cantes": [{"seat": 1, "suit": "oros"}],
+            },
+        )
         players = sorted(db.session.scalars(db.select(Player.id).where(Player.user_id == user.id)))
-        ids = {"pocha": pocha.id, "tute4": tute4.id, "tute2": tute2.id, "night": pocha.night_id or pocha.id}
+        ids = {
+            "pocha": pocha.id,
+            "tute4": tute4.id,
+            "tute2": tute2.id,
+            "tute3": tute3.id,
+            "night": pocha.night_id or pocha.id,
+        }
         db.session.remove()
     pages = {
         "home": "/",
@@ -90,6 +108,11 @@ def _prepare(server: Server) -> dict[str, str]:
         "tute4 edit": f"/matches/{ids['tute4']}/deals/1/edit",
         "tute2 scoreboard": f"/matches/{ids['tute2']}",
         "tute2 deal": f"/matches/{ids['tute2']}/deal",
+        "new tute3": "/matches/new/tute3",
+        "tute3 scoreboard": f"/matches/{ids['tute3']}",
+        "tute3 deal": f"/matches/{ids['tute3']}/deal",
+        "tute3 edit": f"/matches/{ids['tute3']}/deals/1/edit",
+        "tute3 in the history": f"/history/{ids['tute3']}",
         "history": "/history",
         "pocha in the history": f"/history/{ids['pocha']}",
         "tute4 in the history": f"/history/{ids['tute4']}",
@@ -99,6 +122,7 @@ def _prepare(server: Server) -> dict[str, str]:
         "player": f"/players/{players[0]}",
         "tute4 statistics": "/stats/tute4",
         "tute2 statistics": "/stats/tute2",
+        "tute3 statistics": "/stats/tute3",
         "pocha statistics": "/stats/pocha",
         "head to head": f"/stats/head-to-head?a={players[0]}&b={players[1]}",
         "account": "/account",
