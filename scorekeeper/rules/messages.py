@@ -150,6 +150,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "tricks_total": PLURALS["tricks_total"][1][1],
     "schedule_complete": PLURALS["schedule_complete"][1][1],
     # Tute subastado deals
+    "bids_none": N_("No bid from {low} to {high} goes up in steps of {step}: lower the lowest bid or the step."),
     "players_option": N_("This table is set for {wanted} players (house rule 'players'), not {count}."),
     "passed_not_bool": N_("Say whether everyone passed: true or false."),
     "passed_with_contract": N_("Everyone passed: a deal without a declarer records only its dealer."),

@@ -117,12 +117,16 @@ class SubastadoGame(Game):
         }
 
     def check_options(self, raw: object, players: int | None, log: ErrorLog) -> dict[str, object] | None:
-        """Check the house rules; `deals` may be given as null (played to the target), and the names
-        at the table must be as many as `players` says."""
+        """Check the house rules; `deals` may be given as null (played to the target), some bid must
+        be possible, and the names at the table must be as many as `players` says."""
         if isinstance(raw, Mapping) and "deals" in raw and raw["deals"] is None:
             raw = {key: value for key, value in raw.items() if key != "deals"}
         values = super().check_options(raw, players, log)
         if values is None:
+            return None
+        if not SubastadoOptions.from_values(values).bids():
+            low, step = as_int(values, "min_bid"), as_int(values, "bid_step")
+            log.add(Code.OPTIONS_INVALID, "options.min_bid", "bids_none", low=low, high=MAX_BID, step=step)
             return None
         seats = as_int(values, "players")
         if players is not None and players != seats:

@@ -203,6 +203,9 @@ def test_the_house_rules_and_their_defaults() -> None:
         "players": 4,
         "deals": 10,
     }
+    assert codes({"game": "subastado", "players": THREE, "options": {"min_bid": 229, "bid_step": 50}}) == [
+        "options_invalid"
+    ]
     for bad in ({"min_bid": 231}, {"bid_step": 0}, {"target": 100001}, {"deals": 0}, {"made": "both"}):
         assert codes({"game": "subastado", "players": THREE, "options": bad}) == ["options_invalid"]
 
