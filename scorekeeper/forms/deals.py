@@ -238,7 +238,8 @@ class AuctionDealForm(DealForm):
     cante_copas = BooleanField("copas")
     cante_espadas = BooleanField("espadas")
     cante_bastos = BooleanField("bastos")
-    tute_seat = SelectField(_l("Tute declared by"))
+    #: Asked only where the table plays the tute: not posted, it is "no tute".
+    tute_seat = SelectField(_l("Tute declared by"), default=NOBODY)
     tute_kind = RadioField(
         _l("Tute of"), choices=choices([("reyes", "reyes"), ("caballos", "caballos")]), validators=[Optional()]
     )

@@ -44,7 +44,6 @@ def contract(
         "bid": bid,
         "trump": trump,
         "points": points,
-        "tute_seat": "",
     }
     if last_trick:
         data["last_trick"] = "y"
