@@ -59,7 +59,7 @@ class SubastadoGame(Game):
     """Tute subastado: an auction for the right to name the trump, and a contract to make alone."""
 
     name = "subastado"
-    title = N_("Tute subastado (three or four players)")
+    title = N_("Tute subastado")
     min_players = 3
     max_players = 4
     form_kind = "auction"
