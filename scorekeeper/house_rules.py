@@ -22,6 +22,12 @@ OPTION_LABELS = {
     "per_trick": lazy_gettext("Per trick"),
     "miss_per_trick": lazy_gettext("Per trick off"),
     "oros_double": lazy_gettext("Oros double"),
+    "players": lazy_gettext("Players"),
+    "min_bid": lazy_gettext("Lowest bid"),
+    "bid_step": lazy_gettext("Bid step"),
+    "made": lazy_gettext("Contract made scores"),
+    "failed": lazy_gettext("Contract failed"),
+    "deals": lazy_gettext("Number of deals"),
 }
 #: The words for the values of the rules that take one of a few.
 OPTION_VALUE_LABELS = {
@@ -34,6 +40,12 @@ OPTION_VALUE_LABELS = {
     "classic": lazy_gettext("classic"),
     "ladder": lazy_gettext("ladder"),
     "custom": lazy_gettext("custom"),
+    # TRANSLATORS: Tute subastado, what a contract made scores: the bid, or the declarer's whole total.
+    "bid": lazy_gettext("the bid"),
+    "total": lazy_gettext("the declarer's total"),
+    # TRANSLATORS: Tute subastado, a contract failed: the declarer loses the bid, or the others score it.
+    "lose": lazy_gettext("the declarer loses the bid"),
+    "others": lazy_gettext("the others score the bid"),
 }
 
 

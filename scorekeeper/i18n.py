@@ -51,6 +51,14 @@ BROWSER_CHECKED = (
     "cards_schedule",
     "bids_not_list",
     "tricks_not_list",
+    "declarer_missing",
+    "declarer_out_of_range",
+    "bid_missing",
+    "auction_bid_range",
+    "auction_bid_step",
+    "declarer_points_missing",
+    "last_trick_declarer",
+    "cante_not_declarer",
 )
 
 

@@ -116,7 +116,8 @@ const fieldOf = (form) => (name) => {
   const chosen = picked(form, name);
   if (chosen !== null) return chosen;
   const field = form.elements[name];
-  return !field || field instanceof RadioNodeList ? null : field.value;
+  if (!field || field instanceof RadioNodeList) return null;
+  return field.type === "checkbox" ? (field.checked ? field.value : null) : field.value;  /* a toggle off sends nothing */
 };
 
 /* The rules' problems as the form shows them: each at its field, in the page's words. Missing
@@ -283,6 +284,38 @@ function setupCardCounter(form) {
   }));
 }
 
+function checkAuction(form, rules) {
+  /* Tute subastado: the contract's part hides when everyone passed or a tute ends the match; the
+     cantes say their value under the trump; the declarer's total says whether the bid is made. */
+  const errors = [];
+  ["bid", "points"].forEach((name) => {
+    const typed = (form.elements[name].value || "").trim();
+    if (typed !== "" && number(typed) === null) {
+      errors.push({ field: name, message: name === "points" ? say("points_impossible", { points: typed })
+        : say("auction_bid_range", { bid: typed, low: rules.min_bid, high: rules.max_bid }) });
+    }
+  });
+  const deal = Rules.formDeals.auction(rules, fieldOf(form));
+  const contract = deal.passed === undefined && deal.tute === undefined;
+  $(".contract", form).hidden = !contract;
+  $$(".cantes label[data-suit]", form).forEach((label) => {
+    const suit = label.dataset.suit;
+    const trump = deal.trump || rules.suits.find((other) => other !== suit);  /* before a trump is chosen: as any other suit */
+    $("small", label).textContent = String(rules.cantes[suit][trump]);
+  });
+  const problems = Rules.check(rules, deal, { names: JSON.parse(form.dataset.names || "[]") });
+  const state = $("#contract-state", form);
+  const scored = contract && ["declarer", "bid", "trump", "points"].every((field) => !problems.some((p) => p.field === field));
+  if (scored) {
+    const { total, made } = Rules.kinds.auction.contract(rules, deal);
+    state.textContent = fillIn(made ? state.dataset.made : state.dataset.failed, { total, bid: deal.bid });
+  } else {
+    state.textContent = "";
+  }
+  errors.push(...formProblems(problems, deal));
+  return errors;
+}
+
 /* Each kind of deal form (the rules' `kind`): its check, and what else it sets up. */
 const DEAL_FORMS = {
   card_points: {
@@ -296,6 +329,7 @@ const DEAL_FORMS = {
     },
   },
   bids: { check: checkBids, setup: explainForbiddenBids },
+  auction: { check: checkAuction, setup: setupCardCounter },
 };
 
 function setupDealForm() {

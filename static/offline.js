@@ -66,7 +66,9 @@ function readyForNext(form) {
   const plan = JSON.parse(form.dataset.plan || "null");
   if (dealer && dealer.tagName === "SELECT" && plan) dealer.value = String(Rules.nextDealer(plan.rules, Number(dealer.value)));
   $$("input[type=radio]", form).forEach((input) => { input.checked = input.value === ""; });  /* "nobody", "no tute" */
-  $$("input[type=number], input[inputmode=numeric]", form).forEach((input) => { input.value = ""; });
+  /* numbers empty, or where the form starts them (a bid at the lowest the auction allows); toggles off */
+  $$("input[type=number], input[inputmode=numeric]", form).forEach((input) => { input.value = input.dataset.start || ""; });
+  $$("input[type=checkbox]", form).forEach((input) => { input.checked = false; });
   restart(form);
 }
 

@@ -41,6 +41,9 @@ def fill(app: object) -> dict[str, str]:
                                   "cantes": [{"seat": 0, "suit": "oros"}]})
         tute3 = services.start_match(user, "tute3", ["Ana", "Luis", "Carmen"], {}, 0)
         tute4 = services.start_match(user, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], {}, 1)
+        subastado = services.start_match(user, "subastado", ["Ana", "Luis", "Carmen"], {}, 0)
+        services.add_deal(subastado, {"dealer": 0, "declarer": 1, "bid": 80, "trump": "copas", "points": 62,
+                                      "last_trick": True, "cantes": [{"seat": 1, "suit": "copas"}]})
         pocha = services.start_match(user, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {"schedule": [4, 4]}, 0)
         tricks = services.start_match(user, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {"schedule": [4, 4]}, 0)
         services.save_bids(tricks, {"dealer": 0, "cards": 4, "trump": "oros", "bids": [0, 2, 1, 2]})
@@ -52,7 +55,8 @@ def fill(app: object) -> dict[str, str]:
                                   "tricks": [0, 1, 1, 1, 2, 0, 0, 0]})
         services.save_bids(eight, {"dealer": 2, "cards": 5, "trump": "bastos", "bids": [1, 0, 1, 2, 0, 1, 0, 1]})
         return {"tute2-deal": f"/matches/{tute2.id}/deal", "tute2-correction": f"/matches/{tute2.id}/deals/1/edit",
-                "tute3-deal": f"/matches/{tute3.id}/deal", "tute4-deal": f"/matches/{tute4.id}/deal", "pocha-bids": f"/matches/{pocha.id}/deal?trump=espadas",
+                "tute3-deal": f"/matches/{tute3.id}/deal", "tute4-deal": f"/matches/{tute4.id}/deal",
+                "subastado-deal": f"/matches/{subastado.id}/deal", "pocha-bids": f"/matches/{pocha.id}/deal?trump=espadas",
                 "pocha-tricks": f"/matches/{tricks.id}/deal", "pocha-scoreboard": f"/matches/{tricks.id}",
                 "pocha8-bids-waiting": f"/matches/{eight.id}"}
 

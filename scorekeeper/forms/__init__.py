@@ -7,7 +7,7 @@ attached back to the fields they belong to by `attach_errors`.
 - `fields`: whole numbers, required text and choices, shared by every form;
 - `accounts`: signing in, an account, a password, a player, an API token;
 - `matches`: a new match, with the game's house rules as fields;
-- `deals`: the Tute and Pocha deal forms;
+- `deals`: the Tute, Tute subastado and Pocha deal forms;
 - `errors`: the engine's problems at their fields, and a page's messages grouped;
 - `nights`: a match's note, and the account's gap between game nights.
 """
@@ -15,7 +15,7 @@ attached back to the fields they belong to by `attach_errors`.
 from __future__ import annotations
 
 from .accounts import AccountForm, JoinTableForm, LoginForm, PasswordForm, PlayerForm, TokenForm
-from .deals import DealForm, PochaDealForm, TuteDealForm
+from .deals import PASSED, AuctionDealForm, DealForm, PochaDealForm, TuteDealForm
 from .errors import add_form_error, attach_errors, group_errors, has_errors
 from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices, required_text, whole_number
 from .matches import (
@@ -31,8 +31,10 @@ from .nights import NightGapForm, NoteForm
 __all__ = [
     "MAX_SEATS",
     "NOBODY",
+    "PASSED",
     "SUIT_CHOICES",
     "AccountForm",
+    "AuctionDealForm",
     "DealForm",
     "JoinTableForm",
     "LoginForm",

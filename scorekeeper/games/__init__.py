@@ -13,6 +13,7 @@ from ..forms import DealForm
 from ..rules import GAMES
 from .base import WebGame
 from .pocha import PochaWeb
+from .subastado import SubastadoWeb
 from .tute import TuteWeb
 
 #: Every game's web side, by the name its match documents use, in the engine's order.
@@ -22,6 +23,7 @@ WEB_GAMES: Final[dict[str, WebGame]] = {
         TuteWeb(GAMES["tute2"]),
         TuteWeb(GAMES["tute3"]),
         TuteWeb(GAMES["tute4"], asks_leader=True),
+        SubastadoWeb(GAMES["subastado"]),
         PochaWeb(GAMES["pocha"]),
     )
 }

@@ -20,6 +20,8 @@ class WebGame(ABC):
     folder: str
     #: Whether each deal's score shows its sign (+5, -3), as in a game where a deal can cost points.
     signed_scores: bool = False
+    #: The house rules the new-match form does not ask, because the names typed set them (`options_for_table`).
+    seated_options: frozenset[str] = frozenset()
 
     def __init__(self, engine: Game, asks_leader: bool = False) -> None:
         self.engine = engine
@@ -42,6 +44,11 @@ class WebGame(ABC):
         or player_charts (docs/adding-a-game.md says where each shows)."""
         return f"games/{self.folder}/{part}.html"
 
+    def options_for_table(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """Return the house rules the new-match form chose, with those the table of `players` sets
+        (`seated_options`) set from it."""
+        return options
+
     def first_dealer(self, chosen_seat: int, players: int) -> int:
         """Return the first dealer for the seat the new-match form chose (the dealer, or the leader)."""
         return chosen_seat
@@ -61,12 +68,18 @@ class WebGame(ABC):
 
     @abstractmethod
     def describe_deal(
-        self, deal: Mapping[str, Any], names: Sequence[str], sides: Sequence[str], said: dict[tuple[Any, ...], str]
+        self,
+        deal: Mapping[str, Any],
+        names: Sequence[str],
+        sides: Sequence[str],
+        said: dict[tuple[Any, ...], str],
+        options: Mapping[str, object],
     ) -> tuple[str, list[str]]:
         """Return a deal's one-line summary and each side's figures beside its score (may be empty).
 
         `said` keeps the phrases already made for the match's earlier deals, so that each is
-        looked up in the catalogue once.
+        looked up in the catalogue once; `options` are the match's checked house rules (whether a
+        subastado contract was made depends on the last trick's bonus).
         """
 
     @abstractmethod

@@ -43,7 +43,12 @@ class PochaWeb(WebGame):
         return "bids"
 
     def describe_deal(
-        self, deal: Mapping[str, Any], names: Sequence[str], sides: Sequence[str], said: dict[tuple[Any, ...], str]
+        self,
+        deal: Mapping[str, Any],
+        names: Sequence[str],
+        sides: Sequence[str],
+        said: dict[tuple[Any, ...], str],
+        options: Mapping[str, object],
     ) -> tuple[str, list[str]]:
         """Return the cards and trump of a deal, and each player's bid and tricks ("2/1")."""
         details = [f"{bid:d}/{tricks:d}" for bid, tricks in zip(deal["bids"], deal["tricks"])]

@@ -14,6 +14,18 @@ from .base import WebGame
 from .json_schema import Schema, deal_number, nullable, seat
 
 
+def counting_cards() -> list[tuple[str, int]]:
+    """Return the cards that count in a pile, strongest first, with their card points in the page's words."""
+    words = {
+        "as": lazy_gettext("As"),
+        "3": lazy_gettext("Tres"),
+        "rey": lazy_gettext("Rey"),
+        "caballo": lazy_gettext("Caballo"),
+        "sota": lazy_gettext("Sota"),
+    }
+    return [(str(words[rank]), points) for rank, points in CARD_POINTS.items()]
+
+
 class TuteWeb(WebGame):
     """Tute: card points, the last trick, the cantes and a tute, one form per deal."""
 
@@ -27,14 +39,7 @@ class TuteWeb(WebGame):
     @property
     def counting_cards(self) -> list[tuple[str, int]]:
         """Return the cards that count in a pile, strongest first, with their card points (the card counter's)."""
-        words = {
-            "as": lazy_gettext("As"),
-            "3": lazy_gettext("Tres"),
-            "rey": lazy_gettext("Rey"),
-            "caballo": lazy_gettext("Caballo"),
-            "sota": lazy_gettext("Sota"),
-        }
-        return [(str(words[rank]), points) for rank, points in CARD_POINTS.items()]
+        return counting_cards()
 
     def first_dealer(self, chosen_seat: int, players: int) -> int:
         """Return the first dealer: the seat before the leader's when the table names who leads."""
@@ -49,7 +54,12 @@ class TuteWeb(WebGame):
         return "deal"
 
     def describe_deal(
-        self, deal: Mapping[str, Any], names: Sequence[str], sides: Sequence[str], said: dict[tuple[Any, ...], str]
+        self,
+        deal: Mapping[str, Any],
+        names: Sequence[str],
+        sides: Sequence[str],
+        said: dict[tuple[Any, ...], str],
+        options: Mapping[str, object],
     ) -> tuple[str, list[str]]:
         """Return the trump, card points, last trick, cantes and tute of a deal, in a line."""
         trump = deal["trump"]

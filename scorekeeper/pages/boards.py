@@ -216,7 +216,7 @@ def scoreboard(match: ShownMatch, deals: Sequence[StoredDeal] | None = None) -> 
     rows = []
     said: dict[tuple[Any, ...], str] = {}
     for deal, scored, running in zip(stored, result.deals, result.running_totals()):
-        summary, details = web.describe_deal(deal.data, names, sides, said)
+        summary, details = web.describe_deal(deal.data, names, sides, said, options)
         rows.append(
             DealRow(
                 number=deal.number,

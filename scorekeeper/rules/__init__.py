@@ -1,4 +1,4 @@
-"""The rules engine of Scorekeeper: Tute and Pocha, checked and scored.
+"""The rules engine of Scorekeeper: Tute, Tute subastado and Pocha, checked and scored.
 
 Pure Python with no I/O. The public door is `score_match`, which takes a match document
 (see DESIGN.md) and returns the JSON-shaped result, or raises `RuleViolation` whose
@@ -39,6 +39,8 @@ from .pocha import (
     pocha_schedule,
     score_bid,
 )
+from .subastado import score_subastado_deal
+from .subastado_deal import MAX_BID, Contract, SubastadoDeal, SubastadoOptions, declarer_total
 from .tute import juegos_earned, score_tute_deal
 from .tute_deal import Cante, TuteDeal, TuteDeclaration, TuteOptions, cante_value, first_dealer_for_leader
 
@@ -46,12 +48,14 @@ __all__ = [
     "CARD_POINTS",
     "DECK_POINTS",
     "GAMES",
+    "MAX_BID",
     "POCHA_PRESETS",
     "RANKS_BY_STRENGTH",
     "SUITS",
     "Cante",
     "Card",
     "Code",
+    "Contract",
     "DealResult",
     "Game",
     "MatchResult",
@@ -60,6 +64,8 @@ __all__ = [
     "PochaOptions",
     "RuleError",
     "RuleViolation",
+    "SubastadoDeal",
+    "SubastadoOptions",
     "Suit",
     "TuteDeal",
     "TuteDeclaration",
@@ -70,6 +76,7 @@ __all__ = [
     "check_match",
     "check_options",
     "deck",
+    "declarer_total",
     "first_dealer_for_leader",
     "forbidden_bid",
     "get_game",
@@ -81,5 +88,6 @@ __all__ = [
     "possible_card_points",
     "score_bid",
     "score_match",
+    "score_subastado_deal",
     "score_tute_deal",
 ]

@@ -97,6 +97,8 @@ class Code(StrEnum):
     CARDS_RANGE = "cards_range"
     CARDS_SCHEDULE = "cards_schedule"
     BID_RANGE = "bid_range"
+    BID_STEP = "bid_step"
+    DECLARER_INVALID = "declarer_invalid"
     BID_HOOK = "bid_hook"
     TRICKS_RANGE = "tricks_range"
     TRICKS_TOTAL = "tricks_total"

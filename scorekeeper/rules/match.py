@@ -8,10 +8,11 @@ from typing import Any, Final
 from .base import Game, MatchResult
 from .common import Code, ErrorLog, RuleError, RuleViolation
 from .pocha import POCHA, PochaDeal
+from .subastado import SUBASTADO
 from .tute import TUTE2, TUTE3, TUTE4
 
 #: Every game the scorekeeper knows, by the name match documents use.
-GAMES: Final[Mapping[str, Game]] = {game.name: game for game in (TUTE2, TUTE3, TUTE4, POCHA)}
+GAMES: Final[Mapping[str, Game]] = {game.name: game for game in (TUTE2, TUTE3, TUTE4, SUBASTADO, POCHA)}
 
 _DOCUMENT_FIELDS: Final = frozenset({"game", "players", "options", "deals"})
 _GAME_NAMES: Final = ", ".join(GAMES)

@@ -19,8 +19,8 @@ MAX_SCHEDULE_DEALS: Final = 200
 class OptionSpec:
     """One house rule: its name, kind, default, allowed values and a one-line description.
 
-    `default` is None only where the default depends on another option (Tute's `target`);
-    `description` then says so.
+    `default` is None only where the default depends on another option (Tute's `target`), or
+    where leaving the option out means "none" (subastado's `deals`); `description` then says so.
     """
 
     name: str

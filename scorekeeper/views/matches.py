@@ -68,7 +68,8 @@ def new(game_name: str) -> PageAnswer:
         seat = entries.index(chosen.data) if chosen.data in entries else -1
         first_dealer = web.first_dealer(seat, len(names)) if seat >= 0 else seat
         try:
-            match = services.start_match(current_user, game.name, names, options_from_form(form, game), first_dealer)
+            options = web.options_for_table(options_from_form(form, game), len(names))
+            match = services.start_match(current_user, game.name, names, options, first_dealer)
         except RuleViolation as violation:
             fields = {f"players.{i}": f"players-{entry}" for i, entry in enumerate(entries)}
             fields.update(option_error_fields(form, game))
@@ -83,7 +84,13 @@ def new(game_name: str) -> PageAnswer:
             return redirect(url_for("matches.scoreboard", match_id=match.id))
     status = 422 if has_errors(form) else 200
     return render_template(
-        "matches/new.html", form=form, game=game, web=web, known=known, options=option_fields(form, game)
+        "matches/new.html",
+        form=form,
+        game=game,
+        web=web,
+        known=known,
+        # a rule the names typed set is not asked
+        options=[field for field in option_fields(form, game) if field.name[len("opt_") :] not in web.seated_options],
     ), status
 
 

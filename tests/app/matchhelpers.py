@@ -17,10 +17,12 @@ POCHA_OPTIONS = {
     "opt_miss_per_trick": "5",
 }
 
+SUBASTADO_OPTIONS = {"opt_made": "bid", "opt_failed": "lose", "opt_tute": "off"}
+
 
 def start(browser: Browser, game: str, players: list[str], **extra: Any) -> Any:
     """Post the new-match form; return the response."""
-    data: dict[str, Any] = dict(POCHA_OPTIONS if game == "pocha" else TUTE_OPTIONS)
+    data: dict[str, Any] = dict({"pocha": POCHA_OPTIONS, "subastado": SUBASTADO_OPTIONS}.get(game, TUTE_OPTIONS))
     data.update({f"players-{i}": name for i, name in enumerate(players)})
     data.setdefault("first_dealer", "0")
     data.setdefault("leader", "0")

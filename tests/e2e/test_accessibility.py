@@ -87,6 +87,21 @@ def test_every_main_page_passes_axe(browser: Any, server: Server, scheme: str) -
     scan("tute3 deal form")
     phone.tap(SAVE)  # no last trick yet: refused at its field
     scan("tute3 deal form with messages")
+    phone.start_match("subastado", ["Ana", "Luis", "Carmen", "Pedro"])
+    phone.tap(ENTER)
+    phone.page.wait_for_selector("form.deal-form")
+    phone.choose("declarer", "1")
+    phone.choose("trump", "copas")
+    phone.type("#points", "62")
+    scan("subastado deal form")
+    phone.tap(SAVE)  # a bid of 60 with 62 points: made, saved
+    phone.page.wait_for_selector("#next")
+    scan("subastado scoreboard")
+    phone.tap(ENTER)
+    phone.page.wait_for_selector("form.deal-form")
+    phone.choose("declarer", "2")
+    phone.tap(SAVE)  # no trump nor points: refused at their fields
+    scan("subastado deal form with messages")
     for path in ("/history", "/history/1", "/players/", "/nights", "/nights/1", "/", "/account"):
         phone.go(path)
         scan(path)

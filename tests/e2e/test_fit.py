@@ -20,6 +20,8 @@ NAMES = ["Ana", "Luis", "Carmen", "Pedro", "Zoe", "Marta", "Iker", "Nerea"]
 #: Every Tute game and its seats; a first deal's card points in each.
 TUTE_TABLES = (("tute2", 2), ("tute3", 3), ("tute4", 4))
 TUTE_POINTS = {"tute2": [70, 50], "tute3": [50, 40, 30], "tute4": [70, 50]}
+#: Tute subastado at a table of three and of four (with the tute played, so that its part shows too).
+SUBASTADO_TABLES = (("subastado3", 3), ("subastado4", 4))
 
 
 def save_in_sight(phone: Phone) -> bool:
@@ -35,7 +37,7 @@ def header_height(phone: Phone) -> float:
 
 def start_every_form(user: Any, names: list[str]) -> dict[str, int]:
     """Start, for `user` inside an app context, the matches whose forms are measured, with `names`: Tute
-    for two, three and four with a deal, and Pocha for 2 to 8 players at their largest deal, once waiting for
+    for two, three and four and Tute subastado for three and four with a deal, and Pocha for 2 to 8 players at their largest deal, once waiting for
     bids and once for tricks; return their ids by case."""
     ids: dict[str, int] = {}
     for game, seats in TUTE_TABLES:
@@ -51,6 +53,21 @@ def start_every_form(user: Any, names: list[str]) -> dict[str, int]:
             },
         )
         ids[game] = match.id
+    for case, seats in SUBASTADO_TABLES:
+        match = services.start_match(user, "subastado", names[:seats], {"players": seats, "tute": "match"}, 0)
+        services.add_deal(
+            match,
+            {
+                "dealer": 0,
+                "declarer": 1,
+                "bid": 80,
+                "trump": "copas",
+                "points": 62,
+                "last_trick": True,
+                "cantes": [{"seat": 1, "suit": "copas"}],
+            },
+        )
+        ids[case] = match.id
     for players in range(2, 9):
         most = max_cards(players)
         for step in ("bids", "tricks"):
@@ -81,6 +98,8 @@ def test_every_deal_form_shows_its_save_button_without_scrolling(browser: Any, s
     pages = [(f"{game} new", f"/matches/{ids[game]}/deal") for game, _ in TUTE_TABLES]
     pages += [(f"{game} edit", f"/matches/{ids[game]}/deals/1/edit") for game, _ in TUTE_TABLES]
     pages += [(name, f"/matches/{number}/deal") for name, number in ids.items() if name.startswith("pocha")]
+    pages += [(f"{case} new", f"/matches/{ids[case]}/deal") for case, _ in SUBASTADO_TABLES]
+    pages += [(f"{case} edit", f"/matches/{ids[case]}/deals/1/edit") for case, _ in SUBASTADO_TABLES]
     for name, path in pages:
         phone.go(path)
         phone.page.wait_for_selector("form.deal-form")
@@ -101,6 +120,34 @@ def test_a_tute_deal_form_fits_one_screen_whole(browser: Any, server: Server) ->
             bottom = phone.page.evaluate("document.querySelector('details.tute').getBoundingClientRect().bottom")
             save_top = phone.page.locator(SAVE).bounding_box()["y"]
             assert bottom <= save_top, path
+    phone.close()
+
+
+def test_a_subastado_deal_form_fits_one_screen_whole(browser: Any, server: Server) -> None:
+    """Tute subastado's form needs no scrolling at all, the tute's part included, and shows the
+    declarer's total against the bid as it is filled in."""
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.sign_up()
+    ids = _prepare_matches(server)
+    for case, _ in SUBASTADO_TABLES:
+        for path in (f"/matches/{ids[case]}/deal", f"/matches/{ids[case]}/deals/1/edit"):
+            phone.go(path)
+            bottom = phone.page.evaluate("document.querySelector('details.tute').getBoundingClientRect().bottom")
+            save_top = phone.page.locator(SAVE).bounding_box()["y"]
+            assert bottom <= save_top, path
+    phone.go(f"/matches/{ids['subastado3']}/deal")
+    phone.choose("declarer", 2)
+    phone.page.click("button.step[data-step='5']")  # 60 becomes 65
+    phone.choose("trump", "oros")
+    phone.type("#points", "50")
+    assert "failed" in (phone.page.text_content("#contract-state") or "")  # 50 for a bid of 65
+    phone.tap("label.last-trick")
+    assert phone.page.input_value("#bid") == "65"
+    assert phone.page.text_content("#contract-state") == "Total 60 for a bid of 65: contract failed."
+    phone.type("#points", "55")
+    assert phone.page.text_content("#contract-state") == "Total 65 for a bid of 65: contract made."
+    phone.choose("declarer", "passed")
+    assert phone.page.locator(".contract").is_hidden()
     phone.close()
 
 

@@ -16,7 +16,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 
 from .conftest import Phone, Server
-from .test_fit import TUTE_TABLES, start_every_form
+from .test_fit import SUBASTADO_TABLES, TUTE_TABLES, start_every_form
 
 SMALL_PHONE = {"viewport": {"width": 360, "height": 740}}
 LANGUAGES = ("en", "es", "it", "nb")
@@ -103,7 +103,10 @@ def _pages(ids: dict[str, int]) -> list[tuple[str, str]]:
         for name, number in ids.items()
         if name.startswith("pocha") and not name.endswith("played")
     ]
-    pages += [(f"{game} scoreboard", f"/matches/{ids[game]}") for game in ("tute2", "tute3", "tute4", "pocha8-played")]
+    pages += [(f"{case} form", f"/matches/{ids[case]}/deal") for case, _ in SUBASTADO_TABLES]
+    pages += [(f"{case} correction", f"/matches/{ids[case]}/deals/1/edit") for case, _ in SUBASTADO_TABLES]
+    scoreboards = ("tute2", "tute3", "tute4", "subastado3", "subastado4", "pocha8-played")
+    pages += [(f"{game} scoreboard", f"/matches/{ids[game]}") for game in scoreboards]
     pages += [("pocha8 history", f"/history/{ids['pocha8-played']}"), ("night", f"/nights/{ids['night']}")]
     return pages
 

@@ -16,8 +16,8 @@ CANTES = {
 CLASSIC_4 = [1, 1, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1]
 
 
-def rules_of(game: str, players: int, **options: Any) -> dict[str, Any]:
-    return get_game(game).browser_rules(check_options(game, options, players), players)
+def rules_of(game: str, seats: int, **options: Any) -> dict[str, Any]:
+    return get_game(game).browser_rules(check_options(game, options, seats), seats)
 
 
 def pocha_table(most: int, exact: int, per: int, miss: int) -> list[list[int]]:
@@ -32,11 +32,19 @@ def pocha_table(most: int, exact: int, per: int, miss: int) -> list[list[int]]:
 def test_every_game_s_rules_are_json_shaped_and_name_the_form_s_kind(name: str) -> None:
     game = GAMES[name]
     for players in range(game.min_players, game.max_players + 1):
-        data = rules_of(name, players)
+        # a game whose house rules say how many sit at the table (Tute subastado's `players`) is told so
+        seated = {"players": players} if any(spec.name == "players" for spec in game.option_specs) else {}
+        data = rules_of(name, players, **seated)
         assert json.loads(json.dumps(data)) == data
         assert (
             data["kind"]
-            == {"tute2": "card_points", "tute3": "card_points", "tute4": "card_points", "pocha": "bids"}[name]
+            == {
+                "tute2": "card_points",
+                "tute3": "card_points",
+                "tute4": "card_points",
+                "subastado": "auction",
+                "pocha": "bids",
+            }[name]
         )
         assert data["seats"] == players and data["suits"] == ["oros", "copas", "espadas", "bastos"]
         assert data["next_dealer"] == [(seat + 1) % players for seat in range(players)]
@@ -117,3 +125,15 @@ def test_pocha_s_table_reaches_the_most_cards_the_deck_deals() -> None:
     data = rules_of("pocha", 3, schedule="ladder")
     assert data["most_cards"] == 12 and len(data["scores"]) == 13 and {len(row) for row in data["scores"]} == {13}
     assert data["schedule"][:3] == [1, 2, 3] and data["schedule"][-1] == 1
+
+
+def test_subastado_at_the_defaults_of_rules_md() -> None:
+    data = rules_of("subastado", 3)
+    assert (data["min_bid"], data["bid_step"], data["max_bid"]) == (60, 5, 230)
+    assert data["bids"] == list(range(60, 231, 5))
+    assert (data["made"], data["failed"], data["target"], data["deals"]) == ("bid", "lose", 500, None)
+    assert data["last_trick_bonus"] == 10 and not data["tute_allowed"]
+    assert data["cantes"]["copas"]["copas"] == 40 and data["cantes"]["oros"]["copas"] == 20
+    assert (data["cards_in_hand"], rules_of("subastado", 4, players=4)["cards_in_hand"]) == (12, 10)
+    four = rules_of("subastado", 4, players=4, min_bid=62, bid_step=10, tute="match", deals=8)
+    assert four["bids"][0] == 70 and four["tute_allowed"] and four["deals"] == 8

@@ -279,7 +279,7 @@ def test_get_game_refuses_an_unknown_game_as_score_match_does() -> None:
             "deal": None,
             "field": "game",
             "code": "game_unknown",
-            "message": "There is no game 'brisca' here: choose one of tute2, tute3, tute4, pocha.",
+            "message": "There is no game 'brisca' here: choose one of tute2, tute3, tute4, subastado, pocha.",
         }
     ]
 

@@ -15,6 +15,8 @@ def pocha_deal(
     return {"dealer": dealer, "cards": cards, "trump": trump, "bids": bids, "tricks": tricks}
 
 
+THREE = ["Ana", "Luis", "Carmen"]
+SUBASTADO_DEAL = {"dealer": 0, "declarer": 1, "bid": 80, "trump": "copas", "points": 62, "last_trick": True}
 FIRST_POCHA = pocha_deal([1, 0, 0, 1], [1, 0, 0, 0])  # 1 card each; dealer seat 0 bids 1 of 2 allowed
 
 CASES: list[tuple[str, Any, str, int | None]] = [
@@ -50,6 +52,17 @@ CASES: list[tuple[str, Any, str, int | None]] = [
     ("bid_hook", match("pocha", [pocha_deal([0, 0, 0, 1], [1, 0, 0, 0], dealer=3)]), "bids.3", 1),
     ("tricks_range", match("pocha", [pocha_deal([1, 0, 0, 1], [2, -1, 0, 0])]), "tricks.0", 1),
     ("tricks_total", match("pocha", [pocha_deal([1, 0, 0, 1], [1, 1, 0, 0])]), "tricks", 1),
+    ("bid_range", match("subastado", [SUBASTADO_DEAL | {"bid": 55}], players=THREE), "bid", 1),
+    ("bid_step", match("subastado", [SUBASTADO_DEAL | {"bid": 62}], players=THREE), "bid", 1),
+    ("declarer_invalid", match("subastado", [SUBASTADO_DEAL | {"declarer": None}], players=THREE), "declarer", 1),
+    ("declarer_invalid", match("subastado", [{"dealer": 0, "passed": True, "bid": 80}], players=THREE), "bid", 1),
+    (
+        "seat_invalid",
+        match("subastado", [SUBASTADO_DEAL | {"cantes": [{"seat": 2, "suit": "oros"}]}], players=THREE),
+        "cantes.0.seat",
+        1,
+    ),
+    ("players_count", match("subastado", [], {"players": 4}, players=THREE), "players", None),
     ("match_finished", match("tute2", [tute_deal()] * 4), "deal", 4),
     ("match_finished", match("pocha", [FIRST_POCHA, FIRST_POCHA], {"schedule": [1]}), "deal", 2),
 ]
@@ -85,6 +98,8 @@ RULES_MD_CODES = {
     "cards_range",
     "cards_schedule",
     "bid_range",
+    "bid_step",
+    "declarer_invalid",
     "bid_hook",
     "tricks_range",
     "tricks_total",

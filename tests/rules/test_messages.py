@@ -12,7 +12,7 @@ from scorekeeper.rules import RuleViolation, check_bids, score_match
 
 from .helpers import match, tute_deal
 
-GAMES = "tute2, tute3, tute4, pocha"
+GAMES = "tute2, tute3, tute4, subastado, pocha"
 SUIT_NAMES = "oros, copas, espadas or bastos"
 
 

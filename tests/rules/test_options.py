@@ -43,7 +43,7 @@ def test_every_option_has_a_one_line_description_and_allowed_values(name: str) -
 
 
 def test_registry_holds_the_four_games() -> None:
-    assert list(GAMES) == ["tute2", "tute3", "tute4", "pocha"]
+    assert list(GAMES) == ["tute2", "tute3", "tute4", "subastado", "pocha"]
     assert (GAMES["tute2"].min_players, GAMES["tute3"].min_players, GAMES["tute4"].max_players) == (2, 3, 4)
     assert (GAMES["pocha"].min_players, GAMES["pocha"].max_players) == (2, 8)
 

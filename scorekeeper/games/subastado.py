@@ -1,0 +1,175 @@
+"""Tute subastado's web side: its deal form (the auction's outcome and the declarer's play), how a deal
+reads in the deal table, who speaks first, and its deals' schema."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..forms import AuctionDealForm, DealForm
+from ..i18n import gettext, suit_word
+from ..rules import MAX_BID, SUITS, Contract, SubastadoOptions, cante_value, declarer_total, next_seat
+from ..rules.common import DECK_POINTS, possible_card_points
+from ..rules.subastado_deal import MAX_DEALS
+from ..rules.tute_deal import TUTE_KINDS
+from .base import WebGame
+from .json_schema import Schema, deal_number, nullable, seat
+from .tute import TuteWeb, counting_cards
+
+
+class SubastadoWeb(WebGame):
+    """Tute subastado: one form per deal, after play: who won the auction and what they made of it."""
+
+    folder = "subastado"
+    signed_scores = True
+    #: The card points of a whole deck, the most a declarer can take.
+    deck_points = DECK_POINTS
+    #: The highest bid.
+    max_bid = MAX_BID
+    #: What a cante is worth in the trump suit and in another (the engine's values).
+    cante_in_trump = TuteWeb.cante_in_trump
+    cante_elsewhere = TuteWeb.cante_elsewhere
+    #: The new-match form does not ask how many play: the names typed say it.
+    seated_options = frozenset({"players"})
+
+    @property
+    def counting_cards(self) -> list[tuple[str, int]]:
+        """Return the cards that count in a pile, with their card points (the card counter's, as Tute's)."""
+        return counting_cards()
+
+    def options_for_table(self, options: dict[str, Any], players: int) -> dict[str, Any]:
+        """Return the house rules with `players` set to the names typed (when the game seats that many)."""
+        if self.engine.min_players <= players <= self.engine.max_players:
+            return {**options, "players": players}
+        return options
+
+    def deal_form(self, seat_names: Sequence[str], side_names: Sequence[str]) -> DealForm:
+        """Return the deal form: the auction's winner, bid, trump, card points, last trick, cantes and tute."""
+        return AuctionDealForm().setup(seat_names)
+
+    def entry_step(self, form: DealForm, pending: Mapping[str, Any] | None, args: Mapping[str, str]) -> str:
+        """Return "deal": a subastado deal is entered at once, after play."""
+        return "deal"
+
+    def opening_bid(self, options: Mapping[str, object]) -> int:
+        """Return the lowest bid the auction allows, where the deal form's bid starts."""
+        return SubastadoOptions.from_values(options).bids()[0]
+
+    def first_speaker(self, dealer: int, players: int) -> int:
+        """Return who speaks first in the auction: the seat after the dealer."""
+        return next_seat(dealer, players)
+
+    def describe_deal(
+        self,
+        deal: Mapping[str, Any],
+        names: Sequence[str],
+        sides: Sequence[str],
+        said: dict[tuple[Any, ...], str],
+        options: Mapping[str, object],
+    ) -> tuple[str, list[str]]:
+        """Return who won the auction, the bid and trump, and whether the contract was made (or that
+        everyone passed, or the tute), in a line."""
+        if deal.get("passed"):
+            return said.get(("passed",)) or said.setdefault(("passed",), gettext("everyone passed")), []
+        tute = deal.get("tute")
+        if tute:
+            kind = gettext("Reyes") if tute["kind"] == "reyes" else gettext("Caballos")
+            return gettext("%(name)s: tute of %(kind)s", kind=kind, name=names[tute["seat"]]), []
+        trump, declarer = deal["trump"], deal["declarer"]
+        contract = Contract(
+            declarer=declarer,
+            bid=deal["bid"],
+            trump=trump,
+            points=deal["points"],
+            last_trick=deal["last_trick"],
+        )
+        sung = [cante_value(cante["suit"], trump) for cante in deal.get("cantes") or []]
+        total = declarer_total(contract, SubastadoOptions.from_values(options).last_trick_bonus) + sum(sung)
+        parts = [
+            gettext("%(name)s bid %(bid)s in %(suit)s", name=names[declarer], bid=deal["bid"], suit=suit_word(trump))
+        ]
+        made = total >= deal["bid"]
+        parts.append(
+            gettext("contract made with %(total)s", total=total)
+            if made
+            else gettext("contract failed with %(total)s", total=total)
+        )
+        return " · ".join(parts), []
+
+    def deal_schema(self, players: int, number: bool = False) -> Schema:
+        """Return the schema of a subastado deal at a table of `players`: a contract, a pass or a tute."""
+        impossible = [p for p in range(DECK_POINTS + 1) if not possible_card_points(p)]
+        properties: Schema = {
+            "dealer": seat(players, "The seat that dealt."),
+            "passed": nullable({"type": "boolean", "description": "Everyone passed: the deal scores nothing."}),
+            "declarer": seat(players, "The seat that won the auction and played alone (`declarer_invalid`)."),
+            "bid": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": MAX_BID,
+                "description": f"The winning bid: from the house rule `min_bid` to {MAX_BID} (`bid_range`), a "
+                "multiple of `bid_step` (`bid_step`).",
+            },
+            "trump": {"enum": list(SUITS), "description": "The trump the declarer named."},
+            "points": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": DECK_POINTS,
+                "not": {"enum": impossible},
+                "description": "The declarer's card points; the others hold the rest.",
+            },
+            "last_trick": {"type": "boolean", "description": "Whether the declarer took the last trick."},
+            "cantes": nullable(
+                {
+                    "type": "array",
+                    "maxItems": len(SUITS),
+                    "items": {
+                        "type": "object",
+                        "required": ["seat", "suit"],
+                        "additionalProperties": False,
+                        "properties": {"seat": seat(players, "The declarer's seat."), "suit": {"enum": list(SUITS)}},
+                    },
+                    "description": "The declarer's cantes: 40 in trump, 20 elsewhere, each suit once; a cante by "
+                    "another seat is `seat_invalid`.",
+                }
+            ),
+            "tute": nullable(
+                {
+                    "type": "object",
+                    "required": ["seat", "kind"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "seat": seat(players, "The seat that holds the tute."),
+                        "kind": {"enum": list(TUTE_KINDS)},
+                    },
+                    "description": "Under the house rule `tute: match`, four Reyes or four Caballos in one "
+                    "hand: that player wins the match at once.",
+                }
+            ),
+        }
+        if number:
+            properties["number"] = deal_number()
+        return {
+            "type": "object",
+            "title": f"Tute subastado deal ({players} players)",
+            "properties": properties,
+            "required": ["dealer"],
+            "additionalProperties": False,
+            "anyOf": [
+                {
+                    "title": "a contract played",
+                    "required": ["declarer", "bid", "trump", "points", "last_trick"],
+                },
+                {"title": "everyone passed", "required": ["passed"], "properties": {"passed": {"const": True}}},
+                {"title": "stopped by a tute", "required": ["tute"], "properties": {"tute": {"type": "object"}}},
+            ],
+        }
+
+    def options_schema(self, schema: Schema) -> Schema:
+        """Say that `deals` may be null (played to the target), as leaving it out does."""
+        deals = schema["properties"]["deals"]
+        schema["properties"]["deals"] = {
+            "anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_DEALS}, {"type": "null"}],
+            "description": deals["description"],
+        }
+        return schema

@@ -1,0 +1,181 @@
+"""Tute subastado (`subastado`): three or four players each for themselves; in every deal the winner of
+the auction plays alone against the others to make the points they bid.
+
+What a deal is and how a raw one is read is in `subastado_deal`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from .base import DealResult, Game, MatchResult
+from .common import CARD_POINTS, DECK_POINTS, SUITS, Code, ErrorLog, next_seat, possible_card_points
+from .messages import N_
+from .options import OptionSpec, as_int
+from .subastado_deal import (
+    CARDS_IN_HAND,
+    MAX_BID,
+    SUBASTADO_OPTION_SPECS,
+    SubastadoDeal,
+    SubastadoOptions,
+    declarer_total,
+    read_subastado_deal,
+)
+from .tute_deal import CANTE_IN_TRUMP, HELD_BY_TUTE, cante_value
+
+
+def score_subastado_deal(
+    deal: SubastadoDeal, options: SubastadoOptions, players: int
+) -> tuple[tuple[int, ...], int | None]:
+    """Return each player's score in the deal and its winner: the declarer when the contract was made.
+
+    A deal everyone passed, or one stopped by a tute, scores nothing and has no winner (a tute wins
+    the match instead).
+    """
+    scores = [0] * players
+    contract = deal.contract
+    if contract is None:
+        return tuple(scores), None
+    total = declarer_total(contract, options.last_trick_bonus)
+    if total >= contract.bid:
+        scores[contract.declarer] = total if options.made == "total" else contract.bid
+        return tuple(scores), contract.declarer
+    if options.failed == "lose":
+        scores[contract.declarer] = -contract.bid
+    else:
+        scores = [0 if seat == contract.declarer else contract.bid for seat in range(players)]
+    return tuple(scores), None
+
+
+def sole_leader(totals: Sequence[int]) -> int | None:
+    """Return the player whose total is higher than every other's, or None when the highest is shared."""
+    best = max(totals)
+    leaders = [seat for seat, total in enumerate(totals) if total == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+class SubastadoGame(Game):
+    """Tute subastado: an auction for the right to name the trump, and a contract to make alone."""
+
+    name = "subastado"
+    title = N_("Tute subastado")
+    min_players = 3
+    max_players = 4
+    form_kind = "auction"
+
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        return SUBASTADO_OPTION_SPECS
+
+    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
+        return tuple((seat,) for seat in range(players))
+
+    def seat_tallies(self, deal: Mapping[str, Any], seat: int, side: int) -> dict[str, int]:
+        """Count the declarer's cantes and last trick, and a tute, for the player at `seat`."""
+        declarer = deal.get("declarer") == seat and not deal.get("passed")
+        sung = [cante_value(c["suit"], deal["trump"]) for c in deal.get("cantes") or []] if declarer else []
+        return {
+            "cantes_20": sum(1 for value in sung if value != CANTE_IN_TRUMP),
+            "cantes_40": sum(1 for value in sung if value == CANTE_IN_TRUMP),
+            "tutes": int((deal.get("tute") or {}).get("seat") == seat),
+            "last_tricks": int(declarer and deal.get("last_trick") is True),
+        }
+
+    def ranks(self, result: MatchResult) -> list[int]:
+        """Return the winner first (a tute can win behind), then the others by their totals, those level
+        sharing a place."""
+        others = sorted({total for seat, total in enumerate(result.totals) if seat not in result.winners}, reverse=True)
+        offset = 1 if result.winners else 0
+        return [
+            1 if seat in result.winners else offset + others.index(total) + 1
+            for seat, total in enumerate(result.totals)
+        ]
+
+    def browser_details(self, options: Mapping[str, object], players: int) -> dict[str, Any]:
+        """Return the bids the auction allows, card points, cante values, the scoring rules and the match's end."""
+        rules = SubastadoOptions.from_values(options)
+        return {
+            "deck_points": DECK_POINTS,
+            "card_points": dict(CARD_POINTS),
+            "impossible_points": [p for p in range(DECK_POINTS + 1) if not possible_card_points(p)],
+            "cards_in_hand": CARDS_IN_HAND.get(players),
+            "last_trick_bonus": rules.last_trick_bonus,
+            "cantes": {suit: {trump: cante_value(suit, trump) for trump in SUITS} for suit in SUITS},  # [suit][trump]
+            "min_bid": rules.min_bid,
+            "max_bid": MAX_BID,
+            "bid_step": rules.bid_step,
+            "bids": list(rules.bids()),
+            # a contract made scores the bid ("bid") or the declarer's total ("total"); one failed costs
+            # the declarer the bid ("lose") or gives it to every other player ("others")
+            "made": rules.made,
+            "failed": rules.failed,
+            "target": rules.target,
+            "deals": rules.deals,
+            "tute_allowed": rules.tute != "off",
+            "held_by_tute": dict(HELD_BY_TUTE),
+        }
+
+    def check_options(self, raw: object, players: int | None, log: ErrorLog) -> dict[str, object] | None:
+        """Check the house rules; `deals` may be given as null (played to the target), some bid must
+        be possible, and the names at the table must be as many as `players` says."""
+        if isinstance(raw, Mapping) and "deals" in raw and raw["deals"] is None:
+            raw = {key: value for key, value in raw.items() if key != "deals"}
+        values = super().check_options(raw, players, log)
+        if values is None:
+            return None
+        if not SubastadoOptions.from_values(values).bids():
+            low, step = as_int(values, "min_bid"), as_int(values, "bid_step")
+            log.add(Code.OPTIONS_INVALID, "options.min_bid", "bids_none", low=low, high=MAX_BID, step=step)
+            return None
+        seats = as_int(values, "players")
+        if players is not None and players != seats:
+            log.add(Code.PLAYERS_COUNT, "players", "players_option", wanted=seats, count=players)
+            return None
+        return values
+
+    def play(
+        self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
+    ) -> MatchResult | None:
+        rules = SubastadoOptions.from_values(options)
+        count = len(players)
+        start = log.count()
+        results: list[DealResult] = []
+        totals = [0] * count
+        finished = False
+        winners: tuple[int, ...] = ()
+        last_dealer: int | None = None
+        for number, raw in enumerate(deals, start=1):
+            if finished:
+                log.add(Code.MATCH_FINISHED, "deal", "tute_match_over", deal=number, last=len(results))
+                continue
+            deal = read_subastado_deal(raw, number, players, rules, log)
+            if deal is None or log.count() != start:
+                continue  # once a deal is wrong the standing is unknown; keep checking the rest
+            scores, winner = score_subastado_deal(deal, rules, count)
+            results.append(DealResult(number, scores, winner))
+            totals = [t + s for t, s in zip(totals, scores)]
+            last_dealer = deal.dealer
+            if deal.tute is not None:
+                finished, winners = True, (deal.tute.seat,)
+                continue
+            due = len(results) >= rules.deals if rules.deals is not None else max(totals) >= rules.target
+            leader = sole_leader(totals)
+            if due and leader is not None:
+                finished, winners = True, (leader,)
+        if log.count() != start:
+            return None
+        return MatchResult(
+            game=self.name,
+            sides=self.sides(count),
+            deals=tuple(results),
+            totals=tuple(totals),
+            juegos=None,
+            finished=finished,
+            winners=winners,
+            next_dealer=None if finished or last_dealer is None else next_seat(last_dealer, count),
+            next_cards=None,
+        )
+
+
+SUBASTADO: Final = SubastadoGame()
