@@ -250,7 +250,13 @@ class AuctionDealForm(DealForm):
         self.dealer.choices = choices(enumerate(seat_names))
         self.declarer.choices = choices([*seats, (PASSED, PASSED)])
         self.tute_seat.choices = choices([(NOBODY, ""), *seats])
+        self.declarer_values = {value for value, _name in seats} | {PASSED}
         return self
+
+    def choose_declarer(self, value: str | None) -> None:
+        """Show who won the auction (a seat's number, or "passed"), as chosen before the form opened."""
+        if value in self.declarer_values:
+            self.declarer.data = value
 
     def cante_fields(self) -> list[Field]:
         """Return the declarer's cante toggles, one per suit."""

@@ -48,7 +48,10 @@ class SubastadoWeb(WebGame):
         return AuctionDealForm().setup(seat_names)
 
     def entry_step(self, form: DealForm, pending: Mapping[str, Any] | None, args: Mapping[str, str]) -> str:
-        """Return "deal": a subastado deal is entered at once, after play."""
+        """Return "deal", with who won the auction (or that everyone passed) as the scoreboard's button chose:
+        a subastado deal is entered at once, after play."""
+        if isinstance(form, AuctionDealForm):
+            form.choose_declarer(args.get("declarer"))
         return "deal"
 
     def opening_bid(self, options: Mapping[str, object]) -> int:

@@ -88,18 +88,17 @@ def test_every_main_page_passes_axe(browser: Any, server: Server, scheme: str) -
     phone.tap(SAVE)  # no last trick yet: refused at its field
     scan("tute3 deal form with messages")
     phone.start_match("subastado", ["Ana", "Luis", "Carmen", "Pedro"])
-    phone.tap(ENTER)
+    scan("subastado scoreboard, before its first deal")
+    phone.tap(".auction-start a[href$='?declarer=1']")
     phone.page.wait_for_selector("form.deal-form")
-    phone.choose("declarer", "1")
     phone.choose("trump", "copas")
     phone.type("#points", "62")
     scan("subastado deal form")
     phone.tap(SAVE)  # a bid of 60 with 62 points: made, saved
     phone.page.wait_for_selector("#next")
     scan("subastado scoreboard")
-    phone.tap(ENTER)
+    phone.tap(".auction-start a[href$='?declarer=2']")
     phone.page.wait_for_selector("form.deal-form")
-    phone.choose("declarer", "2")
     phone.tap(SAVE)  # no trump nor points: refused at their fields
     scan("subastado deal form with messages")
     for path in ("/history", "/history/1", "/players/", "/nights", "/nights/1", "/", "/account"):
@@ -113,7 +112,7 @@ def test_every_main_page_passes_axe(browser: Any, server: Server, scheme: str) -
 
 
 #: The games whose scoreboard and deal form are scanned in every language, each with its table.
-GAMES_IN_EVERY_LANGUAGE = {"tute3": ["Ana", "Luis", "Carmen"]}
+GAMES_IN_EVERY_LANGUAGE = {"tute3": ["Ana", "Luis", "Carmen"], "subastado": ["Ana", "Luis", "Carmen"]}
 #: A deal of each, entered on the server, so that the scoreboard shows its deal table.
 FIRST_DEALS: dict[str, dict[str, Any]] = {
     "tute3": {
@@ -122,6 +121,15 @@ FIRST_DEALS: dict[str, dict[str, Any]] = {
         "points": [50, 40, 30],
         "last_trick": 2,
         "cantes": [{"seat": 1, "suit": "oros"}],
+    },
+    "subastado": {
+        "dealer": 0,
+        "declarer": 1,
+        "bid": 100,
+        "trump": "oros",
+        "points": 70,
+        "last_trick": False,
+        "cantes": [{"seat": 1, "suit": "espadas"}],
     },
 }
 

@@ -48,8 +48,8 @@ MEASURE = """() => {
 
 def _prepare(server: Server) -> dict[str, str]:
     """Play matches of long names to every state a page shows: Pocha of eight with deals and its bids waiting,
-    Tute for four and for two finished (a night, statistics, ratings), Tute for three begun, and share the
-    Pocha match."""
+    Tute for four and for two finished (a night, statistics, ratings), Tute for three and Tute subastado
+    begun, and share the Pocha match."""
     with server.app.app_context():
         user = services.user_named("ana")
         assert user is not None
@@ -86,12 +86,27 @@ def _prepare(server: Server) -> dict[str, str]:
                 "cantes": [{"seat": 1, "suit": "oros"}],
             },
         )
+        subastado = services.start_match(user, "subastado", LONG[:4], {"players": 4}, 0)
+        services.add_deal(
+            subastado,
+            {
+                "dealer": 0,
+                "declarer": 1,
+                "bid": 100,
+                "trump": "oros",
+                "points": 70,
+                "last_trick": False,
+                "cantes": [{"seat": 1, "suit": "espadas"}],
+            },
+        )
+        services.add_deal(subastado, {"dealer": 1, "passed": True})
         players = sorted(db.session.scalars(db.select(Player.id).where(Player.user_id == user.id)))
         ids = {
             "pocha": pocha.id,
             "tute4": tute4.id,
             "tute2": tute2.id,
             "tute3": tute3.id,
+            "subastado": subastado.id,
             "night": pocha.night_id or pocha.id,
         }
         db.session.remove()
@@ -113,6 +128,11 @@ def _prepare(server: Server) -> dict[str, str]:
         "tute3 deal": f"/matches/{ids['tute3']}/deal",
         "tute3 edit": f"/matches/{ids['tute3']}/deals/1/edit",
         "tute3 in the history": f"/history/{ids['tute3']}",
+        "new subastado": "/matches/new/subastado",
+        "subastado scoreboard": f"/matches/{ids['subastado']}",
+        "subastado deal": f"/matches/{ids['subastado']}/deal",
+        "subastado edit": f"/matches/{ids['subastado']}/deals/1/edit",
+        "subastado in the history": f"/history/{ids['subastado']}",
         "history": "/history",
         "pocha in the history": f"/history/{ids['pocha']}",
         "tute4 in the history": f"/history/{ids['tute4']}",
@@ -123,6 +143,7 @@ def _prepare(server: Server) -> dict[str, str]:
         "tute4 statistics": "/stats/tute4",
         "tute2 statistics": "/stats/tute2",
         "tute3 statistics": "/stats/tute3",
+        "subastado statistics": "/stats/subastado",
         "pocha statistics": "/stats/pocha",
         "head to head": f"/stats/head-to-head?a={players[0]}&b={players[1]}",
         "account": "/account",
