@@ -55,7 +55,7 @@ PLAYER_NAMES = [
     "Fina",
 ]
 #: Share of the matches each game has: Pocha runs to 26–29 deals, Tute to about a dozen.
-GAME_MIX = (("pocha", 0.45), ("tute2", 0.2), ("tute3", 0.15), ("tute4", 0.2))
+GAME_MIX = (("pocha", 0.4), ("tute2", 0.2), ("tute3", 0.15), ("tute4", 0.15), ("subastado", 0.1))
 #: The players at each Tute table.
 TUTE_SEATS = {"tute2": 2, "tute3": 3, "tute4": 4}
 #: The Tute targets tables choose, in juegos; 7 is the usual evening match.
@@ -149,6 +149,28 @@ def pocha_deal(rng: random.Random, players: int, dealer: int, cards: int) -> dic
     return {"dealer": dealer, "cards": cards, "trump": trump, "bids": bids, "tricks": tricks}
 
 
+def subastado_deal(rng: random.Random, players: int, dealer: int) -> dict[str, Any]:
+    """Return a deal of the subastado: now and then everyone passes; else the declarer's card points,
+    last trick and cantes, and a bid (a multiple of 5 from 60) that they make two times in three."""
+    if rng.random() < 0.1:
+        return {"dealer": dealer, "passed": True}
+    declarer, trump = rng.randrange(players), rng.choice(SUITS)
+    points, last_trick = rng.choice(POSSIBLE_POINTS), rng.random() < 0.5
+    cantes = [suit for suit in SUITS if rng.random() < 0.2]
+    total = points + 10 * last_trick + sum(40 if suit == trump else 20 for suit in cantes)
+    aim = total - rng.randint(0, 30) if rng.random() < 2 / 3 else total + rng.randint(5, 30)
+    bid = min(230, max(60, 5 * (aim // 5)))
+    return {
+        "dealer": dealer,
+        "declarer": declarer,
+        "bid": bid,
+        "trump": trump,
+        "points": points,
+        "last_trick": last_trick,
+        "cantes": [{"seat": declarer, "suit": suit} for suit in cantes],
+    }
+
+
 def next_deal(rng: random.Random, match: Match) -> dict[str, Any]:
     """Return a plausible next deal for `match`, dealt by whoever deals next."""
     result = match.result or {}
@@ -157,6 +179,8 @@ def next_deal(rng: random.Random, match: Match) -> dict[str, Any]:
         dealer = match.first_dealer
     if match.game == "pocha":
         return pocha_deal(rng, len(match.seats), dealer, result["next_cards"])
+    if match.game == "subastado":
+        return subastado_deal(rng, len(match.seats), dealer)
     return tute_deal(rng, len(match.seats), dealer)
 
 
@@ -166,6 +190,9 @@ def start_match(rng: random.Random, table: Table, game: str | None = None, playe
     options: dict[str, Any]
     if game == "pocha":
         count, options = players or rng.choice([3, 4, 4, 4, 5, 6]), {}
+    elif game == "subastado":
+        count = players or rng.choice([3, 3, 4])
+        options = {"players": count} if count != 3 else {}
     else:
         count, options = TUTE_SEATS[game], {"target": rng.choice(TUTE_TARGETS)}
     return services.start_match(table.user, game, table.seat(rng, count), options, rng.randrange(count))

@@ -179,6 +179,23 @@ def tute_deal(seats: int, rng: random.Random) -> dict[str, Any]:
     return deal
 
 
+def subastado_deal(seats: int, rng: random.Random) -> dict[str, Any]:
+    """Return a deal of the subastado as the API takes it: a contract, or everyone passed."""
+    dealer = rng.randrange(seats)
+    if rng.random() < 0.15:
+        return {"dealer": dealer, "passed": True}
+    declarer = rng.randrange(seats)
+    return {
+        "dealer": dealer,
+        "declarer": declarer,
+        "bid": rng.choice([60, 80, 100, 230, 62, 55]),
+        "trump": rng.choice(["oros", "copas", "espadas", "bastos"]),
+        "points": rng.randint(0, 120),
+        "last_trick": rng.random() < 0.5,
+        "cantes": [{"seat": declarer, "suit": "oros"}] if rng.random() < 0.3 else [],
+    }
+
+
 def pocha_deal(seats: int, cards: int, rng: random.Random) -> dict[str, Any]:
     """Return a Pocha deal as the API takes it."""
     tricks = [0] * seats
@@ -193,21 +210,29 @@ def pocha_deal(seats: int, cards: int, rng: random.Random) -> dict[str, Any]:
     }
 
 
+def deal_for(game: str, seats: int, cards: int, rng: random.Random) -> dict[str, Any]:
+    """Return a deal of `game` as the API takes it (`cards` in hand for Pocha's)."""
+    if game == "pocha":
+        return pocha_deal(seats, cards, rng)
+    return subastado_deal(seats, rng) if game == "subastado" else tute_deal(seats, rng)
+
+
 def match_document(rng: random.Random) -> dict[str, Any]:
     """Return a match document like a script would post, with a deal or two at times."""
-    game = rng.choice(["tute2", "tute3", "tute4", "pocha"])
-    seats = {"tute2": 2, "tute3": 3, "tute4": 4}.get(game) or rng.randint(2, 8)
+    game = rng.choice(["tute2", "tute3", "tute4", "subastado", "pocha"])
+    seats = {"tute2": 2, "tute3": 3, "tute4": 4, "subastado": rng.choice([3, 4])}.get(game) or rng.randint(2, 8)
     names = ["Ana", "Luis", "Carmen", "Diego", "Eva", "Félix", "Gema", "Hugo"][:seats]
     document: dict[str, Any] = {
         "game": game,
         "players": [corpus.text(rng) if rng.random() < 0.2 else name for name in names],
     }
     if rng.random() < 0.5:
-        document["options"] = {"schedule": [1, 2, 1]} if game == "pocha" else {"target": rng.randint(1, 3)}
+        document["options"] = {
+            "pocha": {"schedule": [1, 2, 1]},
+            "subastado": {"players": seats, "target": rng.randint(1, 300)},
+        }.get(game, {"target": rng.randint(1, 3)})
     if rng.random() < 0.4:
-        document["deals"] = [
-            pocha_deal(seats, 1, rng) if game == "pocha" else tute_deal(seats, rng) for _ in range(rng.randint(1, 2))
-        ]
+        document["deals"] = [deal_for(game, seats, 1, rng) for _ in range(rng.randint(1, 2))]
     if rng.random() < 0.3:
         document["first_dealer"] = rng.randrange(seats)
     return document
@@ -267,13 +292,9 @@ def api_body(endpoint: str, method: str, match: MatchFacts | None, rng: random.R
     if endpoint == "api.change_match":
         document: Any = {"note": corpus.note(rng)}
     elif endpoint in ("api.add_deal", "api.replace_deal"):
-        game = match.game if match else rng.choice(["tute2", "tute3", "tute4", "pocha"])
+        game = match.game if match else rng.choice(["tute2", "tute3", "tute4", "subastado", "pocha"])
         seats = match.seats if match else 2
-        document = (
-            pocha_deal(seats, (match.next_cards if match else None) or 1, rng)
-            if game == "pocha"
-            else tute_deal(seats, rng)
-        )
+        document = deal_for(game, seats, (match.next_cards if match else None) or 1, rng)
         if endpoint == "api.add_deal" and rng.random() < 0.8:
             document["number"] = (match.deals + 1 if match else 1) + rng.choice([0, 0, 0, 1, -1])
     else:

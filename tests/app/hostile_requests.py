@@ -403,6 +403,15 @@ def _deal_fields(
     fields = [("number", number or "1"), ("dealer", str(rng.randrange(seats)))]
     if endpoint == "matches.edit_deal":
         fields.append(("version", str(rng.randint(1, deals + 3))))
+    if game == "subastado":
+        fields += [("declarer", rng.choice(["passed", *[str(seat) for seat in range(seats + 1)]]))]
+        fields += [("bid", str(rng.choice([60, 80, 85, 230, 62, 55, 300]))), ("points", str(rng.randint(0, 120)))]
+        fields += [("trump", rng.choice(SUITS))]
+        fields += [("last_trick", "y")] if rng.random() < 0.5 else []
+        fields += [(f"cante_{suit}", "y") for suit in SUITS if rng.random() < 0.2]
+        if rng.random() < 0.05:
+            fields += [("tute_seat", str(rng.randrange(seats))), ("tute_kind", rng.choice(["reyes", "caballos"]))]
+        return fields
     if game != "pocha":
         points = rng.randint(0, 120)
         sides = len(get_game(game).sides(seats))
