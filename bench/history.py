@@ -150,16 +150,17 @@ def pocha_deal(rng: random.Random, players: int, dealer: int, cards: int) -> dic
 
 
 def subastado_deal(rng: random.Random, players: int, dealer: int) -> dict[str, Any]:
-    """Return a deal of the subastado: now and then everyone passes; else the declarer's card points,
-    last trick and cantes, and a bid (a multiple of 5 from 60) that they make two times in three."""
+    """Return a deal of the subastado: now and then everyone passes; else a bid of 60 to 100 that the
+    declarer makes three times in four, with the card points, last trick and cantes to match."""
     if rng.random() < 0.1:
         return {"dealer": dealer, "passed": True}
-    declarer, trump = rng.randrange(players), rng.choice(SUITS)
-    points, last_trick = rng.choice(POSSIBLE_POINTS), rng.random() < 0.5
+    declarer, trump, bid = rng.randrange(players), rng.choice(SUITS), 5 * rng.randint(12, 20)
+    last_trick = rng.random() < 0.5
     cantes = [suit for suit in SUITS if rng.random() < 0.2]
-    total = points + 10 * last_trick + sum(40 if suit == trump else 20 for suit in cantes)
-    aim = total - rng.randint(0, 30) if rng.random() < 2 / 3 else total + rng.randint(5, 30)
-    bid = min(230, max(60, 5 * (aim // 5)))
+    extra = 10 * last_trick + sum(40 if suit == trump else 20 for suit in cantes)
+    aim = bid - extra + (rng.randint(0, 25) if rng.random() < 0.75 else -rng.randint(5, 30))
+    points = min(120, max(0, aim))
+    points = {1: 0, 119: 118}.get(points, points)  # no side can take 1 or 119
     return {
         "dealer": dealer,
         "declarer": declarer,
