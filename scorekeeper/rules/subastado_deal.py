@@ -9,10 +9,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal, cast
 
-from .common import DECK_POINTS, Code, DealReader, ErrorLog, Suit, is_int, is_suit, number_text, possible_card_points
+from .common import DECK_POINTS, Code, ErrorLog, Suit, is_int, is_suit, number_text, possible_card_points
 from .messages import N_
 from .options import OptionSpec, as_int, as_str
-from .tute_deal import CANTE_ELSEWHERE, CANTE_IN_TRUMP, TUTE_KINDS, Cante, TuteDeclaration, TuteKind, cante_value
+from .tute_deal import (
+    CANTE_ELSEWHERE,
+    CANTE_IN_TRUMP,
+    TUTE_KINDS,
+    Cante,
+    CanteReader,
+    TuteDeclaration,
+    TuteKind,
+    cante_value,
+)
 
 MadeRule = Literal["bid", "total"]
 FailedRule = Literal["lose", "others"]
@@ -144,7 +153,7 @@ _CONTRACT_FIELDS: Final = ("declarer", "bid", "trump", "points", "last_trick", "
 _DEAL_FIELDS: Final = frozenset({"dealer", "passed", "tute", *_CONTRACT_FIELDS})
 
 
-class _SubastadoDealReader(DealReader):
+class _SubastadoDealReader(CanteReader):
     """Checks one raw subastado deal field by field."""
 
     def __init__(
@@ -256,39 +265,12 @@ class _SubastadoDealReader(DealReader):
         return None
 
     def cantes(self, declarer: int | None) -> tuple[Cante, ...] | None:
-        value = self.raw.get("cantes")
-        if value is None:
-            return ()
-        if not isinstance(value, list):
-            self.problem(Code.MALFORMED, "cantes", "cantes_not_list")
-            return None
-        start = self.log.count()
-        cantes: list[Cante] = []
-        for index, item in enumerate(value):
-            where = f"cantes.{index}"
-            if not isinstance(item, Mapping) or set(item) - {"seat", "suit"}:
-                self.problem(Code.MALFORMED, where, "cante_not_object")
-                continue
-            seat, suit = item.get("seat"), item.get("suit")
-            if not is_int(seat):
-                self.problem(Code.MALFORMED, f"{where}.seat", "cante_seat_missing")
-            elif not 0 <= seat < self.players:
-                self.problem(Code.SEAT_INVALID, f"{where}.seat", "seat_missing", seat=number_text(seat + 1))
-            elif declarer is not None and seat != declarer:
-                self.problem(
-                    Code.SEAT_INVALID,
-                    f"{where}.seat",
-                    "cante_not_declarer",
-                    singer=self.names[seat],
-                    declarer=self.names[declarer],
-                )
-            if not is_suit(suit):
-                self.problem(Code.MALFORMED, f"{where}.suit", "cante_suit")
-            elif any(c.suit == suit for c in cantes):
-                self.problem(Code.CANTE_SUIT_TWICE, f"{where}.suit", "cante_suit_twice", suit=suit.capitalize())
-            if is_int(seat) and 0 <= seat < self.players and is_suit(suit):
-                cantes.append(Cante(seat, suit))
-        return tuple(cantes) if self.log.count() == start else None
+        def not_declarer(field: str, seat: int) -> None:
+            assert declarer is not None
+            singer, by = self.names[seat], self.names[declarer]
+            self.problem(Code.SEAT_INVALID, field, "cante_not_declarer", singer=singer, declarer=by)
+
+        return self.read_cantes(declarer, not_declarer)
 
 
 def read_subastado_deal(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal, cast
 
@@ -173,7 +173,45 @@ def first_dealer_for_leader(leader: int, players: int = 4) -> int:
 _DEAL_FIELDS: Final = frozenset({"dealer", "trump", "points", "last_trick", "cantes", "tute"})
 
 
-class _TuteDealReader(DealReader):
+class CanteReader(DealReader):
+    """A deal reader that reads the cantes too: Tute's, and the subastado's (where the declarer alone sings)."""
+
+    players: int
+    names: tuple[str, ...]
+
+    def read_cantes(self, singer: int | None, wrong_singer: Callable[[str, int], None]) -> tuple[Cante, ...] | None:
+        """Read the deal's cantes: each a seat of the table and a suit sung once; where only `singer` may
+        sing, `wrong_singer(field, seat)` logs why another seat cannot have."""
+        value = self.raw.get("cantes")
+        if value is None:
+            return ()
+        if not isinstance(value, list):
+            self.problem(Code.MALFORMED, "cantes", "cantes_not_list")
+            return None
+        start = self.log.count()
+        cantes: list[Cante] = []
+        for index, item in enumerate(value):
+            where = f"cantes.{index}"
+            if not isinstance(item, Mapping) or set(item) - {"seat", "suit"}:
+                self.problem(Code.MALFORMED, where, "cante_not_object")
+                continue
+            seat, suit = item.get("seat"), item.get("suit")
+            if not is_int(seat):
+                self.problem(Code.MALFORMED, f"{where}.seat", "cante_seat_missing")
+            elif not 0 <= seat < self.players:
+                self.problem(Code.SEAT_INVALID, f"{where}.seat", "seat_missing", seat=number_text(seat + 1))
+            elif singer is not None and seat != singer:
+                wrong_singer(f"{where}.seat", seat)
+            if not is_suit(suit):
+                self.problem(Code.MALFORMED, f"{where}.suit", "cante_suit")
+            elif any(c.suit == suit for c in cantes):
+                self.problem(Code.CANTE_SUIT_TWICE, f"{where}.suit", "cante_suit_twice", suit=suit.capitalize())
+            if seat_in_range(seat, self.players) and is_suit(suit):
+                cantes.append(Cante(seat, suit))
+        return tuple(cantes) if self.log.count() == start else None
+
+
+class _TuteDealReader(CanteReader):
     """Checks one raw Tute deal field by field."""
 
     def __init__(
@@ -275,41 +313,14 @@ class _TuteDealReader(DealReader):
         return None
 
     def cantes(self, tute: TuteDeclaration | None) -> tuple[Cante, ...] | None:
-        value = self.raw.get("cantes")
-        if value is None:
-            return ()
-        if not isinstance(value, list):
-            self.problem(Code.MALFORMED, "cantes", "cantes_not_list")
-            return None
-        start = self.log.count()
-        cantes: list[Cante] = []
-        for index, item in enumerate(value):
-            where = f"cantes.{index}"
-            if not isinstance(item, Mapping) or set(item) - {"seat", "suit"}:
-                self.problem(Code.MALFORMED, where, "cante_not_object")
-                continue
-            seat, suit = item.get("seat"), item.get("suit")
-            if not is_int(seat):
-                self.problem(Code.MALFORMED, f"{where}.seat", "cante_seat_missing")
-            elif not 0 <= seat < self.players:
-                self.problem(Code.SEAT_INVALID, f"{where}.seat", "seat_missing", seat=number_text(seat + 1))
-            elif tute is not None and seat != tute.seat:
-                holder = self.names[tute.seat]
-                self.problem(
-                    Code.SEAT_INVALID,
-                    f"{where}.seat",
-                    "cante_after_tute",
-                    singer=self.names[seat],
-                    holder=holder,
-                    kind=tute.kind.capitalize(),
-                )
-            if not is_suit(suit):
-                self.problem(Code.MALFORMED, f"{where}.suit", "cante_suit")
-            elif any(c.suit == suit for c in cantes):
-                self.problem(Code.CANTE_SUIT_TWICE, f"{where}.suit", "cante_suit_twice", suit=suit.capitalize())
-            if seat_in_range(seat, self.players) and is_suit(suit):
-                cantes.append(Cante(seat, suit))
-        return tuple(cantes) if self.log.count() == start else None
+        def after_tute(field: str, seat: int) -> None:
+            assert tute is not None
+            holder, kind = self.names[tute.seat], tute.kind.capitalize()
+            self.problem(
+                Code.SEAT_INVALID, field, "cante_after_tute", singer=self.names[seat], holder=holder, kind=kind
+            )
+
+        return self.read_cantes(tute.seat if tute is not None else None, after_tute)
 
 
 def read_tute_deal(
