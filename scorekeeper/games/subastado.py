@@ -11,9 +11,8 @@ from ..i18n import gettext, suit_word
 from ..rules import MAX_BID, SUITS, Contract, SubastadoOptions, cante_value, declarer_total, next_seat
 from ..rules.common import DECK_POINTS, possible_card_points
 from ..rules.subastado_deal import MAX_DEALS
-from ..rules.tute_deal import TUTE_KINDS
 from .base import WebGame
-from .json_schema import Schema, deal_number, nullable, seat
+from .json_schema import Schema, cantes, deal_number, nullable, seat, tute
 from .tute import TuteWeb, counting_cards
 
 
@@ -122,32 +121,16 @@ class SubastadoWeb(WebGame):
                 "description": "The declarer's card points; the others hold the rest.",
             },
             "last_trick": {"type": "boolean", "description": "Whether the declarer took the last trick."},
-            "cantes": nullable(
-                {
-                    "type": "array",
-                    "maxItems": len(SUITS),
-                    "items": {
-                        "type": "object",
-                        "required": ["seat", "suit"],
-                        "additionalProperties": False,
-                        "properties": {"seat": seat(players, "The declarer's seat."), "suit": {"enum": list(SUITS)}},
-                    },
-                    "description": "The declarer's cantes: 40 in trump, 20 elsewhere, each suit once; a cante by "
-                    "another seat is `seat_invalid`.",
-                }
+            "cantes": cantes(
+                players,
+                "The declarer's seat.",
+                "The declarer's cantes: 40 in trump, 20 elsewhere, each suit once; a cante by another seat is "
+                "`seat_invalid`.",
             ),
-            "tute": nullable(
-                {
-                    "type": "object",
-                    "required": ["seat", "kind"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "seat": seat(players, "The seat that holds the tute."),
-                        "kind": {"enum": list(TUTE_KINDS)},
-                    },
-                    "description": "Under the house rule `tute: match`, four Reyes or four Caballos in one "
-                    "hand: that player wins the match at once.",
-                }
+            "tute": tute(
+                players,
+                "Under the house rule `tute: match`, four Reyes or four Caballos in one hand: that player wins the "
+                "match at once.",
             ),
         }
         if number:

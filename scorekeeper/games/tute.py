@@ -9,9 +9,9 @@ from ..forms import DealForm, TuteDealForm
 from ..i18n import gettext, lazy_gettext, suit_name, suit_word
 from ..rules import CARD_POINTS, SUITS, cante_value, first_dealer_for_leader, possible_card_points
 from ..rules.common import DECK_POINTS
-from ..rules.tute_deal import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE_KINDS
+from ..rules.tute_deal import HELD_BY_TUTE, MAX_JUEGOS_TARGET
 from .base import WebGame
-from .json_schema import Schema, deal_number, nullable, seat
+from .json_schema import Schema, cantes, deal_number, seat, tute
 
 
 def counting_cards() -> list[tuple[str, int]]:
@@ -110,32 +110,12 @@ class TuteWeb(WebGame):
                 "anyOf": [{"type": "integer", "minimum": 0, "maximum": sides - 1}, {"type": "null"}],
                 "description": "The side that took the last trick; none after a tute.",
             },
-            "cantes": nullable(
-                {
-                    "type": "array",
-                    "maxItems": len(SUITS),
-                    "items": {
-                        "type": "object",
-                        "required": ["seat", "suit"],
-                        "additionalProperties": False,
-                        "properties": {"seat": seat(players, "The seat that sang."), "suit": {"enum": list(SUITS)}},
-                    },
-                    "description": "Who sang in which suit: 40 in trump, 20 elsewhere; each suit once "
-                    "(`cante_suit_twice`).",
-                }
+            "cantes": cantes(
+                players,
+                "The seat that sang.",
+                "Who sang in which suit: 40 in trump, 20 elsewhere; each suit once (`cante_suit_twice`).",
             ),
-            "tute": nullable(
-                {
-                    "type": "object",
-                    "required": ["seat", "kind"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "seat": seat(players, "The seat that holds the tute."),
-                        "kind": {"enum": list(TUTE_KINDS)},
-                    },
-                    "description": "Four Reyes or four Caballos in one hand: the deal stops there.",
-                }
-            ),
+            "tute": tute(players, "Four Reyes or four Caballos in one hand: the deal stops there."),
         }
         if number:
             properties["number"] = deal_number()
