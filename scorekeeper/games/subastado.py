@@ -8,7 +8,7 @@ from typing import Any
 
 from ..forms import AuctionDealForm, DealForm
 from ..i18n import gettext, suit_word
-from ..rules import MAX_BID, SUITS, Contract, SubastadoOptions, cante_value, declarer_total, next_seat
+from ..rules import MAX_BID, SUITS, SubastadoOptions, contract_outcome, next_seat
 from ..rules.common import DECK_POINTS, possible_card_points
 from ..rules.subastado_deal import MAX_DEALS
 from .base import WebGame
@@ -78,24 +78,13 @@ class SubastadoWeb(WebGame):
             kind = gettext("Reyes") if tute["kind"] == "reyes" else gettext("Caballos")
             return gettext("%(name)s: tute of %(kind)s", kind=kind, name=names[tute["seat"]]), []
         trump, declarer = deal["trump"], deal["declarer"]
-        contract = Contract(
-            declarer=declarer,
-            bid=deal["bid"],
-            trump=trump,
-            points=deal["points"],
-            last_trick=deal["last_trick"],
-        )
-        sung = [cante_value(cante["suit"], trump) for cante in deal.get("cantes") or []]
-        total = declarer_total(contract, SubastadoOptions.from_values(options).last_trick_bonus) + sum(sung)
+        total, contract_made = contract_outcome(deal, options)
         parts = [
-            gettext("%(name)s bid %(bid)s in %(suit)s", name=names[declarer], bid=deal["bid"], suit=suit_word(trump))
-        ]
-        made = total >= deal["bid"]
-        parts.append(
+            gettext("%(name)s bid %(bid)s in %(suit)s", name=names[declarer], bid=deal["bid"], suit=suit_word(trump)),
             gettext("contract made with %(total)s", total=total)
-            if made
-            else gettext("contract failed with %(total)s", total=total)
-        )
+            if contract_made
+            else gettext("contract failed with %(total)s", total=total),
+        ]
         return " · ".join(parts), []
 
     def deal_schema(self, players: int, number: bool = False) -> Schema:

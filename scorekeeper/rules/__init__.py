@@ -39,7 +39,7 @@ from .pocha import (
     pocha_schedule,
     score_bid,
 )
-from .subastado import score_subastado_deal
+from .subastado import contract_outcome, score_subastado_deal
 from .subastado_deal import MAX_BID, Contract, SubastadoDeal, SubastadoOptions, declarer_total
 from .tute import juegos_earned, score_tute_deal
 from .tute_deal import Cante, TuteDeal, TuteDeclaration, TuteOptions, cante_value, first_dealer_for_leader
@@ -75,6 +75,7 @@ __all__ = [
     "check_bids",
     "check_match",
     "check_options",
+    "contract_outcome",
     "deck",
     "declarer_total",
     "first_dealer_for_leader",

@@ -17,12 +17,33 @@ from .subastado_deal import (
     CARDS_IN_HAND,
     MAX_BID,
     SUBASTADO_OPTION_SPECS,
+    Contract,
     SubastadoDeal,
     SubastadoOptions,
     declarer_total,
     read_subastado_deal,
 )
-from .tute_deal import CANTE_IN_TRUMP, HELD_BY_TUTE, cante_value
+from .tute_deal import CANTE_IN_TRUMP, HELD_BY_TUTE, Cante, cante_value
+
+
+def made(total: int, contract: Contract) -> bool:
+    """Tell whether the declarer's `total` makes the contract: at least the points bid."""
+    return total >= contract.bid
+
+
+def contract_outcome(deal: Mapping[str, Any], options: Mapping[str, object]) -> tuple[int, bool]:
+    """Return the declarer's total in a checked deal with a contract, under checked house rules, and
+    whether it made the contract."""
+    contract = Contract(
+        declarer=deal["declarer"],
+        bid=deal["bid"],
+        trump=deal["trump"],
+        points=deal["points"],
+        last_trick=deal["last_trick"],
+        cantes=tuple(Cante(cante["seat"], cante["suit"]) for cante in deal.get("cantes") or []),
+    )
+    total = declarer_total(contract, SubastadoOptions.from_values(options).last_trick_bonus)
+    return total, made(total, contract)
 
 
 def score_subastado_deal(
@@ -38,7 +59,7 @@ def score_subastado_deal(
     if contract is None:
         return tuple(scores), None
     total = declarer_total(contract, options.last_trick_bonus)
-    if total >= contract.bid:
+    if made(total, contract):
         scores[contract.declarer] = total if options.made == "total" else contract.bid
         return tuple(scores), contract.declarer
     if options.failed == "lose":

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import GAMES, MatchResult, check_options, score_match
+from scorekeeper.rules import GAMES, MatchResult, check_options, contract_outcome, score_match
 
 from .helpers import codes, violations
 
@@ -292,3 +292,11 @@ def test_ranks_follow_the_final_totals() -> None:
     result = score_match(doc(SECOND, contract(1, 100, 120, True, dealer=1), target=100))
     assert result["finished"] and result["totals"] == [-100, 100, 0]
     assert SUBASTADO.ranks(as_result(result)) == [3, 1, 2]
+
+
+def test_a_contract_s_outcome_is_the_declarer_s_total_against_the_bid() -> None:
+    made = {"dealer": 0, "declarer": 1, "bid": 80, "trump": "copas", "points": 62, "last_trick": True}
+    rules, without_bonus = check_options("subastado", {}), check_options("subastado", {"last_trick_bonus": 0})
+    assert contract_outcome({**made, "cantes": [{"seat": 1, "suit": "copas"}]}, rules) == (112, True)
+    assert contract_outcome({**made, "bid": 115, "cantes": []}, rules) == (72, False)
+    assert contract_outcome({**made, "bid": 70}, without_bonus) == (62, False)
