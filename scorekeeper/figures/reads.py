@@ -100,31 +100,29 @@ _SUMMARIES = (
 )
 
 
-#: A player's latest ratings in each game, oldest first: each game one walk down the player's own
+#: A player's latest ratings in each game, newest first: each game one walk down the player's own
 #: index, which holds the rating too. The player is the account's (`queries.player_for`), so the
 #: account is not asked again: checking it read each rating's row besides its index entry, which
 #: tripled the work on a long history. Only the values are handed out: turning 90 stored
 #: timestamps back into datetimes would cost more than the rest of the page's reads together.
-_LATEST_PARTS = [
-    select(_RATINGS.c.game, _RATINGS.c.rated_at, _RATINGS.c.match_id, _RATINGS.c.ordinal)
+_LATEST_PARTS = {
+    game: select(_RATINGS.c.game, _RATINGS.c.rated_at, _RATINGS.c.match_id, _RATINGS.c.ordinal)
     .where(_RATINGS.c.player_id == bindparam("player_id"), _RATINGS.c.game == game)
     .order_by(_RATINGS.c.rated_at.desc(), _RATINGS.c.match_id.desc())
     .limit(fixed_limit(RATING_CHART_POINTS))
-    .subquery()
     for game in GAMES
-]
-_LATEST = union_all(*[select(part) for part in _LATEST_PARTS]).subquery()
+}
+#: The same for every game at once, oldest first.
+_LATEST = union_all(*[select(part.subquery()) for part in _LATEST_PARTS.values()]).subquery()
 _LATEST_RATINGS = select(_LATEST.c.game, _LATEST.c.ordinal).order_by(
     _LATEST.c.game, _LATEST.c.rated_at, _LATEST.c.match_id
 )
 
 
-def player_figures(user: User, player: Player) -> list[GameFigures]:
-    """Return the player's figures per game they played: their summary rows and latest ratings, in two queries."""
-    connection = db.session.connection()
-    values = {"user_id": user.id, "player_id": player.id}
-    summaries = connection.execute(_SUMMARIES, values)
-    figures = {
+def _summaries(user: User, player: Player) -> dict[str, GameFigures]:
+    """Return the player's figures per game they played, from their summary rows (no ratings yet)."""
+    summaries = db.session.connection().execute(_SUMMARIES, {"user_id": user.id, "player_id": player.id})
+    return {
         row.game: GameFigures(
             row.game,
             **{name: getattr(row, name) for name in COUNTS},
@@ -136,11 +134,32 @@ def player_figures(user: User, player: Player) -> list[GameFigures]:
         )
         for row in summaries
     }
-    for game, ordinal in connection.execute(_LATEST_RATINGS, values):
+
+
+def player_figures(user: User, player: Player) -> list[GameFigures]:
+    """Return the player's figures per game they played: their summary rows and latest ratings, in two queries."""
+    figures = _summaries(user, player)
+    for game, ordinal in db.session.connection().execute(_LATEST_RATINGS, {"player_id": player.id}):
         if game in figures:
             figures[game].rating_history.append(ordinal)
             figures[game].rating = ordinal
     return list(figures.values())
+
+
+def player_page_figures(user: User, player: Player, asked: str | None) -> tuple[list[GameFigures], GameFigures | None]:
+    """Return the player's figures per game they played, and the game their page shows: the one asked
+    for, else the one played most (None before any).
+
+    Only the shown game's ratings are read, as the page draws one game at a time. Two queries.
+    """
+    figures = list(_summaries(user, player).values())
+    shown = next((game for game in figures if game.game == asked), None)
+    shown = shown or max(figures, key=lambda game: game.played, default=None)
+    if shown is not None:
+        latest = db.session.connection().execute(_LATEST_PARTS[shown.game], {"player_id": player.id})
+        shown.rating_history = [row.ordinal for row in latest][::-1]
+        shown.rating = shown.rating_history[-1] if shown.rating_history else None
+    return figures, shown
 
 
 def _match_total(total: int | None, match_id: int | None) -> tuple[int, int] | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
@@ -69,6 +69,8 @@ def archive(player_id: int) -> Response:
 
 @bp.get("/<int:player_id>")
 def detail(player_id: int) -> str:
-    """Show a player's figures in every game they played, across all sessions."""
+    """Show a player's figures in one of the games they played (`?game=`, else the most played), across all
+    sessions, with a button for each of the others."""
     player = queries.player_for(current_user, player_id)
-    return render_template("players/detail.html", player=player, figures=reads.player_figures(current_user, player))
+    figures, shown = reads.player_page_figures(current_user, player, request.args.get("game"))
+    return render_template("players/detail.html", player=player, figures=figures, shown=shown)

@@ -16,7 +16,6 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.figures import reads
 from scorekeeper.models import Player, PlayerRating, User
-from scorekeeper.rules import GAMES
 
 from ..conftest import Browser
 from .matchhelpers import start, tute_form
@@ -57,11 +56,25 @@ def test_pocha_figures_match_the_hand_count_and_a_tie_is_a_win_for_each(evening:
 
 def test_the_player_page_shows_the_figures(evening: Browser) -> None:
     page = evening.get("/players/1").get_data(as_text=True)
-    assert "Win rate" in page and "67%" in page and "Exact bids" in page and "100%" in page
+    assert "Win rate" in page and "67%" in page and "Exact bids" not in page
     assert "abandoned and unfinished matches (1) are left out" in page
     assert '<svg class="chart"' in page
-    luis = evening.get("/players/2").get_data(as_text=True)
+    pocha = evening.get("/players/1?game=pocha").get_data(as_text=True)
+    assert "Exact bids" in pocha and "100%" in pocha and "67%" not in pocha
+    luis = evening.get("/players/2?game=pocha").get_data(as_text=True)
     assert "Bid accuracy: 1 exact, 0 too high, 0 too low." in luis
+
+
+def test_the_player_page_shows_the_game_played_most_and_a_button_for_each(evening: Browser) -> None:
+    # Ana played four matches of Tute for two and one of Pocha.
+    for address in ("/players/1", "/players/1?game=tute4", "/players/1?game=nonsense"):
+        page = evening.get(address).get_data(as_text=True)
+        assert re.search(r'<h2 id="game-tute2">', page) and 'id="game-pocha"' not in page
+        current = re.findall(r'<a class="button primary" href="([^"]+)" aria-current="page">', page)
+        assert current == ["/players/1?game=tute2"], address
+        assert 'href="/players/1?game=pocha"' in page
+    pocha = evening.get("/players/1?game=pocha").get_data(as_text=True)
+    assert 'id="game-pocha"' in pocha and 'id="game-tute2"' not in pocha
 
 
 def test_an_edited_old_deal_moves_the_figures(evening: Browser, app: Flask) -> None:
@@ -192,24 +205,34 @@ def test_the_rating_chart_reads_its_ratings_from_the_player_s_index_alone(ana: B
     assert len(ratings) == 1
     with app.app_context():
         connection = db.session.connection()
-        # one walk down the index for each game
-        values = {"player_id": 1, **{f"game_{n}": game for n, game in enumerate(GAMES, 1)}}
+        # one walk down the index, for the game shown
         if connection.dialect.name == "sqlite":
             plan = " ".join(
-                row[3]
-                for row in connection.exec_driver_sql(
-                    "EXPLAIN QUERY PLAN " + ratings[0], tuple(v for game in GAMES for v in (1, game, 0))
-                )
+                row[3] for row in connection.exec_driver_sql("EXPLAIN QUERY PLAN " + ratings[0], (1, "tute2", 0))
             )
-            assert plan.count("USING COVERING INDEX ix_player_ratings_player_id_game_rated_at_ordinal") == len(GAMES), (
-                plan
-            )
+            assert plan.count("USING COVERING INDEX ix_player_ratings_player_id_game_rated_at_ordinal") == 1, plan
         else:
             connection.exec_driver_sql("SET enable_seqscan = off")  # a few rows: a scan would be as good here
+            values = {"player_id": 1, "game_1": "tute2"}
             plan = " ".join(row[0] for row in connection.exec_driver_sql("EXPLAIN " + ratings[0], values))
-            assert plan.count("ix_player_ratings_player_id_game_rated_at_ordinal") == len(GAMES), plan
+            assert plan.count("ix_player_ratings_player_id_game_rated_at_ordinal") == 1, plan
         db.session.rollback()
     assert len(figures(app, "Ana")["tute2"].rating_history) == 30
+
+
+def test_the_player_page_reads_only_the_ratings_of_the_game_it_shows(evening: Browser, app: Flask) -> None:
+    with app.app_context():
+        user = db.session.scalar(db.select(User).where(User.username_key == "ana"))
+        ana = db.session.scalar(db.select(Player).where(Player.name == "Ana"))
+        assert user is not None and ana is not None
+        for asked in (None, "tute2", "tute4"):  # Ana played Tute for two most, and never Tute for four
+            every, shown = reads.player_page_figures(user, ana, asked)
+            assert shown is not None and shown.game == "tute2" and len(shown.rating_history) == 3
+            assert [(f.game, f.rating_history) for f in every if f is not shown] == [("pocha", [])]
+        every, shown = reads.player_page_figures(user, ana, "pocha")
+        assert shown is not None and shown.game == "pocha" and shown.rating_history == [shown.rating]
+        assert shown.rating == figures(app, "Ana")["pocha"].rating
+        assert [f.rating for f in every if f is not shown] == [None]
 
 
 def test_an_import_writes_each_match_s_result_rows_once(ana: Browser, app: Flask) -> None:

@@ -139,7 +139,9 @@ def _prepare(server: Server) -> dict[str, str]:
         "nights": "/nights",
         "night": f"/nights/{ids['night']}",
         "players": "/players/",
-        "player": f"/players/{players[0]}",
+        # A player's page shows one game at a time: the first player's three, then the sixth's Tute for three.
+        **{f"player, {game}": f"/players/{players[0]}?game={game}" for game in ("pocha", "tute4", "subastado")},
+        "player, tute3": f"/players/{players[5]}?game=tute3",
         "tute4 statistics": "/stats/tute4",
         "tute2 statistics": "/stats/tute2",
         "tute3 statistics": "/stats/tute3",
