@@ -125,7 +125,14 @@ def _night_list_statements(of_a_player: bool) -> tuple[Select[int], Select[int]]
     player and the page are bound when they run."""
     account: BindParameter[int] = bindparam("user_id")
     matches, seats = _matches.c, Seat.__table__.c
-    conditions: list[Any] = [matches.user_id == account, matches.night_id == matches.id]
+    # `created_at IS NOT NULL` is always true: it points SQLite's planner, which keeps no table
+    # statistics here, to the nights' own index, where it would count on the index of every
+    # match's night instead (three times the entries, and seven times as slow on a long history).
+    conditions: list[Any] = [
+        matches.user_id == account,
+        matches.night_id == matches.id,
+        matches.created_at.is_not(None),
+    ]
     if of_a_player:
         played = (
             select(matches.night_id)
