@@ -325,10 +325,21 @@ def _pair_statements() -> dict[str, Any]:
     request (their ids are bound when they run)."""
     mine_rows = PlayerResult.__table__.alias("mine")
     mine, theirs, pairs = mine_rows.c, _OTHER_ROWS.c, PlayerPair.__table__.c
+    # The first player's results are walked down their (player, played_at, match) index, and the
+    # second player's row of each match is looked up on the same index, as every seat of a match
+    # has its start: no row is read of a match the two did not share. The players are the
+    # account's (`queries.player_for`), so the account is not asked again.
     shared = (
         select(mine.match_id, mine.game, mine.played_at, mine.status, mine.won, theirs.won, mine.side == theirs.side)
-        .join(_OTHER_ROWS, and_(theirs.match_id == mine.match_id, theirs.player_id == bindparam("second")))
-        .where(mine.player_id == bindparam("first"), mine.user_id == bindparam("user_id"))
+        .join(
+            _OTHER_ROWS,
+            and_(
+                theirs.player_id == bindparam("second"),
+                theirs.played_at == mine.played_at,
+                theirs.match_id == mine.match_id,
+            ),
+        )
+        .where(mine.player_id == bindparam("first"))
         .order_by(mine.played_at.desc(), mine.match_id.desc())
     )
     return {
@@ -364,21 +375,21 @@ def rivalry(user: User, first: Player, second: Player) -> Rivalry:
     return Rivalry(row.shared, *wins, row.together, row.together_won)
 
 
-def head_to_head(user: User, first: Player, second: Player, shared: int, page: int = 1) -> Page:
-    """Return a page of the `shared` matches both players sat in, newest first.
+def head_to_head(first: Player, second: Player, shared: int, page: int = 1) -> Page:
+    """Return a page of the `shared` matches both players (the account's) sat in, newest first.
 
     The first player's matches are walked newest first down their index until the page is
     full, so a page costs the same however long the two have played.
     """
     page = max(page, 1)
-    values = {"user_id": user.id, "first": first.id, "second": second.id, "limit": SHARED_PAGE_SIZE}
+    values = {"first": first.id, "second": second.id, "limit": SHARED_PAGE_SIZE}
     connection = db.session.connection()
+    # Fetched whole (`all()`): iterating a result asks SQLite's cursor for one row at a time.
     if page == 1:
-        rows = connection.execute(_pair_statements()["first_shared"], values)
+        rows = connection.execute(_pair_statements()["first_shared"], values).all()
     else:
-        rows = connection.execute(
-            _pair_statements()["later_shared"], {**values, "offset": (page - 1) * SHARED_PAGE_SIZE}
-        )
+        offset = (page - 1) * SHARED_PAGE_SIZE
+        rows = connection.execute(_pair_statements()["later_shared"], {**values, "offset": offset}).all()
     items = [
         SharedMatch(match_id, game, played_at, status, bool(first_won), bool(second_won), bool(partners))
         for match_id, game, played_at, status, first_won, second_won, partners in rows

@@ -125,9 +125,7 @@ def head_to_head() -> str:
     rivalry = shared = None
     if first and second and first != second:
         rivalry = reads.rivalry(current_user, first, second)
-        shared = reads.head_to_head(
-            current_user, first, second, rivalry.shared, whole_number(request.args.get("page")) or 1
-        )
+        shared = reads.head_to_head(first, second, rivalry.shared, whole_number(request.args.get("page")) or 1)
     return render_template(
         "statistics/head_to_head.html",
         first=first,
