@@ -203,6 +203,7 @@ def pair_rows(user_id: int, player_ids: Collection[int] | None = None) -> list[d
             first.player_id,
             second.player_id,
             func.count(),
+            count(and_(apart, first.status == FINISHED)),
             count(and_(apart, first.won)),
             count(and_(apart, second.won)),
             count(and_(together, first.status == FINISHED)),
@@ -214,7 +215,7 @@ def pair_rows(user_id: int, player_ids: Collection[int] | None = None) -> list[d
     )
     if player_ids is not None:
         query = query.where(first.player_id.in_(player_ids), second.player_id.in_(player_ids))
-    names = ("first_id", "second_id", "shared", "first_wins", "second_wins", "together", "together_won")
+    names = ("first_id", "second_id", "shared", "met", "first_wins", "second_wins", "together", "together_won")
     return [
         {"user_id": user_id, **{name: int(value or 0) for name, value in zip(names, row)}}
         for row in db.session.execute(query)

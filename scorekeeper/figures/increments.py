@@ -36,7 +36,7 @@ _ORDERED = (
 #: The summary's sums of what is counted deal by deal (cantes, tutes, last tricks, bids).
 _DEAL_COUNTS = COUNTS[COUNTS.index("cantes_20") :]
 #: A pair's figures, all plain sums.
-_PAIR_COUNTS = ("shared", "first_wins", "second_wins", "together", "together_won")
+_PAIR_COUNTS = ("shared", "met", "first_wins", "second_wins", "together", "together_won")
 
 _summaries = PlayerSummary.__table__
 _pairs = PlayerPair.__table__
@@ -137,6 +137,7 @@ def pair_counts(first: Mapping[str, Any], second: Mapping[str, Any]) -> dict[str
     apart, finished = first["side"] != second["side"], first["status"] == FINISHED
     return {
         "shared": 1,
+        "met": int(apart and finished),
         "first_wins": int(apart and first["won"]),
         "second_wins": int(apart and second["won"]),
         "together": int(not apart and finished),

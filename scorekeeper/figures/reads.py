@@ -1,5 +1,5 @@
-"""The statistics pages' reads: each player's figures, the leaderboards and head to head, from the
-derived rows that `upkeep` keeps.
+"""The statistics pages' reads: each player's figures and the leaderboards, from the derived rows
+that `upkeep` keeps (two players' records are in `pairs`).
 
 Each page asks a fixed number of queries, however many matches the account holds. The player
 page and the all-time leaderboard read each player's summary row; a period's leaderboard sums
@@ -11,14 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import BindParameter, Select, and_, bindparam, case, func, select, union_all
 
 from ..db.sql import fixed_limit
 from ..extensions import db
-from ..models import FINISHED, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, User
-from ..reads.paging import Page
+from ..models import FINISHED, Player, PlayerRating, PlayerResult, PlayerSummary, User
 from ..rules import GAMES
 from .aggregate import COUNTS
 
@@ -286,112 +285,3 @@ def _leaderboard_statement(since: bool, until: bool, sort: str, descending: bool
         .where(Player.user_id == account, matches >= bindparam("minimum"))
         .order_by(order.desc() if descending else order.asc(), Player.name_key)
     )
-
-
-class SharedMatch(NamedTuple):
-    """A match two players both sat in (a tuple: a page reads twenty, and a tuple is the quickest
-    of Python's records to make)."""
-
-    match_id: int
-    game: str
-    played_at: datetime
-    status: str
-    first_won: bool
-    second_won: bool
-    partners: bool
-
-
-#: The other player's results in a match, joined to a player's own (made once), as table rows:
-#: plain values, read without the ORM's loading of each row.
-_OTHER_ROWS = PlayerResult.__table__.alias("other")
-#: Shared matches per page of the head-to-head list.
-SHARED_PAGE_SIZE = 20
-
-
-@dataclass(frozen=True)
-class Rivalry:
-    """What two players' shared matches add up to."""
-
-    shared: int
-    first_wins: int
-    second_wins: int
-    together: int
-    together_won: int
-
-
-@cache
-def _pair_statements() -> dict[str, Any]:
-    """Return the statements that read a pair of players, built once rather than on every
-    request (their ids are bound when they run)."""
-    mine_rows = PlayerResult.__table__.alias("mine")
-    mine, theirs, pairs = mine_rows.c, _OTHER_ROWS.c, PlayerPair.__table__.c
-    # The first player's results are walked down their (player, played_at, match) index, and the
-    # second player's row of each match is looked up on the same index, as every seat of a match
-    # has its start: no row is read of a match the two did not share. The players are the
-    # account's (`queries.player_for`), so the account is not asked again.
-    shared = (
-        select(mine.match_id, mine.game, mine.played_at, mine.status, mine.won, theirs.won, mine.side == theirs.side)
-        .join(
-            _OTHER_ROWS,
-            and_(
-                theirs.player_id == bindparam("second"),
-                theirs.played_at == mine.played_at,
-                theirs.match_id == mine.match_id,
-            ),
-        )
-        .where(mine.player_id == bindparam("first"))
-        .order_by(mine.played_at.desc(), mine.match_id.desc())
-    )
-    return {
-        "record": select(
-            pairs.first_id, pairs.shared, pairs.first_wins, pairs.second_wins, pairs.together, pairs.together_won
-        ).where(
-            pairs.user_id == bindparam("user_id"),
-            pairs.first_id == bindparam("low"),
-            pairs.second_id == bindparam("high"),
-        ),
-        # The first page without an OFFSET. PostgreSQL guesses that an OFFSET it cannot see skips
-        # a tenth of the rows, which makes the plan it would keep for every pair look dearer than
-        # the one it makes for the pair at hand: so on a long history it planned the join again
-        # at every view, which took longer than running it. The LIMIT stays a parameter here:
-        # written out (`fixed_limit`), it made the plan for the pair at hand look the cheaper one
-        # again, and the join was planned at every view, never kept.
-        "first_shared": shared.limit(bindparam("limit")),
-        "later_shared": shared.limit(bindparam("limit")).offset(bindparam("offset")),
-    }
-
-
-def rivalry(user: User, first: Player, second: Player) -> Rivalry:
-    """Return how often two players met and who won, and their record as partners (one row)."""
-    low, high = sorted((first.id, second.id))
-    row = (
-        db.session.connection()
-        .execute(_pair_statements()["record"], {"user_id": user.id, "low": low, "high": high})
-        .first()
-    )
-    if row is None:
-        return Rivalry(0, 0, 0, 0, 0)
-    wins = (row.first_wins, row.second_wins) if first.id == row.first_id else (row.second_wins, row.first_wins)
-    return Rivalry(row.shared, *wins, row.together, row.together_won)
-
-
-def head_to_head(first: Player, second: Player, shared: int, page: int = 1) -> Page:
-    """Return a page of the `shared` matches both players (the account's) sat in, newest first.
-
-    The first player's matches are walked newest first down their index until the page is
-    full, so a page costs the same however long the two have played.
-    """
-    page = max(page, 1)
-    values = {"first": first.id, "second": second.id, "limit": SHARED_PAGE_SIZE}
-    connection = db.session.connection()
-    # Fetched whole (`all()`): iterating a result asks SQLite's cursor for one row at a time.
-    if page == 1:
-        rows = connection.execute(_pair_statements()["first_shared"], values).all()
-    else:
-        offset = (page - 1) * SHARED_PAGE_SIZE
-        rows = connection.execute(_pair_statements()["later_shared"], {**values, "offset": offset}).all()
-    items = [
-        SharedMatch(match_id, game, played_at, status, bool(first_won), bool(second_won), bool(partners))
-        for match_id, game, played_at, status, first_won, second_won, partners in rows
-    ]
-    return Page(items=items, page=page, per_page=SHARED_PAGE_SIZE, total=shared)

@@ -139,7 +139,8 @@ class PlayerPair(Model):
     second_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     #: Matches both sat in, whatever their status.
     shared: Mapped[int] = mapped_column(default=0)
-    #: Finished matches on opposite sides that each one won.
+    #: Finished matches on opposite sides, and those of them that each one won.
+    met: Mapped[int] = mapped_column(default=0)
     first_wins: Mapped[int] = mapped_column(default=0)
     second_wins: Mapped[int] = mapped_column(default=0)
     #: Finished matches as partners (Tute for four), and how many of them they won.

@@ -9,6 +9,6 @@
 - `qr`: the QR codes of the links another phone opens;
 - `addresses`: the addresses handed to other phones (entry and share links), and the router asked once per list.
 
-No SQL here: the reads are in `reads` and `figures.reads`. No markup either (but the QR codes,
+No SQL here: the reads are in `reads`, `figures.reads` and `figures.pairs`. No markup either (but the QR codes,
 which segno draws): the templates lay these out.
 """

@@ -10,7 +10,8 @@ from typing import Any, Protocol
 from markupsafe import Markup
 
 from .. import formats, i18n
-from ..figures.reads import SharedMatch, Standing
+from ..figures.pairs import SharedMatch
+from ..figures.reads import Standing
 from ..models import FINISHED, PLAYING, Match, User
 from ..reads import queries
 from .addresses import address_of

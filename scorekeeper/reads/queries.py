@@ -1,7 +1,7 @@
 """Reads, always scoped to one account: the SQL behind the pages and the API.
 
 Nothing here writes, and nothing here lays anything out: the pages' view models are in `pages`,
-the statistics' reads in `figures.reads`.
+the statistics' reads in `figures.reads` and `figures.pairs`.
 """
 
 from __future__ import annotations

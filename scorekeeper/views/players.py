@@ -8,7 +8,7 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from .. import services
-from ..figures import reads
+from ..figures import pairs, reads
 from ..forms import PlayerForm, add_form_error, required_text
 from ..pages import charts
 from ..reads import queries
@@ -70,7 +70,14 @@ def archive(player_id: int) -> Response:
 @bp.get("/<int:player_id>")
 def detail(player_id: int) -> str:
     """Show a player's figures in one of the games they played (`?game=`, else the most played), across all
-    sessions, with a button for each of the others."""
+    sessions, with a button for each of the others; and their rivals and partners across every game."""
     player = queries.player_for(current_user, player_id)
     figures, shown = reads.player_page_figures(current_user, player, request.args.get("game"))
-    return render_template("players/detail.html", player=player, figures=figures, shown=shown)
+    return render_template(
+        "players/detail.html",
+        player=player,
+        figures=figures,
+        shown=shown,
+        rivals=pairs.rivals(player),
+        min_meetings=pairs.MIN_MEETINGS,
+    )

@@ -12,7 +12,7 @@ from flask_babel import gettext
 from flask_login import current_user
 
 from .. import services
-from ..figures import reads
+from ..figures import pairs, reads
 from ..forms import whole_number
 from ..pages import boards, lists
 from ..reads import matches as shown_matches
@@ -124,8 +124,8 @@ def head_to_head() -> str:
     second = queries.player_for(current_user, second_id) if second_id else None
     rivalry = shared = None
     if first and second and first != second:
-        rivalry = reads.rivalry(current_user, first, second)
-        shared = reads.head_to_head(first, second, rivalry.shared, whole_number(request.args.get("page")) or 1)
+        rivalry = pairs.rivalry(current_user, first, second)
+        shared = pairs.head_to_head(first, second, rivalry.shared, whole_number(request.args.get("page")) or 1)
     return render_template(
         "statistics/head_to_head.html",
         first=first,
