@@ -507,6 +507,47 @@ function setupShareButtons() {
   });
 }
 
+/* ---------------------------------------------------------------- drawing the seats of a new match */
+
+function shuffled(list) {
+  const copy = list.slice();
+  for (let i = copy.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
+}
+
+function balancedPairs(names, ratings) {
+  /* Seats 1 and 3 against 2 and 4: of the three ways to pair four players, the one whose pairs'
+     ratings (a new player's is 0) add up closest; among equals, the first of a shuffled order. */
+  const rating = (name) => ratings[name.trim().toLowerCase()] || 0;
+  const [a, b, c, d] = shuffled(names);
+  const ways = [[a, b, c, d], [a, c, b, d], [a, d, b, c]];
+  const gap = ([p, q, r, s]) => Math.abs(rating(p) + rating(q) - rating(r) - rating(s));
+  const [p, q, r, s] = ways.reduce((best, way) => (gap(way) < gap(best) ? way : best));
+  return [p, r, q, s];
+}
+
+function setupSeatDraw() {
+  /* One tap draws the order of the names typed (or, for pairs, pairs as even as the players'
+     ratings allow); the seats can still be changed by hand before the match starts. */
+  const box = $(".seat-draw");
+  if (!box) return;
+  box.hidden = false;
+  const ratings = JSON.parse(box.dataset.ratings || "{}");
+  const said = $("#seat-draw-said");
+  box.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-draw]");
+    if (!button) return;
+    const filled = $$("input[name^='players-']").filter((input) => input.value.trim());
+    const names = filled.map((input) => input.value);
+    const drawn = button.dataset.draw === "balanced" && names.length === 4 ? balancedPairs(names, ratings) : shuffled(names);
+    filled.forEach((input, index) => { input.value = drawn[index]; });
+    said.textContent = button.dataset.said;
+  });
+}
+
 /* ---------------------------------------------------------------- start */
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -516,6 +557,7 @@ document.addEventListener("DOMContentLoaded", () => {
   setupMenu();
   setupTimeZone();
   setupSeatNames();
+  setupSeatDraw();
   setupConfirms();
   loadRules().then(() => {
     setupDealForm();

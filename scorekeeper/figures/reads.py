@@ -223,6 +223,13 @@ def leaderboard(
     ]
 
 
+def ratings_by_name(user: User, game: str) -> dict[str, float]:
+    """Return the latest rating in `game` of each of the account's players rated in it, by their name
+    lower-cased (as the new-match page's draw of even pairs looks the names typed up), in one query."""
+    standings = leaderboard(user, game, None, None, 1, "name", False)
+    return {standing.name.lower(): standing.rating for standing in standings if standing.rating is not None}
+
+
 @cache
 def _leaderboard_statement(since: bool, until: bool, sort: str, descending: bool) -> Select[Any]:
     """Return the leaderboard's query for a period bounded `since` and `until` (or not), in an

@@ -8,6 +8,7 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from .. import services
+from ..figures import reads as figure_reads
 from ..forms import (
     add_form_error,
     attach_errors,
@@ -89,6 +90,7 @@ def new(game_name: str) -> PageAnswer:
         game=game,
         web=web,
         known=known,
+        ratings=figure_reads.ratings_by_name(current_user, game.name) if web.plays_in_pairs else {},
         # a rule the names typed set is not asked
         options=[field for field in option_fields(form, game) if field.name[len("opt_") :] not in web.seated_options],
     ), status
