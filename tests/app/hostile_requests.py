@@ -38,7 +38,8 @@ QUERY_KEYS = {
     "auth.login": ["next"],
     "auth.language": ["next"],
     "matches.history": ["game", "status", "player", "page"],
-    "matches.enter_deal": ["trump"],
+    "matches.enter_deal": ["trump", "declarer"],
+    "players.detail": ["game"],
     "statistics.leaderboard": ["period", "from", "to", "min", "sort", "dir"],
     "statistics.leaderboard_csv": ["period", "from", "to", "min", "sort", "dir"],
     "statistics.head_to_head": ["a", "b", "page"],
@@ -249,6 +250,7 @@ class Generator:
             "game": sorted(GAMES),
             "status": list(STATUSES),
             "trump": ["none", *SUITS],
+            "declarer": ["passed", "0", "1", "2", "3", "8"],
             "lang": ["es", "xx"],
         }
         if key == "next":
