@@ -162,6 +162,13 @@ def moment(value: datetime | None) -> Markup:
     return _time(value, f"{_date_text(local, formats)}, {clock}", "moment")
 
 
+def day_text(value: datetime) -> str:
+    """Return the date, in the viewer's time zone, in the page's language, as plain text (for an
+    image or a message, where no browser redoes it)."""
+    local, formats = _local(value)
+    return _date_text(local, formats)
+
+
 def day(value: datetime | None) -> Markup:
     """Return the date, in the viewer's time zone, in the page's language ("30 nov 2026")."""
     if value is None:

@@ -11,10 +11,11 @@ const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selec
 
 /* ---------------------------------------------------------------- theme, wake lock, steppers */
 
+const dark = () => (document.documentElement.dataset.theme || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light")) === "dark";
+
 function setupTheme() {
   const button = $("#theme-toggle");
   if (!button) return;
-  const dark = () => (document.documentElement.dataset.theme || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light")) === "dark";
   const show = () => {
     button.setAttribute("aria-pressed", String(dark()));
     button.textContent = dark() ? "☀" : "☾";
@@ -507,6 +508,50 @@ function setupShareButtons() {
   });
 }
 
+/* ---------------------------------------------------------------- sending a finished match's result */
+
+function saveFile(blob, name) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
+
+function setupSendResult() {
+  /* The result card in the page's theme, handed to the phone's share sheet as an image where it
+     takes files, else saved; its short text goes with it, or alone from the text button. */
+  const button = $("button[data-card-url]");
+  const textButton = $("button[data-result-text]");
+  if (textButton && (navigator.share || navigator.clipboard)) {
+    textButton.hidden = false;
+    textButton.addEventListener("click", () => {
+      const text = textButton.dataset.resultText;
+      if (navigator.share) navigator.share({ text }).catch(() => {});
+      else navigator.clipboard.writeText(text).then(() => { textButton.textContent = textButton.dataset.copied; }, () => {});
+    });
+  }
+  if (!button || !window.fetch) return;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    const name = button.dataset.cardName;
+    const text = button.dataset.cardText;
+    try {
+      const answer = await fetch(button.dataset.cardUrl + (dark() ? "?theme=dark" : ""), { credentials: "same-origin" });
+      if (!answer.ok) throw new Error(String(answer.status));
+      const blob = await answer.blob();
+      const file = new File([blob], name, { type: "image/png" });
+      if (navigator.canShare && navigator.canShare({ files: [file] })) await navigator.share({ files: [file], text });
+      else saveFile(blob, name);
+    } catch (error) {
+      if (error && error.name === "AbortError") return; /* the share sheet was closed */
+      if (navigator.share) navigator.share({ text }).catch(() => {});
+    }
+  });
+}
+
 /* ---------------------------------------------------------------- drawing the seats of a new match */
 
 function shuffled(list) {
@@ -566,6 +611,7 @@ document.addEventListener("DOMContentLoaded", () => {
   setupKeptPages();
   setupLiveView();
   setupShareButtons();
+  setupSendResult();
   setupJoin();
   setupWatch();
   if ("serviceWorker" in navigator && document.body.dataset.sw) {

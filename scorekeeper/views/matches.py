@@ -23,7 +23,7 @@ from ..forms import (
 from ..games import DealForm, web_game, web_games
 from ..i18n import lazy_gettext, say
 from ..models import STATUSES, EntryLink, Match
-from ..pages import boards, lists
+from ..pages import boards, card_image, cards, lists
 from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
 from ..reads import matches as shown_matches
@@ -112,6 +112,7 @@ def scoreboard(match_id: int) -> Response:
         guest=not owner,
         entry=entry_section(match) if owner else None,
         share=share_section(match) if owner else None,
+        result=cards.match_card(board, dark=False) if board.finished else None,
     )
     return _kept_offline(make_response(page), board)
 
@@ -132,6 +133,20 @@ def state(match_id: int) -> Response:
         return Response(status=204)
     response = jsonify({"version": version})
     response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/matches/<int:match_id>/card.png")
+def card(match_id: int) -> Response:
+    """Answer the match's result card as a PNG (`?theme=dark` for the dark one), to send to the group's chat."""
+    match, _link = reachable_shown_match(match_id)
+    result = cards.match_card(boards.scoreboard(match), dark=request.args.get("theme") == "dark")
+    if request.if_none_match.contains(result.tag):
+        response = Response(status=304)
+    else:
+        response = Response(card_image.draw_card(result), mimetype="image/png")
+    response.set_etag(result.tag)
+    response.headers["Cache-Control"] = "private, no-cache"
     return response
 
 
