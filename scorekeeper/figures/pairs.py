@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from fractions import Fraction
 from functools import cache
 from typing import Any, NamedTuple
 
@@ -143,9 +142,10 @@ class Rival:
     of: int
 
     @property
-    def rate(self) -> Fraction:
-        """Return the share of the matches won."""
-        return Fraction(self.won, self.of)
+    def rate(self) -> float:
+        """Return the share of the matches won (equal shares are equal floats: each is the one nearest
+        its fraction)."""
+        return self.won / self.of
 
 
 @dataclass(frozen=True)
@@ -199,24 +199,33 @@ def _rivals_statement() -> Any:
 def rivals(player: Player) -> Rivals:
     """Return the player's (the account's) nemesis, favourite victim, and best and worst partners, in one query."""
     rows = db.session.connection().execute(_rivals_statement(), {"player_id": player.id}).all()
-    met = [row for row in rows if row.met >= MIN_MEETINGS]
-    together = [
-        Rival(row.other_id, row.name, row.together_won, row.together) for row in rows if row.together >= MIN_MEETINGS
-    ]
-
+    # Plain tuples (id, name, won, of) until the one chosen: a long history's player has a record with
+    # most of the account, and an object for each of them cost more than the query.
+    nemeses: list[tuple[int, str, int, int]] = []
+    victims: list[tuple[int, str, int, int]] = []
+    together: list[tuple[int, str, int, int]] = []
+    for other, name, met, mine, theirs, partnered, partnered_won in rows:
+        if met >= MIN_MEETINGS:
+            if theirs:
+                nemeses.append((other, name, theirs, met))
+            if mine:
+                victims.append((other, name, mine, met))
+        if partnered >= MIN_MEETINGS:
+            together.append((other, name, partnered_won, partnered))
     best = _ranked(together)
     return Rivals(
-        nemesis=_ranked([Rival(row.other_id, row.name, row.their_wins, row.met) for row in met if row.their_wins]),
-        victim=_ranked([Rival(row.other_id, row.name, row.my_wins, row.met) for row in met if row.my_wins]),
+        nemesis=_ranked(nemeses),
+        victim=_ranked(victims),
         best_partner=best,
-        worst_partner=_ranked([rival for rival in together if rival != best], lowest=True),
+        worst_partner=_ranked([record for record in together if best and record[0] != best.player_id], lowest=True),
     )
 
 
-def _ranked(candidates: list[Rival], lowest: bool = False) -> Rival | None:
-    """Return the candidate with the largest (or smallest) share won, then the longest record, then by name."""
-    return min(
-        candidates,
-        key=lambda rival: (rival.rate if lowest else -rival.rate, -rival.of, rival.name, rival.player_id),
-        default=None,
-    )
+def _ranked(records: list[tuple[int, str, int, int]], lowest: bool = False) -> Rival | None:
+    """Return the record (other player, name, won, of) with the largest (or smallest) share won, then
+    the longest, then by name."""
+    if not records:
+        return None
+    sign = 1 if lowest else -1
+    chosen = min(records, key=lambda record: (sign * record[2] / record[3], -record[3], record[1], record[0]))
+    return Rival(*chosen)
