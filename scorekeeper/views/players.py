@@ -11,6 +11,7 @@ from .. import services
 from ..figures import pairs, reads
 from ..forms import PlayerForm, add_form_error, required_text
 from ..pages import charts
+from ..pages.rivals import rival_lines
 from ..reads import queries
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -78,6 +79,6 @@ def detail(player_id: int) -> str:
         player=player,
         figures=figures,
         shown=shown,
-        rivals=pairs.rivals(player),
+        rivals=rival_lines(pairs.rivals(player), player.id, player.name),
         min_meetings=pairs.MIN_MEETINGS,
     )
