@@ -535,6 +535,8 @@ function setupSendResult() {
   }
   if (!button || !window.fetch) return;
   button.hidden = false;
+  const link = $("a[data-card-link]");
+  if (link) link.hidden = true;
   button.addEventListener("click", async () => {
     const name = button.dataset.cardName;
     const text = button.dataset.cardText;

@@ -1,6 +1,7 @@
 """Take the README's screenshots of the deal forms, of a scoreboard of eight, of a table joining a match,
 of the phone without a connection (a kept deal refused, a deal form reloaded), and of the Pocha scoreboard with
-its bids waiting in Spanish, Italian and Norwegian: a phone of 360×740, light and dark.
+its bids waiting in Spanish, Italian and Norwegian: a phone of 360×740, light and dark; and save a finished
+match's result card, light and dark.
 
 Run from the project, with the test extra installed and Debian's Chromium:
     .venv/bin/python docs/screens/make_screens.py
@@ -119,6 +120,37 @@ def offline_screens(app: Any, context: Any, base: str, scheme: str) -> None:
     page.close()
 
 
+def finished_pocha(app: Any) -> int:
+    """Play a Pocha match for five to its end on the server (a deal of one card, three of two); return its id."""
+    names = ["Inmaculada Rodríguez", "Begoña", "Íñigo", "Guadalupe", "Bartolomé"]
+    with app.app_context():
+        user = services.user_named("ana")
+        assert user is not None
+        match = services.start_match(user, "pocha", names, {"schedule": [1, 2, 2, 2]}, 0)
+        for dealer, cards, bids, tricks in (
+            (0, 1, [0, 1, 1, 0, 0], [0, 1, 0, 0, 0]),
+            (1, 2, [1, 0, 1, 1, 0], [1, 0, 1, 0, 0]),
+            (2, 2, [0, 1, 0, 1, 1], [0, 1, 0, 1, 0]),
+            (3, 2, [1, 1, 0, 0, 1], [1, 1, 0, 0, 0]),
+        ):
+            services.add_deal(match, {"dealer": dealer, "cards": cards, "trump": "oros", "bids": bids, "tricks": tricks})
+        match_id = match.id
+        db.session.remove()
+        return match_id
+
+
+def result_cards(app: Any, page: Any, base: str, scheme: str) -> None:
+    """Save a finished Pocha match's result card, in Spanish, as the page's theme sends it."""
+    match_id = finished_pocha(app)
+    page.goto(f"{base}/language")
+    page.click("button[name=language][value=es]")
+    answer = page.request.get(f"{base}/matches/{match_id}/card.png" + ("?theme=dark" if scheme == "dark" else ""))
+    (HERE / f"result-card-{scheme}.png").write_bytes(answer.body())
+    print(HERE / f"result-card-{scheme}.png")
+    page.goto(f"{base}/language")
+    page.click("button[name=language][value=en]")
+
+
 def as_on_every_address(app: Any) -> Any:
     """Wrap the app as a server listening on every address runs it (what its pages say of their links)."""
     def served(environ: dict[str, Any], start_response: Any) -> Any:
@@ -176,6 +208,7 @@ def main() -> None:
                 print(HERE / f"entry-link-{scheme}.png", HERE / f"table-phone-{scheme}.png")
                 table_phone.close()
                 offline_screens(app, context, base, scheme)
+                result_cards(app, page, base, scheme)
                 # The Pocha scoreboard with its bids waiting, as a table of each language reads it.
                 for language in ("es", "it", "nb"):
                     page.goto(f"{base}/language")
