@@ -120,12 +120,14 @@ def offline_screens(app: Any, context: Any, base: str, scheme: str) -> None:
     page.close()
 
 
-def finished_pocha(app: Any) -> int:
-    """Play a Pocha match for five to its end on the server (a deal of one card, three of two); return its id."""
+def a_night(app: Any) -> tuple[int, int]:
+    """Play, for an account of its own ("bea"), a Pocha match for five to its end (a deal of one card,
+    three of two) and a Tute match for two; return the Pocha match's id and the night's."""
     names = ["Inmaculada Rodríguez", "Begoña", "Íñigo", "Guadalupe", "Bartolomé"]
     with app.app_context():
-        user = services.user_named("ana")
-        assert user is not None
+        user = services.create_user("bea", PASSWORD)
+        tute = services.start_match(user, "tute2", ["Begoña", "Íñigo"], {"target": 1}, 0)
+        services.add_deal(tute, {"dealer": 0, "trump": "espadas", "points": [40, 80], "last_trick": 1, "cantes": []})
         match = services.start_match(user, "pocha", names, {"schedule": [1, 2, 2, 2]}, 0)
         for dealer, cards, bids, tricks in (
             (0, 1, [0, 1, 1, 0, 0], [0, 1, 0, 0, 0]),
@@ -134,21 +136,38 @@ def finished_pocha(app: Any) -> int:
             (3, 2, [1, 1, 0, 0, 1], [1, 1, 0, 0, 0]),
         ):
             services.add_deal(match, {"dealer": dealer, "cards": cards, "trump": "oros", "bids": bids, "tricks": tricks})
-        match_id = match.id
+        ids = match.id, match.night_id or match.id
         db.session.remove()
-        return match_id
+        return ids
 
 
-def result_cards(app: Any, page: Any, base: str, scheme: str) -> None:
-    """Save a finished Pocha match's result card, in Spanish, as the page's theme sends it."""
-    match_id = finished_pocha(app)
+def result_cards(app: Any, browser: Any, base: str, scheme: str) -> None:
+    """Save a finished Pocha match's result card and its night's, in Spanish, as the page's theme sends them."""
+    match_id, night_id = a_night(app) if scheme == "light" else night_of_bea(app)
+    context = browser.new_context(color_scheme=scheme, timezone_id="Europe/Madrid")
+    page = context.new_page()
+    page.goto(f"{base}/login")
+    page.fill("#username", "bea")
+    page.fill("#password", PASSWORD)
+    page.press("#password", "Enter")
+    page.wait_for_url(f"{base}/")
     page.goto(f"{base}/language")
     page.click("button[name=language][value=es]")
-    answer = page.request.get(f"{base}/matches/{match_id}/card.png" + ("?theme=dark" if scheme == "dark" else ""))
-    (HERE / f"result-card-{scheme}.png").write_bytes(answer.body())
-    print(HERE / f"result-card-{scheme}.png")
-    page.goto(f"{base}/language")
-    page.click("button[name=language][value=en]")
+    theme = "?theme=dark" if scheme == "dark" else ""
+    for name, path in (("result-card", f"/matches/{match_id}"), ("night-card", f"/nights/{night_id}")):
+        (HERE / f"{name}-{scheme}.png").write_bytes(page.request.get(f"{base}{path}/card.png{theme}").body())
+        print(HERE / f"{name}-{scheme}.png")
+    context.close()
+
+
+def night_of_bea(app: Any) -> tuple[int, int]:
+    """Return the Pocha match and the night that `a_night` played."""
+    with app.app_context():
+        match = db.session.scalar(db.select(Match).where(Match.game == "pocha").order_by(Match.id.desc()))
+        assert match is not None
+        ids = match.id, match.night_id or match.id
+        db.session.remove()
+        return ids
 
 
 def as_on_every_address(app: Any) -> Any:
@@ -208,7 +227,7 @@ def main() -> None:
                 print(HERE / f"entry-link-{scheme}.png", HERE / f"table-phone-{scheme}.png")
                 table_phone.close()
                 offline_screens(app, context, base, scheme)
-                result_cards(app, page, base, scheme)
+                result_cards(app, browser, base, scheme)
                 # The Pocha scoreboard with its bids waiting, as a table of each language reads it.
                 for language in ("es", "it", "nb"):
                     page.goto(f"{base}/language")

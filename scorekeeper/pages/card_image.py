@@ -8,6 +8,7 @@ app's (static/app.css), light or dark.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +30,10 @@ _SERIES_DARK = ("#ff8a80", "#8ab4f8", "#6fcf8f", "#f0c060", "#c4a1ff", "#67e8f9"
 
 
 FONTS = Path(__file__).resolve().parent.parent / "fonts"
+#: What draws the cards, as a digest: a card drawn by other code (or fonts) is another image.
+_DRAWN_BY = hashlib.sha256(
+    b"".join(path.read_bytes() for path in (Path(__file__), *sorted(FONTS.glob("*.ttf"))))
+).digest()
 
 
 @lru_cache(maxsize=16)
@@ -47,6 +52,11 @@ def _fitted(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, bold: b
     return text.rstrip() + "…"
 
 
+def card_tag(card: ResultCard) -> str:
+    """Return the card's ETag: a digest of everything it draws, and of the code and fonts that draw it."""
+    return hashlib.sha256(_DRAWN_BY + repr(card).encode()).hexdigest()[:32]
+
+
 def draw_card(card: ResultCard) -> bytes:
     """Return the card as PNG bytes."""
     background, text, muted, line, accent = _DARK if card.dark else _LIGHT
@@ -60,25 +70,43 @@ def draw_card(card: ResultCard) -> bytes:
     draw.text((WIDTH - MARGIN, 90), card.day, font=_font(30), fill=muted, anchor="ra")
     verdict = _fitted(draw, card.verdict, 34, WIDTH - 2 * MARGIN, bold=True)
     draw.text((MARGIN, 140), verdict, font=_font(34, bold=True), fill=accent)
-    _standings(draw, card, text, accent, series)
+    _standings(draw, card, (text, muted, accent), series)
     _chart(draw, card, line, series)
     return _png(image)
 
 
-def _standings(draw: ImageDraw.ImageDraw, card: ResultCard, text: str, accent: str, series: tuple[str, ...]) -> None:
-    """Write each side's place, name and score down the left, the winners in the accent colour."""
-    top, bottom, right = 200, HEIGHT - 40, CHART[0] - 40
-    step = min(72, (bottom - top) // max(len(card.lines), 1))
-    size = max(22, min(36, step - 18))
+def _standings(
+    draw: ImageDraw.ImageDraw, card: ResultCard, colours: tuple[str, str, str], series: tuple[str, ...]
+) -> None:
+    """Write each side's place, name and score down the left (the whole width, in two columns if
+    they are many, where there is no chart), the winners in the accent colour, each game's title
+    above its standings."""
+    text, muted, accent = colours
+    top, bottom = 200, HEIGHT - 30
+    columns = 1 if card.running or len(card.lines) <= 8 else 2
+    per_column = -(-len(card.lines) // columns)
+    width = (CHART[0] - 40 - MARGIN) if card.running else (WIDTH - 2 * MARGIN - 40 * (columns - 1)) // columns
+    step = min(72, (bottom - top) // max(per_column, 1))
+    size = max(20, min(36 if columns == 1 else 30, step - 16))
     for index, card_line in enumerate(card.lines):
-        y = top + index * step
+        left = MARGIN + (index // per_column) * (width + 40)
+        right, y = left + width, top + (index % per_column) * step
+        if card_line.rank is None:  # a game's title
+            draw.text(
+                (left, y + size // 4),
+                _fitted(draw, card_line.name, size - 4, width, True),
+                font=_font(size - 4, True),
+                fill=muted,
+            )
+            continue
         colour, font = (accent, _font(size, bold=True)) if card_line.winner else (text, _font(size))
-        middle = y + size * 0.6
-        draw.ellipse((MARGIN, middle - 8, MARGIN + 16, middle + 8), fill=series[card_line.side % 8])
-        draw.text((MARGIN + 30, y), f"{card_line.rank}.", font=font, fill=colour)
+        if card_line.side is not None:
+            middle = y + size * 0.6
+            draw.ellipse((left, middle - 8, left + 16, middle + 8), fill=series[card_line.side % 8])
+        draw.text((left + 30, y), f"{card_line.rank}.", font=font, fill=colour)
         score_width = int(draw.textlength(card_line.score, font=font))
         draw.text((right, y), card_line.score, font=font, fill=colour, anchor="ra")
-        name_left = MARGIN + 30 + int(size * 1.6)
+        name_left = left + 30 + int(size * 2)
         name = _fitted(draw, card_line.name, size, right - score_width - 24 - name_left, bold=card_line.winner)
         draw.text((name_left, y), name, font=font, fill=colour)
 

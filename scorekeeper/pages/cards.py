@@ -3,26 +3,27 @@ text. This module says what a card shows, in the page's language; `card_image` d
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
-from flask_babel import ngettext
+from flask_babel import gettext, ngettext
 
-from .. import __version__, formats
+from .. import formats
 from ..i18n import game_title, status_word
 from .boards import Scoreboard, StandingLine
+from .nights import NightPage
 
 
 @dataclass(frozen=True)
 class CardLine:
-    """One side's line on a card: its place, name and score as written, and whether it won."""
+    """One line of a card's standings: a side's place, name and score as written, and whether it won;
+    or, with no place, the title of the game whose standings follow (a night's card)."""
 
-    rank: int
+    rank: int | None
     name: str
     score: str
     winner: bool
-    #: The side's index in the match (its colour in the chart).
-    side: int
+    #: The side's index in the match (its colour in the chart); None where there is no chart.
+    side: int | None
 
 
 @dataclass(frozen=True)
@@ -41,14 +42,15 @@ class ResultCard:
     dark: bool
 
     @property
-    def tag(self) -> str:
-        """Return the card's ETag: a digest of everything it draws (and of the code that draws it)."""
-        return hashlib.sha256(repr((__version__, self)).encode()).hexdigest()[:32]
-
-    @property
     def text(self) -> str:
-        """Return the card as a short text, for a chat that takes no image."""
-        standings = " · ".join(f"{line.rank}. {line.name} {line.score}" for line in self.lines)
+        """Return the card as a short text, for a chat that takes no image: a line per game."""
+        games: list[list[str]] = [[]]
+        for line in self.lines:
+            if line.rank is None:
+                games.append([f"{line.name}:"])
+            else:
+                games[-1].append(f"{line.rank}. {line.name} {line.score}")
+        standings = "\n".join(" · ".join(game).replace(": · ", ": ") for game in games if game)
         return f"{self.title}, {self.day}: {self.verdict}\n{standings}"
 
 
@@ -76,5 +78,33 @@ def match_card(board: Scoreboard, dark: bool) -> ResultCard:
         verdict=verdict,
         lines=tuple(CardLine(line.rank, line.name, _score(line), line.winner, line.side) for line in board.standings),
         running=tuple(row.running for row in board.rows),
+        dark=dark,
+    )
+
+
+def night_card(page: NightPage, dark: bool) -> ResultCard:
+    """Return the result card of a game night: each game's standings of the night, its winners first."""
+    night = page.night
+    lines: list[CardLine] = []
+    # A card has room for about sixteen lines: each game's first players, as many as fit.
+    shown = max(3, 16 // max(len(night.standings), 1) - 1)
+    for game, rows in night.standings.items():
+        lines.append(CardLine(None, str(game_title(game)), "", False, None))
+        keys = [(row.won, row.points or 0) for row in rows]
+        for row, key in list(zip(rows, keys))[:shown]:
+            # Matches won of those played, then the points of those won on points: as short as a
+            # card's line must be, and read at a glance by anyone who played that night.
+            score = f"{row.won}/{row.played}" if row.points is None else f"{row.won}/{row.played} · {row.points}"
+            won = row.name in night.winners.get(game, [])
+            lines.append(CardLine(1 + sum(other > key for other in keys), row.name, score, won, None))
+    games = ", ".join(str(game_title(game)) for game in night.games)
+    return ResultCard(
+        brand="Scorekeeper",
+        file_name=f"scorekeeper-night-{night.id}.png",
+        title=night.note or gettext("Game night"),
+        day=formats.day_text(night.start),
+        verdict=ngettext("%(num)s match: %(games)s", "%(num)s matches: %(games)s", len(night.match_ids), games=games),
+        lines=tuple(lines),
+        running=(),
         dark=dark,
     )

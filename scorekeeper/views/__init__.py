@@ -32,6 +32,8 @@ from ..games import web_game, web_games
 from ..i18n import lazy_gettext
 from ..models import MAX_NOTE_LENGTH
 from ..pages import lists
+from ..pages.card_image import card_tag, draw_card
+from ..pages.cards import ResultCard
 from ..reads import queries
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
@@ -61,6 +63,19 @@ KEPT_OFFLINE_HEADER = "X-Kept-Offline"
 #: Endpoints reachable without signing in once an account exists. Everything else needs an
 #: account (the API's own endpoints need an API token instead, checked by the API blueprint).
 PUBLIC_ENDPOINTS = OPEN_ENDPOINTS | {"auth.login", "auth.setup", "auth.signup"}
+
+
+def card_answer(card: ResultCard) -> Response:
+    """Answer a result card as a PNG, with an ETag of what it draws: a phone that holds it already is
+    told so (304) before anything is drawn."""
+    tag = card_tag(card)
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        response = Response(draw_card(card), mimetype="image/png")
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 def register(app: Flask) -> None:

@@ -23,14 +23,14 @@ from ..forms import (
 from ..games import DealForm, web_game, web_games
 from ..i18n import lazy_gettext, say
 from ..models import STATUSES, EntryLink, Match
-from ..pages import boards, card_image, cards, lists
+from ..pages import boards, cards, lists
 from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
 from ..reads import matches as shown_matches
 from ..reads import queries
 from ..reads import table as table_reads
 from ..rules import GAMES, RuleViolation
-from . import KEPT_OFFLINE_HEADER, MATCH_OVER_HEADER
+from . import KEPT_OFFLINE_HEADER, MATCH_OVER_HEADER, card_answer
 from .share import share_section
 from .table import entry_section, reachable_match, reachable_shown_match, sent_key, version_at_table
 
@@ -140,14 +140,7 @@ def state(match_id: int) -> Response:
 def card(match_id: int) -> Response:
     """Answer the match's result card as a PNG (`?theme=dark` for the dark one), to send to the group's chat."""
     match, _link = reachable_shown_match(match_id)
-    result = cards.match_card(boards.scoreboard(match), dark=request.args.get("theme") == "dark")
-    if request.if_none_match.contains(result.tag):
-        response = Response(status=304)
-    else:
-        response = Response(card_image.draw_card(result), mimetype="image/png")
-    response.set_etag(result.tag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return card_answer(cards.match_card(boards.scoreboard(match), dark=request.args.get("theme") == "dark"))
 
 
 UNDONE = {

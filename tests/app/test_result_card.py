@@ -89,3 +89,20 @@ def test_every_letter_of_the_four_languages_is_drawn(app: Flask) -> None:
     missing = drawn("\uffff")
     assert ImageChops.difference(drawn("中"), missing).getbbox() is None  # no glyph: drawn as the missing one
     assert [letter for letter in letters if ImageChops.difference(drawn(letter), missing).getbbox() is None] == []
+
+
+def test_a_night_s_card_gives_each_game_s_standings_of_the_night(ana: Browser) -> None:
+    finished_match(ana)
+    start(ana, "tute2", ["Luis", "Carmen"], opt_target="1")
+    ana.post("/matches/2/deal", data=tute_form(30, 1))  # Carmen beats Luis: 30 to 90 + 10
+    page = ana.get("/nights/1").get_data(as_text=True)
+    assert "Send the result" in page
+    assert "2 matches: Tute (two players)\nTute (two players): 1. Ana 1/1 · 1. Carmen 1/1" in page
+    answer = ana.get("/nights/1/card.png")
+    assert answer.status_code == 200 and png_size(answer.data) == (1200, 630)
+    assert ana.get("/nights/1/card.png", headers={"If-None-Match": answer.headers["ETag"]}).status_code == 304
+
+
+def test_another_account_gets_no_night_card(ana: Browser, bea: Browser) -> None:
+    finished_match(ana)
+    assert bea.get("/nights/1/card.png").status_code == 404
