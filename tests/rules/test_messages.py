@@ -282,6 +282,24 @@ CASES: list[tuple[str, Callable[[], object], list[Error]]] = [
         ],
     ),
     (
+        "one card point and 119",
+        scored(match("tute2", [tute_deal((1, 119), 0)])),
+        [
+            (
+                1,
+                "points.0",
+                "points_impossible",
+                "A side cannot capture 1 card point: any total from 0 to 120 except 1 and 119.",
+            ),
+            (
+                1,
+                "points.1",
+                "points_impossible",
+                "A side cannot capture 119 card points: any total from 0 to 120 except 1 and 119.",
+            ),
+        ],
+    ),
+    (
         "a last trick after a tute",
         scored(match("tute2", [declared({"seat": 0, "kind": "reyes"}, last_trick=0)])),
         [(1, "last_trick", "last_trick_invalid", "No side takes the last trick in a deal stopped by a tute.")],
