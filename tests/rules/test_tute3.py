@@ -93,6 +93,24 @@ def test_the_first_to_three_juegos_wins_the_match() -> None:
     assert result["next_dealer"] is None
 
 
+def test_in_juegos_mode_the_others_are_placed_by_their_juegos_not_their_points() -> None:
+    # Ana wins one deal; Luis none, though his points add up to more than hers
+    deals = [tute_deal((50, 40, 30), 0, dealer=0)]
+    deals += [tute_deal((0, 50, 70), 2, dealer=dealer) for dealer in (1, 2, 0)]
+    result = played(*deals)
+    assert result["totals"] == [60, 190, 270] and result["juegos"] == [1, 0, 3] and result["winners"] == [2]
+    assert TUTE3.ranks(result_of(result)) == [2, 3, 1]
+
+
+def test_a_match_still_being_played_is_placed_by_its_standing_so_far() -> None:
+    result = played(tute_deal((20, 30, 70), 0))
+    assert not result["finished"] and result["juegos"] == [0, 0, 1]
+    assert TUTE3.ranks(result_of(result)) == [2, 2, 1]
+    on_points = played(tute_deal((20, 30, 70), 0), mode="points")
+    assert not on_points["finished"] and on_points["totals"] == [30, 30, 70]
+    assert TUTE3.ranks(result_of(on_points)) == [2, 2, 1]
+
+
 def test_in_points_mode_the_highest_total_wins_once_one_reaches_the_target() -> None:
     deals = [tute_deal((60, 40, 20), 0, dealer=0), tute_deal((20, 90, 10), 1, dealer=1)]
     result = played(*deals, mode="points")
