@@ -254,6 +254,11 @@ CASES: list[tuple[str, Callable[[], object], list[Error]]] = [
         [(1, "tute.kind", "malformed", "A tute is of all four Reyes (reyes) or all four Caballos (caballos).")],
     ),
     (
+        "a tute of sotas after more card points than any tute leaves",
+        scored(match("tute2", [declared({"seat": 0, "kind": "sotas"}, points=[80, 50])])),
+        [(1, "tute.kind", "malformed", "A tute is of all four Reyes (reyes) or all four Caballos (caballos).")],
+    ),
+    (
         "a tute where it is off",
         scored(match("tute2", [tute_deal(tute=(0, "reyes"))], {"tute": "off"})),
         [(1, "tute", "tute_disabled", "This table does not play the tute (house rule 'tute' is off).")],
