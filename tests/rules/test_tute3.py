@@ -146,12 +146,12 @@ def result_of(data: dict[str, Any]) -> Any:
 
 def test_the_last_trick_goes_to_one_of_the_three() -> None:
     errors = violations(match("tute3", [tute_deal((40, 40, 40), 3)]))
-    assert [(e["code"], e["message"]) for e in errors] == [
-        ("last_trick_invalid", "The last trick goes to Ana, Luis or to Carmen.")
+    assert [(e["field"], e["code"], e["message"]) for e in errors] == [
+        ("last_trick", "last_trick_invalid", "The last trick goes to Ana, Luis or to Carmen.")
     ]
     errors = violations(match("tute3", [tute_deal((40, 40, 40), "2")]))
-    assert [(e["code"], e["message"]) for e in errors] == [
-        ("malformed", "The last trick must be given as a player's seat number, from 0 to 2.")
+    assert [(e["field"], e["code"], e["message"]) for e in errors] == [
+        ("last_trick", "malformed", "The last trick must be given as a player's seat number, from 0 to 2.")
     ]
     assert codes(match("tute3", [tute_deal((40, 40, 40), None)])) == ["last_trick_invalid"]
     assert codes(match("tute3", [tute_deal(None, 0, tute=(0, "reyes"))])) == ["last_trick_invalid"]
@@ -159,8 +159,8 @@ def test_the_last_trick_goes_to_one_of_the_three() -> None:
 
 def test_card_points_are_three_numbers_that_add_up_to_120() -> None:
     errors = violations(match("tute3", [tute_deal((60, 60), 0)]))
-    assert [(e["code"], e["message"]) for e in errors] == [
-        ("malformed", "Card points must be 3 whole numbers, one for each player.")
+    assert [(e["field"], e["code"], e["message"]) for e in errors] == [
+        ("points", "malformed", "Card points must be 3 whole numbers, one for each player.")
     ]
     assert codes(match("tute3", [tute_deal((50, 40, 40), 0)])) == ["points_total"]
     assert codes(match("tute3", [tute_deal((119, 1, 0), 0)])) == ["points_impossible", "points_impossible"]
