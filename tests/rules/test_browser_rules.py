@@ -178,3 +178,8 @@ def test_subastado_house_rules_reach_the_browser() -> None:
     assert four["bids"] == list(range(70, 231, 10))
     assert (four["made"], four["failed"], four["target"], four["deals"]) == ("total", "others", 300, 8)
     assert four["last_trick_bonus"] == 0 and four["tute_allowed"]
+
+
+def test_the_subastado_s_bids_stop_at_230_in_any_step() -> None:
+    assert rules_of("subastado", 3, min_bid=200, bid_step=7)["bids"] == [203, 210, 217, 224]
+    assert rules_of("subastado", 3, min_bid=228, bid_step=1)["bids"] == [228, 229, 230]
