@@ -164,6 +164,14 @@ def test_a_tute_under_tute_match_wins_the_match_at_once() -> None:
     assert SUBASTADO.ranks(as_result(tute)) == [3, 2, 1]  # Carmen first, behind on points
 
 
+def test_a_tute_may_be_declared_from_any_seat_the_first_and_the_last_too() -> None:
+    for seat in (0, 2):
+        result = played({"dealer": 1, "tute": {"seat": seat, "kind": "caballos"}}, tute="match")
+        assert result["finished"] and result["winners"] == [seat]
+    four = score_match(doc({"dealer": 0, "tute": {"seat": 3, "kind": "reyes"}}, names=FOUR, players=4, tute="match"))
+    assert four["winners"] == [3]
+
+
 def test_a_tute_where_it_is_not_played_is_refused() -> None:
     assert codes(doc({"dealer": 0, "tute": {"seat": 2, "kind": "reyes"}})) == ["tute_disabled"]
 
