@@ -180,9 +180,10 @@ def is_suit(value: object) -> TypeGuard[Suit]:
     return isinstance(value, str) and value in SUITS
 
 
-def number_text(value: int) -> str:
-    """Return a whole number as text for a message; absurdly long ones are not spelled out."""
-    return str(value) if -(10**9) < value < 10**9 else "that number"
+def number_text(value: int) -> int | str:
+    """Return a whole number for a message: itself, so that a count of 1 is said in the singular, or
+    words for an absurdly long one, which is not spelled out."""
+    return value if -(10**9) < value < 10**9 else "that number"
 
 
 def int_list(value: object, length: int) -> tuple[int, ...] | None:

@@ -93,8 +93,9 @@ class SubastadoGame(Game):
         return tuple((seat,) for seat in range(players))
 
     def seat_tallies(self, deal: Mapping[str, Any], seat: int, side: int) -> dict[str, int]:
-        """Count the declarer's cantes and last trick, and a tute, for the player at `seat`."""
-        declarer = deal.get("declarer") == seat and not deal.get("passed")
+        """Count the declarer's cantes and last trick, and a tute, for the player at `seat` (a deal
+        everyone passed, checked, has no declarer)."""
+        declarer = deal.get("declarer") == seat
         sung = [cante_value(c["suit"], deal["trump"]) for c in deal.get("cantes") or []] if declarer else []
         return {
             "cantes_20": sum(1 for value in sung if value != CANTE_IN_TRUMP),

@@ -281,12 +281,15 @@ class _TuteDealReader(CanteReader):
         if not declared and total != DECK_POINTS:
             self.problem(Code.POINTS_TOTAL, "points", "points_total", total=total)
             return None
-        most = DECK_POINTS - HELD_BY_TUTE.get(kind or "", 0)
-        if declared and total > most:
-            self.problem(
-                Code.POINTS_TOTAL, "points", "points_total_tute", kind=(kind or "").capitalize(), most=most, total=total
-            )
-            return None
+        # After a tute the declarer still holds the four of its kind; of a kind not named right
+        # (refused on its own) the bound is unknown.
+        if declared and kind is not None:
+            most = DECK_POINTS - HELD_BY_TUTE[kind]
+            if total > most:
+                self.problem(
+                    Code.POINTS_TOTAL, "points", "points_total_tute", kind=kind.capitalize(), most=most, total=total
+                )
+                return None
         return pair
 
     def last_trick(self, declared: bool) -> int | None:

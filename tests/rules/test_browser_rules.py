@@ -121,6 +121,12 @@ def test_pocha_house_rules_reach_the_browser() -> None:
     assert data["bidding_order"] == [[1, 2, 0], [2, 0, 1], [0, 1, 2]]
 
 
+def test_pocha_for_three_keeps_the_2s_when_remove_twos_is_off() -> None:
+    # 40 cards share out as 13 each with one left over; without the four 2s, 36 as 12 each
+    assert rules_of("pocha", 3)["most_cards"] == 12
+    assert rules_of("pocha", 3, remove_twos=False)["most_cards"] == 13
+
+
 def test_pocha_s_table_reaches_the_most_cards_the_deck_deals() -> None:
     data = rules_of("pocha", 3, schedule="ladder")
     assert data["most_cards"] == 12 and len(data["scores"]) == 13 and {len(row) for row in data["scores"]} == {13}
@@ -128,12 +134,52 @@ def test_pocha_s_table_reaches_the_most_cards_the_deck_deals() -> None:
 
 
 def test_subastado_at_the_defaults_of_rules_md() -> None:
-    data = rules_of("subastado", 3)
-    assert (data["min_bid"], data["bid_step"], data["max_bid"]) == (60, 5, 230)
-    assert data["bids"] == list(range(60, 231, 5))
-    assert (data["made"], data["failed"], data["target"], data["deals"]) == ("bid", "lose", 500, None)
-    assert data["last_trick_bonus"] == 10 and not data["tute_allowed"]
-    assert data["cantes"]["copas"]["copas"] == 40 and data["cantes"]["oros"]["copas"] == 20
-    assert (data["cards_in_hand"], rules_of("subastado", 4, players=4)["cards_in_hand"]) == (12, 10)
-    four = rules_of("subastado", 4, players=4, min_bid=62, bid_step=10, tute="match", deals=8)
-    assert four["bids"][0] == 70 and four["tute_allowed"] and four["deals"] == 8
+    assert rules_of("subastado", 3) == {
+        "kind": "auction",
+        "seats": 3,
+        "suits": ["oros", "copas", "espadas", "bastos"],
+        "sides": [[0], [1], [2]],
+        "next_dealer": [1, 2, 0],
+        "deck_points": 120,
+        "card_points": {"as": 11, "3": 10, "rey": 4, "caballo": 3, "sota": 2},
+        "impossible_points": [1, 119],
+        "cards_in_hand": 12,
+        "last_trick_bonus": 10,
+        "cantes": CANTES,
+        "min_bid": 60,
+        "max_bid": 230,
+        "bid_step": 5,
+        "bids": list(range(60, 231, 5)),
+        "made": "bid",
+        "failed": "lose",
+        "target": 500,
+        "deals": None,
+        "tute_allowed": False,
+        "held_by_tute": {"reyes": 16, "caballos": 12},
+    }
+
+
+def test_subastado_house_rules_reach_the_browser() -> None:
+    four = rules_of(
+        "subastado",
+        4,
+        players=4,
+        min_bid=62,
+        bid_step=10,
+        last_trick_bonus=0,
+        made="total",
+        failed="others",
+        target=300,
+        tute="match",
+        deals=8,
+    )
+    assert four["seats"] == 4 and four["sides"] == [[0], [1], [2], [3]] and four["cards_in_hand"] == 10
+    assert (four["min_bid"], four["bid_step"], four["max_bid"]) == (62, 10, 230)
+    assert four["bids"] == list(range(70, 231, 10))
+    assert (four["made"], four["failed"], four["target"], four["deals"]) == ("total", "others", 300, 8)
+    assert four["last_trick_bonus"] == 0 and four["tute_allowed"]
+
+
+def test_the_subastado_s_bids_stop_at_230_in_any_step() -> None:
+    assert rules_of("subastado", 3, min_bid=200, bid_step=7)["bids"] == [203, 210, 217, 224]
+    assert rules_of("subastado", 3, min_bid=228, bid_step=1)["bids"] == [228, 229, 230]

@@ -254,6 +254,11 @@ CASES: list[tuple[str, Callable[[], object], list[Error]]] = [
         [(1, "tute.kind", "malformed", "A tute is of all four Reyes (reyes) or all four Caballos (caballos).")],
     ),
     (
+        "a tute of sotas after more card points than any tute leaves",
+        scored(match("tute2", [declared({"seat": 0, "kind": "sotas"}, points=[80, 50])])),
+        [(1, "tute.kind", "malformed", "A tute is of all four Reyes (reyes) or all four Caballos (caballos).")],
+    ),
+    (
         "a tute where it is off",
         scored(match("tute2", [tute_deal(tute=(0, "reyes"))], {"tute": "off"})),
         [(1, "tute", "tute_disabled", "This table does not play the tute (house rule 'tute' is off).")],
@@ -272,6 +277,24 @@ CASES: list[tuple[str, Callable[[], object], list[Error]]] = [
                 "points.0",
                 "points_impossible",
                 "A side cannot capture 121 card points: any total from 0 to 120 except 1 and 119.",
+            ),
+            (
+                1,
+                "points.1",
+                "points_impossible",
+                "A side cannot capture 119 card points: any total from 0 to 120 except 1 and 119.",
+            ),
+        ],
+    ),
+    (
+        "one card point and 119",
+        scored(match("tute2", [tute_deal((1, 119), 0)])),
+        [
+            (
+                1,
+                "points.0",
+                "points_impossible",
+                "A side cannot capture 1 card point: any total from 0 to 120 except 1 and 119.",
             ),
             (
                 1,

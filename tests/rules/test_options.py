@@ -147,3 +147,13 @@ def test_check_options_refuses_what_the_match_would_refuse() -> None:
         check_options("pocha", {"schedule": [11]}, 4)
     assert caught.value.codes == ["schedule_invalid"]
     assert check_options("pocha", {"schedule": [11]})["schedule"] == (11,)  # player count not known yet
+
+
+def test_a_wrong_house_rule_s_problem_carries_the_rule_so_an_app_can_name_it_in_its_own_words() -> None:
+    with pytest.raises(RuleViolation) as caught:
+        check_options("subastado", {"made": "both", "bid_step": "5"})
+    by_name = {spec.name: spec for spec in get_game("subastado").option_specs}
+    assert [(p.field, p.code.value, p.params["option"]) for p in caught.value.problems] == [
+        ("options.made", "options_invalid", by_name["made"]),
+        ("options.bid_step", "malformed", by_name["bid_step"]),
+    ]

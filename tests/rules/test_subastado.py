@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import GAMES, MatchResult, check_options, contract_outcome, score_match
+from scorekeeper.rules import GAMES, MatchResult, SubastadoOptions, check_options, contract_outcome, score_match
 
 from .helpers import codes, violations
 
@@ -164,6 +164,14 @@ def test_a_tute_under_tute_match_wins_the_match_at_once() -> None:
     assert SUBASTADO.ranks(as_result(tute)) == [3, 2, 1]  # Carmen first, behind on points
 
 
+def test_a_tute_may_be_declared_from_any_seat_the_first_and_the_last_too() -> None:
+    for seat in (0, 2):
+        result = played({"dealer": 1, "tute": {"seat": seat, "kind": "caballos"}}, tute="match")
+        assert result["finished"] and result["winners"] == [seat]
+    four = score_match(doc({"dealer": 0, "tute": {"seat": 3, "kind": "reyes"}}, names=FOUR, players=4, tute="match"))
+    assert four["winners"] == [3]
+
+
 def test_a_tute_where_it_is_not_played_is_refused() -> None:
     assert codes(doc({"dealer": 0, "tute": {"seat": 2, "kind": "reyes"}})) == ["tute_disabled"]
 
@@ -281,6 +289,14 @@ def test_each_field_of_a_contract_is_checked(change: dict[str, Any], wanted: lis
 
 def test_the_declarers_tallies_are_kept_for_the_declarer_alone() -> None:
     assert SUBASTADO.seat_tallies(FIRST, 1, 1) == {"cantes_20": 0, "cantes_40": 1, "tutes": 0, "last_tricks": 1}
+    assert SUBASTADO.seat_tallies(SECOND, 0, 0) == {"cantes_20": 1, "cantes_40": 0, "tutes": 0, "last_tricks": 0}
+    three_twenties = contract(2, 100, 50, True, trump="oros", sung=("copas", "espadas", "bastos"))
+    assert SUBASTADO.seat_tallies(three_twenties, 2, 2) == {
+        "cantes_20": 3,
+        "cantes_40": 0,
+        "tutes": 0,
+        "last_tricks": 1,
+    }
     assert SUBASTADO.seat_tallies(FIRST, 0, 0) == {"cantes_20": 0, "cantes_40": 0, "tutes": 0, "last_tricks": 0}
     tute = {"dealer": 0, "tute": {"seat": 2, "kind": "reyes"}}
     assert SUBASTADO.seat_tallies(tute, 2, 2)["tutes"] == 1
@@ -292,6 +308,44 @@ def test_ranks_follow_the_final_totals() -> None:
     result = score_match(doc(SECOND, contract(1, 100, 120, True, dealer=1), target=100))
     assert result["finished"] and result["totals"] == [-100, 100, 0]
     assert SUBASTADO.ranks(as_result(result)) == [3, 1, 2]
+
+
+def test_a_match_still_being_played_is_placed_by_its_totals_so_far() -> None:
+    result = score_match(doc(SECOND, contract(1, 100, 120, True, dealer=1), {"dealer": 2, "passed": True}))
+    assert not result["finished"] and result["totals"] == [-100, 100, 0]
+    assert SUBASTADO.ranks(as_result(result)) == [3, 1, 2]
+    level = score_match(doc({"dealer": 0, "passed": True}))
+    assert SUBASTADO.ranks(as_result(level)) == [1, 1, 1]
+
+
+def test_the_house_rules_read_from_checked_values_are_those_given() -> None:
+    values = check_options(
+        "subastado",
+        {
+            "players": 4,
+            "min_bid": 70,
+            "bid_step": 10,
+            "last_trick_bonus": 0,
+            "made": "total",
+            "failed": "others",
+            "target": 300,
+            "deals": 12,
+            "tute": "match",
+        },
+        4,
+    )
+    assert SubastadoOptions.from_values(values) == SubastadoOptions(
+        players=4,
+        min_bid=70,
+        bid_step=10,
+        last_trick_bonus=0,
+        made="total",
+        failed="others",
+        target=300,
+        deals=12,
+        tute="match",
+    )
+    assert SubastadoOptions.from_values(SUBASTADO.default_options()) == SubastadoOptions()
 
 
 def test_a_contract_s_outcome_is_the_declarer_s_total_against_the_bid() -> None:

@@ -93,6 +93,24 @@ def test_the_first_to_three_juegos_wins_the_match() -> None:
     assert result["next_dealer"] is None
 
 
+def test_in_juegos_mode_the_others_are_placed_by_their_juegos_not_their_points() -> None:
+    # Ana wins one deal; Luis none, though his points add up to more than hers
+    deals = [tute_deal((50, 40, 30), 0, dealer=0)]
+    deals += [tute_deal((0, 50, 70), 2, dealer=dealer) for dealer in (1, 2, 0)]
+    result = played(*deals)
+    assert result["totals"] == [60, 190, 270] and result["juegos"] == [1, 0, 3] and result["winners"] == [2]
+    assert TUTE3.ranks(result_of(result)) == [2, 3, 1]
+
+
+def test_a_match_still_being_played_is_placed_by_its_standing_so_far() -> None:
+    result = played(tute_deal((20, 30, 70), 0))
+    assert not result["finished"] and result["juegos"] == [0, 0, 1]
+    assert TUTE3.ranks(result_of(result)) == [2, 2, 1]
+    on_points = played(tute_deal((20, 30, 70), 0), mode="points")
+    assert not on_points["finished"] and on_points["totals"] == [30, 30, 70]
+    assert TUTE3.ranks(result_of(on_points)) == [2, 2, 1]
+
+
 def test_in_points_mode_the_highest_total_wins_once_one_reaches_the_target() -> None:
     deals = [tute_deal((60, 40, 20), 0, dealer=0), tute_deal((20, 90, 10), 1, dealer=1)]
     result = played(*deals, mode="points")
@@ -128,12 +146,12 @@ def result_of(data: dict[str, Any]) -> Any:
 
 def test_the_last_trick_goes_to_one_of_the_three() -> None:
     errors = violations(match("tute3", [tute_deal((40, 40, 40), 3)]))
-    assert [(e["code"], e["message"]) for e in errors] == [
-        ("last_trick_invalid", "The last trick goes to Ana, Luis or to Carmen.")
+    assert [(e["field"], e["code"], e["message"]) for e in errors] == [
+        ("last_trick", "last_trick_invalid", "The last trick goes to Ana, Luis or to Carmen.")
     ]
     errors = violations(match("tute3", [tute_deal((40, 40, 40), "2")]))
-    assert [(e["code"], e["message"]) for e in errors] == [
-        ("malformed", "The last trick must be given as a player's seat number, from 0 to 2.")
+    assert [(e["field"], e["code"], e["message"]) for e in errors] == [
+        ("last_trick", "malformed", "The last trick must be given as a player's seat number, from 0 to 2.")
     ]
     assert codes(match("tute3", [tute_deal((40, 40, 40), None)])) == ["last_trick_invalid"]
     assert codes(match("tute3", [tute_deal(None, 0, tute=(0, "reyes"))])) == ["last_trick_invalid"]
@@ -141,8 +159,8 @@ def test_the_last_trick_goes_to_one_of_the_three() -> None:
 
 def test_card_points_are_three_numbers_that_add_up_to_120() -> None:
     errors = violations(match("tute3", [tute_deal((60, 60), 0)]))
-    assert [(e["code"], e["message"]) for e in errors] == [
-        ("malformed", "Card points must be 3 whole numbers, one for each player.")
+    assert [(e["field"], e["code"], e["message"]) for e in errors] == [
+        ("points", "malformed", "Card points must be 3 whole numbers, one for each player.")
     ]
     assert codes(match("tute3", [tute_deal((50, 40, 40), 0)])) == ["points_total"]
     assert codes(match("tute3", [tute_deal((119, 1, 0), 0)])) == ["points_impossible", "points_impossible"]
