@@ -32,8 +32,6 @@ from ..games import web_game, web_games
 from ..i18n import lazy_gettext
 from ..models import MAX_NOTE_LENGTH
 from ..pages import lists
-from ..pages.card_image import card_tag, draw_card
-from ..pages.cards import ResultCard
 from ..reads import queries
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
@@ -65,22 +63,9 @@ KEPT_OFFLINE_HEADER = "X-Kept-Offline"
 PUBLIC_ENDPOINTS = OPEN_ENDPOINTS | {"auth.login", "auth.setup", "auth.signup"}
 
 
-def card_answer(card: ResultCard) -> Response:
-    """Answer a result card as a PNG, with an ETag of what it draws: a phone that holds it already is
-    told so (304) before anything is drawn."""
-    tag = card_tag(card)
-    if request.if_none_match.contains(tag):
-        response = Response(status=304)
-    else:
-        response = Response(draw_card(card), mimetype="image/png")
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
-
-
 def register(app: Flask) -> None:
     """Register every blueprint and the app-wide request hooks."""
-    from . import api, auth, main, matches, nights, players, pwa, share, statistics, table
+    from . import api, auth, cards, main, matches, nights, players, pwa, share, statistics, table
 
     for blueprint in (
         auth.bp,
@@ -93,6 +78,7 @@ def register(app: Flask) -> None:
         statistics.bp,
         nights.bp,
         table.bp,
+        cards.bp,
     ):
         app.register_blueprint(blueprint)
     login_manager.login_view = "auth.login"

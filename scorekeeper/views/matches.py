@@ -30,7 +30,7 @@ from ..reads import matches as shown_matches
 from ..reads import queries
 from ..reads import table as table_reads
 from ..rules import GAMES, RuleViolation
-from . import KEPT_OFFLINE_HEADER, MATCH_OVER_HEADER, card_answer
+from . import KEPT_OFFLINE_HEADER, MATCH_OVER_HEADER
 from .share import share_section
 from .table import entry_section, reachable_match, reachable_shown_match, sent_key, version_at_table
 
@@ -134,13 +134,6 @@ def state(match_id: int) -> Response:
     response = jsonify({"version": version})
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-@bp.get("/matches/<int:match_id>/card.png")
-def card(match_id: int) -> Response:
-    """Answer the match's result card as a PNG (`?theme=dark` for the dark one), to send to the group's chat."""
-    match, _link = reachable_shown_match(match_id)
-    return card_answer(cards.match_card(boards.scoreboard(match), dark=request.args.get("theme") == "dark"))
 
 
 UNDONE = {

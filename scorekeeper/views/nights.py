@@ -16,7 +16,6 @@ from ..pages.offline import offline_plan
 from ..reads import matches as shown_matches
 from ..reads import queries
 from ..reads import table as table_reads
-from . import card_answer
 from .share import share_section
 from .table import entry_section
 
@@ -47,13 +46,6 @@ def night(night_id: int) -> str:
     """Show a night: its matches in order with their results and charts, and its standings."""
     page = night_pages.shown_night(night_reads.night_for(current_user, night_id))
     return render_template("nights/night.html", page=page, result=cards.night_card(page, dark=False))
-
-
-@bp.get("/nights/<int:night_id>/card.png")
-def card(night_id: int) -> Response:
-    """Answer the night's result card as a PNG (`?theme=dark` for the dark one), to send to the group's chat."""
-    page = night_pages.shown_night(night_reads.night_for(current_user, night_id))
-    return card_answer(cards.night_card(page, dark=request.args.get("theme") == "dark"))
 
 
 @bp.post("/matches/<int:match_id>/note")

@@ -41,7 +41,7 @@ TABLE_ENDPOINTS = frozenset(
         "matches.save_bids",
         "matches.edit_deal",
         "matches.undo",
-        "matches.card",
+        "cards.match",
     }
 )
 #: In the session: the matches this phone joined, each with what names the entry link it came
