@@ -84,9 +84,11 @@ const Rules = (() => {
         if (total !== rules.deck_points) found.push(problem("points_total", "points", "points_total", { total }));
         return;
       }
-      /* the declarer still holds the four of the tute's kind: their points were never captured */
-      const most = rules.deck_points - (kind === null ? 0 : rules.held_by_tute[kind]);
-      if (total > most) found.push(problem("points_total", "points", "points_total_tute", { kind: kind || "", most, total }));
+      /* the declarer still holds the four of the tute's kind: their points were never captured
+         (of a kind not named right, refused on its own, the bound is unknown) */
+      if (kind === null) return;
+      const most = rules.deck_points - rules.held_by_tute[kind];
+      if (total > most) found.push(problem("points_total", "points", "points_total_tute", { kind, most, total }));
     },
 
     checkCantes(rules, cantes, tute, names, found) {
