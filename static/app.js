@@ -568,7 +568,7 @@ function shuffled(list) {
 function balancedPairs(names, ratings) {
   /* Seats 1 and 3 against 2 and 4: of the three ways to pair four players, the one whose pairs'
      ratings (a new player's is 0) add up closest; among equals, the first of a shuffled order. */
-  const rating = (name) => ratings[name.trim().toLowerCase()] || 0;
+  const rating = (name) => ratings[name.trim().replace(/\s+/g, " ").toLowerCase()] || 0;
   const [a, b, c, d] = shuffled(names);
   const ways = [[a, b, c, d], [a, c, b, d], [a, d, b, c]];
   const gap = ([p, q, r, s]) => Math.abs(rating(p) + rating(q) - rating(r) - rating(s));
@@ -584,14 +584,29 @@ function setupSeatDraw() {
   box.hidden = false;
   const ratings = JSON.parse(box.dataset.ratings || "{}");
   const said = $("#seat-draw-said");
+  const inputs = $$("input[name^='players-']");
+  const choice = $("select#first_dealer, select#leader");
   box.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-draw]");
     if (!button) return;
-    const filled = $$("input[name^='players-']").filter((input) => input.value.trim());
+    const filled = inputs.filter((input) => input.value.trim());
     const names = filled.map((input) => input.value);
-    const drawn = button.dataset.draw === "balanced" && names.length === 4 ? balancedPairs(names, ratings) : shuffled(names);
-    filled.forEach((input, index) => { input.value = drawn[index]; });
-    said.textContent = button.dataset.said;
+    const pairs = button.dataset.draw === "balanced";
+    /* The live region says each draw again, even a second one with the same words. */
+    said.textContent = "";
+    if (names.length < 2 || (pairs && names.length !== 4)) {
+      requestAnimationFrame(() => { said.textContent = button.dataset.first; });
+      return;
+    }
+    /* Who was chosen to deal first (or holds the 2 of oros) keeps that part in their new seat. */
+    const chosen = choice && inputs[Number(choice.value)] ? inputs[Number(choice.value)].value : null;
+    const drawn = pairs ? balancedPairs(names, ratings) : shuffled(names);
+    filled.forEach((input, index) => {
+      input.value = drawn[index];
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    if (chosen !== null && chosen.trim()) choice.value = String(inputs.findIndex((input) => input.value === chosen));
+    requestAnimationFrame(() => { said.textContent = button.dataset.said; });
   });
 }
 

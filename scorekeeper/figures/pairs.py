@@ -141,30 +141,23 @@ class Rival:
     won: int
     of: int
 
-    @property
-    def rate(self) -> float:
-        """Return the share of the matches won (equal shares are equal floats: each is the one nearest
-        its fraction)."""
-        return self.won / self.of
-
 
 @dataclass(frozen=True)
 class Rivals:
     """A player's rivals and partners across every game (None where nobody qualifies).
 
     The nemesis beat the player in the largest share of their meetings (finished matches on
-    opposite sides), the favourite victim lost to them in the largest share; the best and worst
-    partners (Tute for four) won the largest and smallest share of their matches together. Each
-    needs `MIN_MEETINGS`; a share shared goes to the longer record, then to the name first in order.
+    opposite sides), of those who beat them more often than they lost to them; the favourite
+    victim lost to them in the largest share, of those they beat more often. The best and worst
+    partners (Tute for four) won the largest and smallest share of their matches together, the
+    worst a smaller share than the best. Each needs `MIN_MEETINGS`; a share shared goes to the
+    longer record, then to the name first in order.
     """
 
     nemesis: Rival | None
     victim: Rival | None
     best_partner: Rival | None
     worst_partner: Rival | None
-
-    def __bool__(self) -> bool:
-        return any((self.nemesis, self.victim, self.best_partner, self.worst_partner))
 
 
 @cache
@@ -205,10 +198,12 @@ def rivals(player: Player) -> Rivals:
     victims: list[tuple[int, str, int, int]] = []
     together: list[tuple[int, str, int, int]] = []
     for other, name, met, mine, theirs, partnered, partnered_won in rows:
+        # A nemesis beat the player more often than they lost to them, a victim the other way
+        # round: one player is never both.
         if met >= MIN_MEETINGS:
-            if theirs:
+            if theirs > mine:
                 nemeses.append((other, name, theirs, met))
-            if mine:
+            elif mine > theirs:
                 victims.append((other, name, mine, met))
         if partnered >= MIN_MEETINGS:
             together.append((other, name, partnered_won, partnered))
@@ -217,7 +212,10 @@ def rivals(player: Player) -> Rivals:
         nemesis=_ranked(nemeses),
         victim=_ranked(victims),
         best_partner=best,
-        worst_partner=_ranked([record for record in together if best and record[0] != best.player_id], lowest=True),
+        # The worst partner won a smaller share with the player than the best one did.
+        worst_partner=_ranked(
+            [record for record in together if best and record[2] * best.of < best.won * record[3]], lowest=True
+        ),
     )
 
 
@@ -227,5 +225,7 @@ def _ranked(records: list[tuple[int, str, int, int]], lowest: bool = False) -> R
     if not records:
         return None
     sign = 1 if lowest else -1
-    chosen = min(records, key=lambda record: (sign * record[2] / record[3], -record[3], record[1], record[0]))
+    chosen = min(
+        records, key=lambda record: (sign * record[2] / record[3], -record[3], record[1].casefold(), record[0])
+    )
     return Rival(*chosen)

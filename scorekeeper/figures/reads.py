@@ -13,7 +13,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import BindParameter, Select, and_, bindparam, case, func, select, union_all
+from sqlalchemy import BindParameter, Select, and_, bindparam, case, func, select
 
 from ..db.sql import fixed_limit
 from ..extensions import db
@@ -99,10 +99,10 @@ _SUMMARIES = (
 )
 
 
-#: A player's latest ratings in each game, newest first: each game one walk down the player's own
+#: A player's latest ratings in a game, newest first: one walk down the player's own
 #: index, which holds the rating too. The player is the account's (`queries.player_for`), so the
 #: account is not asked again: checking it read each rating's row besides its index entry, which
-#: tripled the work on a long history. Only the values are handed out: turning 90 stored
+#: tripled the work on a long history. Only the values are handed out: turning 30 stored
 #: timestamps back into datetimes would cost more than the rest of the page's reads together.
 _LATEST_PARTS = {
     game: select(_RATINGS.c.game, _RATINGS.c.rated_at, _RATINGS.c.match_id, _RATINGS.c.ordinal)
@@ -111,11 +111,6 @@ _LATEST_PARTS = {
     .limit(fixed_limit(RATING_CHART_POINTS))
     for game in GAMES
 }
-#: The same for every game at once, oldest first.
-_LATEST = union_all(*[select(part.subquery()) for part in _LATEST_PARTS.values()]).subquery()
-_LATEST_RATINGS = select(_LATEST.c.game, _LATEST.c.ordinal).order_by(
-    _LATEST.c.game, _LATEST.c.rated_at, _LATEST.c.match_id
-)
 
 
 def _summaries(user: User, player: Player) -> dict[str, GameFigures]:
@@ -133,16 +128,6 @@ def _summaries(user: User, player: Player) -> dict[str, GameFigures]:
         )
         for row in summaries
     }
-
-
-def player_figures(user: User, player: Player) -> list[GameFigures]:
-    """Return the player's figures per game they played: their summary rows and latest ratings, in two queries."""
-    figures = _summaries(user, player)
-    for game, ordinal in db.session.connection().execute(_LATEST_RATINGS, {"player_id": player.id}):
-        if game in figures:
-            figures[game].rating_history.append(ordinal)
-            figures[game].rating = ordinal
-    return list(figures.values())
 
 
 def player_page_figures(user: User, player: Player, asked: str | None) -> tuple[list[GameFigures], GameFigures | None]:
@@ -225,9 +210,10 @@ def leaderboard(
 
 def ratings_by_name(user: User, game: str) -> dict[str, float]:
     """Return the latest rating in `game` of each of the account's players rated in it, by their name
-    lower-cased (as the new-match page's draw of even pairs looks the names typed up), in one query."""
+    with its spaces collapsed and lower-cased (as the new-match page's draw of even pairs looks the
+    names typed up: the browser has no case folding), in one query."""
     standings = leaderboard(user, game, None, None, 1, "name", False)
-    return {standing.name.lower(): standing.rating for standing in standings if standing.rating is not None}
+    return {" ".join(s.name.split()).lower(): s.rating for s in standings if s.rating is not None}
 
 
 @cache

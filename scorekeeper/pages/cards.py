@@ -90,13 +90,14 @@ def night_card(page: NightPage, dark: bool) -> ResultCard:
     shown = max(3, 16 // max(len(night.standings), 1) - 1)
     for game, rows in night.standings.items():
         lines.append(CardLine(None, str(game_title(game)), "", False, None))
-        keys = [(row.won, row.points or 0) for row in rows]
-        for row, key in list(zip(rows, keys))[:shown]:
+        # Placed by matches won, as the night's winners are (its standings list them best first).
+        wins = [row.won for row in rows]
+        for row in rows[:shown]:
             # Matches won of those played, then the points of those won on points: as short as a
             # card's line must be, and read at a glance by anyone who played that night.
             score = f"{row.won}/{row.played}" if row.points is None else f"{row.won}/{row.played} · {row.points}"
             won = row.name in night.winners.get(game, [])
-            lines.append(CardLine(1 + sum(other > key for other in keys), row.name, score, won, None))
+            lines.append(CardLine(1 + sum(other > row.won for other in wins), row.name, score, won, None))
     games = ", ".join(str(game_title(game)) for game in night.games)
     return ResultCard(
         brand="Scorekeeper",

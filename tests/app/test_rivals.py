@@ -72,12 +72,16 @@ def test_the_nemesis_victim_and_partners_match_the_hand_count(ana: Browser, app:
     # Ana beat Carmen in 2 of 3, Pedro and Quique in 3 of 6, Luis in 1 of 4.
     assert named(ana_s.victim) == ("Carmen", 2, 3)
     assert named(ana_s.best_partner) == ("Luis", 2, 3) and named(ana_s.worst_partner) == ("Carmen", 1, 3)
-    # Luis lost to Ana in 1 of 4 and to Pedro and Quique each in 1 of 3: the larger share, then the name.
+    # Pedro and Quique beat Luis once in three, less often than he beat them (twice): no nemesis.
+    # He beat each of them in 2 of 3 and Ana in 3 of 4: the larger share.
     luis = rivals_of(app, "Luis")
-    assert named(luis.nemesis) == ("Pedro", 1, 3) and named(luis.victim) == ("Ana", 3, 4)
+    assert luis.nemesis is None and named(luis.victim) == ("Ana", 3, 4)
+    # Quique lost to Luis in 2 of 3, beat Carmen in 2 of 3, and beat Ana as often as he lost to her.
+    quique = rivals_of(app, "Quique")
+    assert named(quique.nemesis) == ("Luis", 2, 3) and named(quique.victim) == ("Carmen", 2, 3)
     assert named(luis.best_partner) == ("Ana", 2, 3) and luis.worst_partner is None
     # Bea met Ana twice (the third match is not over): nobody qualifies.
-    assert not rivals_of(app, "Bea")
+    assert rivals_of(app, "Bea") == pairs.Rivals(None, None, None, None)
 
 
 def test_the_player_page_names_them_and_links_to_head_to_head(ana: Browser, app: Flask) -> None:

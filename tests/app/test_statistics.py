@@ -26,7 +26,9 @@ def figures(app: Flask, name: str) -> dict[str, reads.GameFigures]:
     with app.app_context():
         user = db.session.scalar(db.select(User).where(User.username_key == "ana"))
         player = db.session.scalar(db.select(Player).where(Player.user_id == user.id, Player.name == name))
-        return {f.game: f for f in reads.player_figures(user, player)}
+        games = [f.game for f in reads.player_page_figures(user, player, None)[0]]
+        shown = (reads.player_page_figures(user, player, game)[1] for game in games)
+        return {f.game: f for f in shown if f is not None}
 
 
 def test_tute_figures_match_the_hand_count(evening: Browser, app: Flask) -> None:

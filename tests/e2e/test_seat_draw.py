@@ -40,6 +40,13 @@ def test_the_seats_are_drawn_in_one_tap_and_stay_changeable(phone: Phone) -> Non
     assert len(orders) > 1  # ten draws of 120 orders: all alike once in 10^18
     expect(phone.page.locator("#seat-draw-said")).to_contain_text("The seats were drawn")
     assert phone.page.locator("button[data-draw='balanced']").count() == 0  # no pairs in Pocha
+    # Whoever was chosen to deal first deals from their new seat, and the choice names them.
+    phone.page.select_option("#first_dealer", "2")
+    dealer = seats(phone, 5)[2]
+    for _ in range(3):
+        phone.tap("button[data-draw='random']")
+        assert phone.page.input_value("#first_dealer") == str(seats(phone, 5).index(dealer))
+        expect(phone.page.locator("#first_dealer option:checked")).to_contain_text(dealer)
     phone.page.fill("#players-0", "Fran")  # changed by hand after the draw
     phone.page.click("text=Start the match")
     phone.page.wait_for_selector("#totals")
@@ -75,6 +82,11 @@ def test_tute_for_four_draws_even_pairs_by_rating(phone: Phone, server: Server) 
         pairs = [{drawn[0], drawn[2]}, {drawn[1], drawn[3]}]
         assert {"ana", "Luis"} not in pairs and {"Carmen", "Pedro"} not in pairs, drawn
     expect(phone.page.locator("#seat-draw-said")).to_contain_text("as even as their ratings allow")
+    last = phone.page.input_value("#players-3")
+    phone.page.fill("#players-3", "")
+    phone.tap("button[data-draw='balanced']")
+    expect(phone.page.locator("#seat-draw-said")).to_have_text("Type the four players first.")
+    phone.page.fill("#players-3", last)
     phone.page.click("text=Start the match")
     phone.page.wait_for_selector("#totals")
     assert phone.errors == []
