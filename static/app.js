@@ -549,6 +549,9 @@ function setupSendResult() {
       else saveFile(blob, name);
     } catch (error) {
       if (error && error.name === "AbortError") return; /* the share sheet was closed */
+      /* The card could not be fetched or handed over (a share sheet may refuse once the tap is
+         too long past): the link saves it, and the text goes to the share sheet where it can. */
+      if (link) link.hidden = false;
       if (navigator.share) navigator.share({ text }).catch(() => {});
     }
   });
