@@ -44,13 +44,13 @@ class ResultCard:
     @property
     def text(self) -> str:
         """Return the card as a short text, for a chat that takes no image: a line per game."""
-        games: list[list[str]] = [[]]
+        games: list[tuple[str, list[str]]] = [("", [])]
         for line in self.lines:
-            if line.rank is None:
-                games.append([f"{line.name}:"])
+            if line.rank is None:  # a game's title starts its line
+                games.append((f"{line.name}: ", []))
             else:
-                games[-1].append(f"{line.rank}. {line.name} {line.score}")
-        standings = "\n".join(" · ".join(game).replace(": · ", ": ") for game in games if game)
+                games[-1][1].append(f"{line.rank}. {line.name} {line.score}")
+        standings = "\n".join(title + " · ".join(places) for title, places in games if places)
         return f"{self.title}, {self.day}: {self.verdict}\n{standings}"
 
 
