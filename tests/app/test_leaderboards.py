@@ -114,25 +114,6 @@ def test_head_to_head_reads_its_first_page_without_an_offset(ana: Browser, app: 
         assert len(shared) == 1 and ("OFFSET" in shared[0]) == offset, shared
 
 
-def test_head_to_head_reads_no_row_of_a_match_the_two_did_not_share(ana: Browser, app: Flask) -> None:
-    # The second player's row of each of the first one's matches is looked up on the index alone.
-    add_finished_matches(app, 3)
-    sent = statements_sent(app, lambda: ana.get("/stats/head-to-head?a=1&b=2"))
-    shared = [s for s in sent if "JOIN player_results AS other" in s]
-    assert len(shared) == 1
-    with app.app_context():
-        connection = db.session.connection()
-        if connection.dialect.name != "sqlite":
-            pytest.skip("PostgreSQL plans from its own statistics of the tables")
-        values = (1,) * shared[0].count("?")
-        plan = [row[3] for row in connection.exec_driver_sql("EXPLAIN QUERY PLAN " + shared[0], values)]
-        db.session.rollback()
-    assert plan == [
-        "SEARCH mine USING INDEX ix_player_results_player_id_played_at (player_id=?)",
-        "SEARCH other USING INDEX ix_player_results_player_id_played_at (player_id=? AND played_at=? AND match_id=?)",
-    ], plan
-
-
 def test_home_and_the_leaderboard_write_their_limits_into_their_statements(ana: Browser, app: Flask) -> None:
     # PostgreSQL priced a plan kept for any LIMIT parameter above planning again, at every view.
     add_finished_matches(app, 3)
