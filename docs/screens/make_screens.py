@@ -141,16 +141,21 @@ def a_night(app: Any) -> tuple[int, int]:
         return ids
 
 
-def result_cards(app: Any, browser: Any, base: str, scheme: str) -> None:
-    """Save a finished Pocha match's result card and its night's, in Spanish, as the page's theme sends them."""
-    match_id, night_id = a_night(app) if scheme == "light" else night_of_bea(app)
-    context = browser.new_context(color_scheme=scheme, timezone_id="Europe/Madrid")
-    page = context.new_page()
+def sign_in(page: Any, base: str, username: str) -> None:
+    """Sign a page in to the account `username`."""
     page.goto(f"{base}/login")
-    page.fill("#username", "bea")
+    page.fill("#username", username)
     page.fill("#password", PASSWORD)
     page.press("#password", "Enter")
     page.wait_for_url(f"{base}/")
+
+
+def result_cards(browser: Any, base: str, scheme: str, match_id: int, night_id: int) -> None:
+    """Save the result cards of a finished Pocha match and of its night (`a_night`'s), in Spanish, as
+    the page's theme sends them."""
+    context = browser.new_context(color_scheme=scheme, timezone_id="Europe/Madrid")
+    page = context.new_page()
+    sign_in(page, base, "bea")
     page.goto(f"{base}/language")
     page.click("button[name=language][value=es]")
     theme = "?theme=dark" if scheme == "dark" else ""
@@ -158,16 +163,6 @@ def result_cards(app: Any, browser: Any, base: str, scheme: str) -> None:
         (HERE / f"{name}-{scheme}.png").write_bytes(page.request.get(f"{base}{path}/card.png{theme}").body())
         print(HERE / f"{name}-{scheme}.png")
     context.close()
-
-
-def night_of_bea(app: Any) -> tuple[int, int]:
-    """Return the Pocha match and the night that `a_night` played."""
-    with app.app_context():
-        match = db.session.scalar(db.select(Match).where(Match.game == "pocha").order_by(Match.id.desc()))
-        assert match is not None
-        ids = match.id, match.night_id or match.id
-        db.session.remove()
-        return ids
 
 
 def as_on_every_address(app: Any) -> Any:
@@ -188,6 +183,7 @@ def main() -> None:
         app = create_app({"SECRET_KEY": "screens", "INSTANCE_PATH": folder, "LOCAL_NETWORK_ADDRESS": "127.0.0.2",
                           "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/screens.sqlite"})
         pages = fill(app)
+        night = a_night(app)
         served = as_on_every_address(app)
         server = make_server("127.0.0.1", 0, served, threaded=True)
         network = make_server("127.0.0.2", server.server_port, served, threaded=True)
@@ -200,11 +196,7 @@ def main() -> None:
                 context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
                                               color_scheme=scheme, timezone_id="Europe/Madrid")
                 page = context.new_page()
-                page.goto(f"{base}/login")
-                page.fill("#username", "ana")
-                page.fill("#password", PASSWORD)
-                page.press("#password", "Enter")
-                page.wait_for_url(f"{base}/")
+                sign_in(page, base, "ana")
                 for name, path in pages.items():
                     page.goto(base + path)
                     page.wait_for_load_state("networkidle")
@@ -227,7 +219,7 @@ def main() -> None:
                 print(HERE / f"entry-link-{scheme}.png", HERE / f"table-phone-{scheme}.png")
                 table_phone.close()
                 offline_screens(app, context, base, scheme)
-                result_cards(app, browser, base, scheme)
+                result_cards(browser, base, scheme, *night)
                 # The Pocha scoreboard with its bids waiting, as a table of each language reads it.
                 for language in ("es", "it", "nb"):
                     page.goto(f"{base}/language")
