@@ -6,7 +6,7 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, session, url_for
 from flask_babel import gettext
 
 from ..web.assets import static_url
@@ -77,4 +77,9 @@ def service_worker() -> Response:
 @bp.get("/offline")
 def offline() -> str:
     """Say that the connection is gone (the service worker shows this page when it is)."""
-    return render_template("offline.html")
+    page = render_template("offline.html")
+    # The service worker fetches this page as it installs, while the page that installs it may be
+    # changing the session (a phone joining a table through its entry link). Sent back, the
+    # session this request began with would undo that change; the offline page needs none of it.
+    session.modified = False
+    return page

@@ -299,3 +299,12 @@ def test_the_bids_waiting_for_tricks_show_on_the_scoreboard_and_the_live_view(an
     ana.post("/matches/1/bids", data=bids_form([3, 2, 2], number=1, dealer=0, cards=5))
     shown = re.sub(r"<[^>]+>", " ", ana.get("/matches/1").get_data(as_text=True))
     assert "The bids add up to 7 of 5: 2 tricks too many, so someone will fall short." in shown
+
+
+def test_the_offline_page_leaves_the_session_as_it_is(app: Flask) -> None:
+    # The service worker fetches it while the page that installs it may be joining a table: the
+    # session it was sent, sent back, undid the join (the phone then met the sign-in page).
+    client = app.test_client()
+    assert client.get("/join").headers.get("Set-Cookie")
+    answer = client.get("/offline")
+    assert answer.status_code == 200 and answer.headers.get("Set-Cookie") is None
