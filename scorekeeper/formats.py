@@ -162,6 +162,11 @@ def moment(value: datetime | None) -> Markup:
     return _time(value, f"{_date_text(local, formats)}, {clock}", "moment")
 
 
+def date_text(value: date) -> str:
+    """Return a calendar day in the page's language ("30 nov 2026"), as plain text."""
+    return _medium_date(_formats().language, value)
+
+
 def day_text(value: datetime) -> str:
     """Return the date, in the viewer's time zone, in the page's language, as plain text (for an
     image or a message, where no browser redoes it)."""

@@ -142,6 +142,7 @@ def openapi_document() -> dict[str, Any]:
         "tags": [
             {"name": "matches", "description": "Matches, their deals and their results."},
             {"name": "nights", "description": "Game nights: the matches played in one sitting."},
+            {"name": "seasons", "description": "Seasons and their league tables."},
             {"name": "meta", "description": "About the API itself."},
         ],
         "paths": paths(),

@@ -63,6 +63,7 @@ def seat_rows(
             "side": side,
             "status": status,
             "won": side in winners,
+            "shared": side in winners and len(winners) > 1,
             "played_at": played_at,
             "deals": len(result.deals),
             "total": result.totals[side],

@@ -75,6 +75,7 @@ RESULT_FIGURES = (
     "side",
     "status",
     "won",
+    "shared",
     "played_at",
     "deals",
     "total",
@@ -88,8 +89,8 @@ RESULT_FIGURES = (
     "under_bids",
 )
 #: Those that a deal of a match being played before and after it can move: its side, status,
-#: win and date stay as they are.
-DEAL_FIGURES = RESULT_FIGURES[4:]
+#: wins and date stay as they are.
+DEAL_FIGURES = RESULT_FIGURES[RESULT_FIGURES.index("deals") :]
 
 
 @cache

@@ -30,8 +30,8 @@ from ..models import (
     utcnow,
 )
 from ..rules import MatchResult
-from .aggregate import pair_rows, summary_rows
-from .increments import at_or_after, before, latest_ratings, move_pairs, move_summaries, rate_latest
+from .aggregate import RUNNING, pair_rows, running_sums, summary_rows
+from .increments import add_running_sums, at_or_after, before, latest_ratings, move_pairs, move_summaries, rate_latest
 from .locks import lock_figures
 from .nights import group_nights, last_deal_at
 from .rows import rating_rows, result_rows
@@ -238,6 +238,8 @@ def refresh_figures(
         players = [seat.player_id for seat in match.seats]
         if not (step and move_summaries(match.user_id, match.game, status_before, rows)):
             sum_up(match.user_id, match.game, players)
+        elif match.status == FINISHED:  # the latest finished match of each of its players
+            add_running_sums(match.game, rows)
         if step:
             move_pairs(match.user_id, status_before, rows)
         else:
@@ -245,7 +247,8 @@ def refresh_figures(
 
 
 def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -> None:
-    """Rebuild the summaries of these players (None: all the account's) in `game` from their results."""
+    """Rebuild the summaries of these players (None: all the account's) in `game` from their results,
+    and the running sums of their results."""
     db.session.flush()
     stale = delete(PlayerSummary.__table__).where(PlayerSummary.user_id == user_id, PlayerSummary.game == game)
     if player_ids is None:
@@ -260,6 +263,38 @@ def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -
         stale = stale.where(PlayerSummary.player_id.in_(player_ids))
     db.session.execute(stale)
     insert_rows(PlayerSummary, summary_rows(user_id, game, player_ids))
+    run_up(user_id, game, player_ids)
+
+
+_RESULTS = PlayerResult.__table__
+_SET_RUNNING = (
+    update(_RESULTS)
+    .where(_RESULTS.c.id == bindparam("at_id"))
+    .values({name: bindparam(name) for name in RUNNING})
+    .execution_options(synchronize_session=False)
+)
+
+
+def run_up(user_id: int, game: str, player_ids: Collection[int]) -> None:
+    """Work out again the running sums of these players' results in `game`: on the finished ones,
+    those that moved; on the others, 0."""
+    if not player_ids:
+        return
+    db.session.execute(
+        update(_RESULTS)
+        .where(
+            _RESULTS.c.user_id == user_id,
+            _RESULTS.c.game == game,
+            _RESULTS.c.player_id.in_(player_ids),
+            _RESULTS.c.status != FINISHED,
+            _RESULTS.c.run_finished != 0,
+        )
+        .values(dict.fromkeys(RUNNING, 0))
+        .execution_options(synchronize_session=False)
+    )
+    moved = running_sums(user_id, game, player_ids)
+    if moved:
+        db.session.execute(_SET_RUNNING, moved)
 
 
 def pair_up(user_id: int, player_ids: Collection[int] | None = None) -> None:

@@ -9,7 +9,8 @@ attached back to the fields they belong to by `attach_errors`.
 - `matches`: a new match, with the game's house rules as fields;
 - `deals`: the Tute, Tute subastado and Pocha deal forms;
 - `errors`: the engine's problems at their fields, and a page's messages grouped;
-- `nights`: a match's note, and the account's gap between game nights.
+- `nights`: a match's note, and the account's gap between game nights;
+- `seasons`: a season the account names.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .matches import (
     players_from_form,
 )
 from .nights import NightGapForm, NoteForm
+from .seasons import SeasonForm
 
 __all__ = [
     "MAX_SEATS",
@@ -44,6 +46,7 @@ __all__ = [
     "PasswordForm",
     "PlayerForm",
     "PochaDealForm",
+    "SeasonForm",
     "TokenForm",
     "TuteDealForm",
     "WholeNumberField",

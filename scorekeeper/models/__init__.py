@@ -18,7 +18,7 @@ from .base import (
     utcnow,
 )
 from .derived import DealCounts, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
-from .facts import ApiToken, Deal, EntryLink, IdempotencyKey, Match, Player, Seat, SignIn, User
+from .facts import ApiToken, Deal, EntryLink, IdempotencyKey, Match, Player, Season, Seat, SignIn, User
 
 __all__ = [
     "ABANDONED",
@@ -42,6 +42,7 @@ __all__ = [
     "PlayerRating",
     "PlayerResult",
     "PlayerSummary",
+    "Season",
     "Seat",
     "SignIn",
     "UTCDateTime",

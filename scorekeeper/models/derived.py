@@ -41,6 +41,8 @@ class PlayerResult(DealCounts, Model):
         Index("ix_player_results_player_id_game", "player_id", "game"),
         # A player's matches newest first, for head-to-head's pages.
         Index("ix_player_results_player_id_played_at", "player_id", "played_at", "match_id"),
+        # A player's finished matches of a game in the order they ended, for a season's running sums.
+        Index("ix_player_results_running", "player_id", "game", "status", "played_at", "match_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -53,10 +55,20 @@ class PlayerResult(DealCounts, Model):
     status: Mapped[str] = mapped_column(String(10))
     #: Finished, and this player's side among the winners (ties for first each count).
     won: Mapped[bool] = mapped_column(default=False)
+    #: Won, and another side won too: a tie for first.
+    shared: Mapped[bool] = mapped_column(default=False)
     played_at: Mapped[datetime] = mapped_column(UTCDateTime)
     deals: Mapped[int] = mapped_column(default=0)
     total: Mapped[int] = mapped_column(default=0)
     juegos: Mapped[int | None] = mapped_column()
+    #: On a finished result: the player's finished matches of this game up to this one (in the
+    #: order they ended, then by match), and how many of them they won, won shared, and the sum
+    #: of their totals. Any season's figures are then the difference of two rows, found in two
+    #: steps down `ix_player_results_running`, however long the history. 0 on the others.
+    run_finished: Mapped[int] = mapped_column(default=0)
+    run_won: Mapped[int] = mapped_column(default=0)
+    run_shared: Mapped[int] = mapped_column(default=0)
+    run_points: Mapped[int] = mapped_column(default=0)
 
 
 class PlayerRating(Model):

@@ -1,4 +1,5 @@
-"""Tables that store facts: accounts, their sign-ins and API tokens, players, matches, seats, deals and entry links.
+"""Tables that store facts: accounts, their sign-ins and API tokens, players, matches, seats, deals, entry links
+and the seasons an account names.
 
 Scores are never stored as facts: a match keeps its raw deals, and `Match.result` is a
 cache of what the rules engine derives from them, written in the same transaction and
@@ -7,11 +8,11 @@ rebuilt by `flask --app scorekeeper recompute`.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint, text
+from sqlalchemy import JSON, Date, ForeignKey, Index, Integer, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .base import GAME_NAME_LENGTH, NAME_KEY_LENGTH, NOTE_ROOM, PLAYING, Model, UTCDateTime, utcnow
@@ -259,4 +260,30 @@ class IdempotencyKey(Model):
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
     #: The API's answer to the first request (the pages keep none: they answer with the scoreboard).
     body: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class Season(Model):
+    """A season an account names (a league of its own, such as "Liga de otoño" from 1 September to
+    30 November): its days, and how its league table counts a match.
+
+    Calendar years are seasons too, with the default points and every match counted; they are
+    not stored. A season's table is read from the players' results (`figures.seasons`).
+    """
+
+    __tablename__ = "seasons"
+    __table_args__ = (Index("ix_seasons_user_id_starts_on", "user_id", "starts_on"), NEVER_REUSED)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(60))
+    #: The season's first and last day (both included), in the time zone of whoever looks.
+    starts_on: Mapped[date] = mapped_column(Date)
+    ends_on: Mapped[date] = mapped_column(Date)
+    #: The league points of a match won alone, of a win shared by a tie for first, and of any other.
+    win_points: Mapped[int] = mapped_column(default=3)
+    shared_points: Mapped[int] = mapped_column(default=1)
+    other_points: Mapped[int] = mapped_column(default=0)
+    #: Count only each player's best this many matches (None: all of them).
+    best_of: Mapped[int | None] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

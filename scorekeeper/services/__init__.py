@@ -3,6 +3,7 @@
 - `accounts`: accounts, each browser's sign-in, passwords, the page language, API tokens;
 - `players`: players, and finding or adding those who sit down to a match;
 - `matches`: a match's life, every change to it checked and scored whole by the rules engine first;
+- `seasons`: the seasons an account names;
 - `entry_links`: the secret links through which the other phones at the table enter deals;
 - `idempotency`: requests sent again with the key of a change already made;
 - `bulk`: rebuilding everything from the facts;
@@ -53,6 +54,7 @@ from .matches import (
     stop_sharing,
 )
 from .players import add_player, rename_player, set_player_archived
+from .seasons import SeasonRules, change_season, delete_season, name_season
 
 __all__ = [
     "MAX_IDEMPOTENCY_KEY",
@@ -63,6 +65,7 @@ __all__ = [
     "MatchOver",
     "NotFound",
     "PreconditionFailed",
+    "SeasonRules",
     "Sent",
     "ServiceError",
     "abandon_match",
@@ -70,16 +73,19 @@ __all__ = [
     "add_player",
     "authenticate",
     "change_password",
+    "change_season",
     "complete_deal",
     "create_api_token",
     "create_match_from_document",
     "create_user",
     "delete_last_deal",
     "delete_match",
+    "delete_season",
     "end_every_sign_in",
     "end_sign_in",
     "hash_token",
     "import_accounts",
+    "name_season",
     "note_token_use",
     "once",
     "open_entry_link",

@@ -65,7 +65,7 @@ PUBLIC_ENDPOINTS = OPEN_ENDPOINTS | {"auth.login", "auth.setup", "auth.signup"}
 
 def register(app: Flask) -> None:
     """Register every blueprint and the app-wide request hooks."""
-    from . import api, auth, cards, main, matches, nights, players, pwa, share, statistics, table
+    from . import api, auth, cards, main, matches, nights, players, pwa, seasons, share, statistics, table
 
     for blueprint in (
         auth.bp,
@@ -76,6 +76,7 @@ def register(app: Flask) -> None:
         share.bp,
         pwa.bp,
         statistics.bp,
+        seasons.bp,
         nights.bp,
         table.bp,
         cards.bp,

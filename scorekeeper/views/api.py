@@ -12,24 +12,30 @@ at /api/v1/openapi.json (see `scorekeeper.api.document`), the one address that n
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import tzinfo
 from typing import Any
 
+import pytz
 from flask import Blueprint, Response, g, jsonify, request
 from werkzeug import wrappers
 from werkzeug.exceptions import HTTPException
 
-from .. import services
+from .. import formats, services
 from ..api.document import openapi_document
 from ..extensions import csrf
 from ..figures import nights as night_reads
+from ..figures import seasons
+from ..figures.seasons import MAX_YEAR, MIN_YEAR
 from ..models import MAX_ID, User
 from ..pages import nights as night_pages
+from ..pages import seasons as season_pages
 from ..pages.addresses import public_url
 from ..pages.qr import qr_svg
 from ..reads import queries
 from ..reads import table as table_reads
 from ..reads.documents import api_view, replayed_view
-from ..rules import RuleViolation
+from ..rules import GAMES, RuleViolation
+from ..services.seasons import MOST_COUNTED
 from ..web.etags import tag_version, version_tag
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -213,6 +219,47 @@ def list_nights() -> Reply:
     found = night_reads.nights_on_page(_user(), _counted_from_one("page", 1), per_page=size)
     response = jsonify([night_pages.night_api_view(night) for night in night_pages.nights(found.items)])
     return _paged(response, found, "api.list_nights"), 200
+
+
+def _account_zone() -> tzinfo:
+    """Return the time zone the account's seasons are read in: the one it fixed, else UTC (a script has no browser)."""
+    fixed = _user().time_zone
+    return pytz.timezone(fixed) if fixed is not None and formats.is_time_zone(fixed) else pytz.UTC
+
+
+@bp.get("/seasons")
+def list_seasons() -> Reply:
+    """List the account's seasons: the calendar years from its first finished match to its last, the latest
+    first, then the seasons it named, the latest to begin first."""
+    user, zone = _user(), _account_zone()
+    spans = [seasons.calendar_year(year) for year in seasons.years_played(user, zone)] + seasons.named_seasons(user)
+    return jsonify([season_pages.season_api_view(span) for span in spans]), 200
+
+
+def _season_table(season: seasons.SeasonSpan, game: str) -> Reply:
+    if game not in GAMES:
+        raise services.NotFound("There is no such game.")
+    best = request.args.get("best")
+    best_of = min(_counted_from_one("best", 1), MOST_COUNTED) if best is not None else season.points.best_of
+    lines = seasons.season_table(_user(), game, season, _account_zone(), best_of)
+    return jsonify(season_pages.table_api_view(season, game, best_of, lines)), 200
+
+
+@bp.get("/seasons/years/<int:year>/<game>")
+def year_table(year: int, game: str) -> Reply:
+    """Read a calendar year's league table in a game (`best`: count each player's best that many matches)."""
+    if not MIN_YEAR <= year <= MAX_YEAR:
+        raise services.NotFound("There is no such season.")
+    return _season_table(seasons.calendar_year(year), game)
+
+
+@bp.get("/seasons/<int:season_id>/<game>")
+def season_table(season_id: int, game: str) -> Reply:
+    """Read a named season's league table in a game (`best`: count each player's best that many matches)."""
+    season = seasons.named_season_for(_user(), season_id)
+    if season is None:
+        raise services.NotFound("There is no such season.")
+    return _season_table(seasons.named_season(season), game)
 
 
 def _paged(response: Response, found: Any, endpoint: str) -> Response:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+import pytz
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import get_timezone, gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from .. import services
-from ..figures import pairs, reads
+from ..figures import pairs, reads, seasons
 from ..forms import PlayerForm, add_form_error, required_text
 from ..pages import charts
 from ..pages.rivals import rival_lines
+from ..pages.seasons import place_rows
 from ..reads import queries
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -71,9 +75,13 @@ def archive(player_id: int) -> Response:
 @bp.get("/<int:player_id>")
 def detail(player_id: int) -> str:
     """Show a player's figures in one of the games they played (`?game=`, else the most played), across all
-    sessions, with a button for each of the others; and their rivals and partners across every game."""
+    sessions, with a button for each of the others and their place in its latest seasons; and their rivals
+    and partners across every game."""
     player = queries.player_for(current_user, player_id)
     figures, shown = reads.player_page_figures(current_user, player, request.args.get("game"))
+    zone = get_timezone() or pytz.UTC
+    today = datetime.now(UTC).astimezone(zone).date()
+    places = seasons.player_places(current_user, player, shown.game, zone, today) if shown else []
     return render_template(
         "players/detail.html",
         player=player,
@@ -81,4 +89,5 @@ def detail(player_id: int) -> str:
         shown=shown,
         rivals=rival_lines(pairs.rivals(player), player.id, player.name),
         min_meetings=pairs.MIN_MEETINGS,
+        places=place_rows(places, shown.game) if shown else [],
     )

@@ -89,7 +89,8 @@ def spreadsheet_safe(cell: object) -> object:
     return cell
 
 
-def _csv(rows: list[list[object]], filename: str) -> Response:
+def csv_answer(rows: list[list[object]], filename: str) -> Response:
+    """Answer with rows as a CSV file to download, each text cell kept from running as a formula."""
     buffer = io.StringIO()
     csv.writer(buffer).writerows([[spreadsheet_safe(cell) for cell in row] for row in rows])
     return Response(
@@ -113,7 +114,7 @@ def leaderboard_csv(game: str) -> Response:
         ]
         for s in standings
     ]
-    return _csv(rows, f"leaderboard-{game}.csv")
+    return csv_answer(rows, f"leaderboard-{game}.csv")
 
 
 @bp.get("/head-to-head")
@@ -144,7 +145,7 @@ def match_csv(match_id: int) -> Response:
     header: list[object] = ["deal", "dealer", "summary"]
     header += [f"{name} score" for name in board.side_names] + [f"{name} total" for name in board.side_names]
     rows = [header] + [[row.number, row.dealer, row.summary, *row.scores, *row.running] for row in board.rows]
-    return _csv(rows, f"match-{match_id}.csv")
+    return csv_answer(rows, f"match-{match_id}.csv")
 
 
 @bp.get("/export.json")

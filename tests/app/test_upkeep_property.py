@@ -14,10 +14,11 @@ import contextlib
 import json
 import math
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+import pytz
 from flask import Flask
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -34,7 +35,7 @@ from sqlalchemy.orm import aliased
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.figures import upkeep
+from scorekeeper.figures import seasons, upkeep
 from scorekeeper.models import (
     ABANDONED,
     FINISHED,
@@ -72,7 +73,18 @@ DERIVED: dict[type[Any], tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
 }
 #: The tables that hold only facts (or sign-ins and keys, which nothing derives from).
-FACTS = {"users", "api_tokens", "sign_ins", "players", "matches", "seats", "deals", "idempotency_keys", "entry_links"}
+FACTS = {
+    "users",
+    "api_tokens",
+    "sign_ins",
+    "players",
+    "matches",
+    "seats",
+    "deals",
+    "idempotency_keys",
+    "entry_links",
+    "seasons",
+}
 
 Snapshot = dict[str, list[dict[str, Any]]]
 
@@ -105,6 +117,36 @@ def assert_same_tables(kept: Snapshot, rebuilt: Snapshot) -> None:
                 assert math.isclose(old[name], new[name], rel_tol=1e-9, abs_tol=1e-9), (
                     f"{table}.{name} of {exact(old)} is {old[name]}, a rebuild says {new[name]}"
                 )
+
+
+def season_tables() -> dict[tuple[str, str, str], list[Any]]:
+    """Read the league table of every account's seasons in every game: the calendar years played (in
+    UTC and in Madrid, whose days end an hour earlier) and the seasons named, counting every match
+    and each player's best two."""
+    tables: dict[tuple[str, str, str], list[Any]] = {}
+    for user in db.session.scalars(select(User).order_by(User.id)):
+        for zone in (pytz.UTC, pytz.timezone("Europe/Madrid")):
+            spans = [seasons.calendar_year(year) for year in seasons.years_played(user, zone)]
+            spans += seasons.named_seasons(user)
+            for span in spans:
+                for game in ("tute2", "tute4", "pocha"):
+                    for best_of in (span.points.best_of, 2):
+                        lines = seasons.season_table(user, game, span, zone, best_of)
+                        key = (user.username, f"{span.name or span.year} {zone} best {best_of}", game)
+                        tables[key] = [
+                            (
+                                line.place,
+                                line.player_id,
+                                line.played,
+                                line.won,
+                                line.shared,
+                                line.points,
+                                line.scored,
+                                None if line.rating_change is None else round(line.rating_change, 9),
+                            )
+                            for line in lines
+                        ]
+    return tables
 
 
 @st.composite
@@ -179,6 +221,7 @@ class Upkeep(RuleBasedStateMachine):
         db.session.commit()
         self.exports: list[dict[str, Any]] = []
         self.copies = 0
+        self.seasons = 0
 
     # What the steps act on, read from the database each time.
 
@@ -373,6 +416,14 @@ class Upkeep(RuleBasedStateMachine):
         services.import_accounts(transfer.read_export(self.moved(file, "f", timedelta(days=days))), into=user)
         self.play_out(data, match)
 
+    @rule(data=st.data(), days=st.tuples(st.integers(-3, 1), st.integers(0, 3)), best_of=st.none() | st.integers(1, 3))
+    def name_a_season(self, data: st.DataObject, days: tuple[int, int], best_of: int | None) -> None:
+        """Name a season of a few days around today, whose table the property reads too."""
+        self.seasons += 1
+        first = datetime.now(UTC).date() + timedelta(days=days[0])
+        rules = services.SeasonRules(f"Liga {self.seasons}", first, first + timedelta(days=days[1]), best_of=best_of)
+        services.name_season(self.account(data), rules)
+
     @rule(data=st.data(), hours=st.integers(1, 12))
     def night_gap(self, data: st.DataObject, hours: int) -> None:
         """Change an account's gap between game nights: its matches are grouped again."""
@@ -385,10 +436,12 @@ class Upkeep(RuleBasedStateMachine):
 
     @invariant()
     def derived_tables_are_what_a_rebuild_from_the_facts_makes(self) -> None:
-        kept = derived_tables()
+        kept, tables = derived_tables(), season_tables()
         services.recompute_all()
         assert_same_tables(kept, derived_tables())
+        assert tables == season_tables(), "a season's table differs from a rebuild's"
         Upkeep.compared.update({table: len(rows) for table, rows in kept.items()})
+        Upkeep.compared.update({"season table lines": sum(len(lines) for lines in tables.values())})
 
     def teardown(self) -> None:
         db.session.rollback()
@@ -430,6 +483,12 @@ def count_paths(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
             paths["a match that was over changed"] += 1
         refresh_figures(*args, **kwargs)
 
+    def summed_on_top(*args: Any) -> None:
+        paths["running sums added on top"] += 1
+        add_running_sums(*args)
+
+    add_running_sums = upkeep.add_running_sums
+    monkeypatch.setattr(upkeep, "add_running_sums", summed_on_top)
     monkeypatch.setattr(upkeep, "move_summaries", moved)
     monkeypatch.setattr(upkeep, "rate_latest", rated)
     monkeypatch.setattr(upkeep, "refresh_figures", refreshed)
@@ -447,13 +506,14 @@ def test_any_sequence_of_changes_keeps_the_derived_tables_as_a_rebuild_from_the_
         run_state_machine_as_test(Upkeep, settings=SETTINGS)
     # The invariant asserts the property after every step; here, that it was asked of real rows:
     # every derived table held rows when it was compared with a rebuild, many times over.
-    assert set(Upkeep.compared) == {model.__table__.name for model in DERIVED}
+    assert set(Upkeep.compared) == {model.__table__.name for model in DERIVED} | {"season table lines"}
     assert all(rows >= SETTINGS.max_examples for rows in Upkeep.compared.values()), Upkeep.compared
     # And that the changes took each way of keeping the figures: moved by the changed match alone,
     # and aggregated again because it was not its players' latest or had been over already.
     assert set(paths) == {
         "summaries moved",
         "summaries of a match finished before a later one",
+        "running sums added on top",
         "rated on top",
         "rated again: a player finished a later match",
         "a match that was over changed",

@@ -1,0 +1,359 @@
+"""Seasons: each calendar year's and each named season's league table, against hand-counted matches
+(points per result, shared wins, the best N, the rating's change, a season across a year's end in the
+account's time zone), its pages, CSV and form, a player's places, and the upgrade that began keeping
+the running sums the tables read."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytz
+from flask import Flask
+from sqlalchemy import select
+
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.figures import seasons
+from scorekeeper.models import Match, Player, PlayerRating, PlayerResult, User
+
+from ..conftest import Browser
+from .test_api import Api, api  # noqa: F401  (the fixture)
+from .test_killed_upgrades import migrate_to
+from .test_matches import text
+from .test_nights import import_matches, played
+from .test_openapi import check_answer
+
+MADRID = pytz.timezone("Europe/Madrid")
+AT = datetime(2026, 3, 7, 19, 0, tzinfo=UTC)
+
+
+def tute(start: datetime, winner: str, loser: str) -> dict[str, Any]:
+    """Return a finished match of Tute for two that `winner` won, played at `start`."""
+    return played(start, [5], players=(winner, loser), won_by=0)
+
+
+def pocha_tie(start: datetime, players: tuple[str, str, str]) -> dict[str, Any]:
+    """Return a finished Pocha match of one deal of two cards in which the first two players tie for first."""
+    match = played(start, [5], players=players, game="pocha")
+    match["document"]["options"] = {"schedule": [2], "hook": False}
+    match["document"]["deals"] = [{"dealer": 0, "cards": 2, "trump": None, "bids": [1, 1, 0], "tricks": [1, 1, 0]}]
+    return match
+
+
+def user(app: Flask, username: str = "ana") -> User:
+    found = services.user_named(username)
+    assert found is not None
+    return found
+
+
+def table(
+    app: Flask, game: str, season: seasons.SeasonSpan, zone: Any = pytz.UTC, best_of: int | None = None
+) -> list[tuple[int, str, int, int, int, int]]:
+    """Return a season's table as (place, name, points, played, won, shared) lines."""
+    with app.app_context():
+        lines = seasons.season_table(user(app), game, season, zone, best_of)
+        return [(line.place, line.name, line.points, line.played, line.won, line.shared) for line in lines]
+
+
+def test_a_year_gives_three_points_a_win_and_places_by_points_then_wins(ana: Browser, app: Flask) -> None:
+    hours = iter(range(100))
+    matches = [tute(AT + timedelta(hours=next(hours)), *pair) for pair in [("Ana", "Luis")] * 3]
+    matches += [tute(AT + timedelta(hours=next(hours)), "Luis", "Ana")]
+    matches += [tute(AT + timedelta(hours=next(hours)), "Carmen", "Luis")]
+    # Another year's and another game's matches stay out of 2026's Tute-for-two table.
+    matches += [tute(datetime(2025, 6, 1, tzinfo=UTC), "Luis", "Ana")]
+    matches += [played(AT, [5], players=("Ana", "Luis", "Carmen"), game="pocha", won_by=2)]
+    import_matches(app, matches)
+    # Luis and Carmen: one win each; Luis scored more over his five matches than Carmen in her one.
+    assert table(app, "tute2", seasons.calendar_year(2026)) == [
+        (1, "Ana", 9, 4, 3, 0),
+        (2, "Luis", 3, 5, 1, 0),
+        (3, "Carmen", 3, 1, 1, 0),
+    ]
+
+
+def test_a_tie_on_points_and_wins_goes_to_the_points_scored_and_else_shares_the_place(ana: Browser, app: Flask) -> None:
+    # Ana and Luis each win one of two: equal league points and wins, and each totals the same.
+    import_matches(app, [tute(AT, "Ana", "Luis"), tute(AT + timedelta(hours=1), "Luis", "Ana")])
+    assert table(app, "tute2", seasons.calendar_year(2026)) == [(1, "Ana", 3, 2, 1, 0), (1, "Luis", 3, 2, 1, 0)]
+
+
+def test_a_shared_win_gives_its_own_points(ana: Browser, app: Flask) -> None:
+    import_matches(
+        app,
+        [
+            pocha_tie(AT, ("Ana", "Luis", "Carmen")),
+            played(AT + timedelta(hours=1), [5], players=("Ana", "Luis", "Carmen"), game="pocha", won_by=2),
+        ],
+    )
+    rows = table(app, "pocha", seasons.calendar_year(2026))
+    assert rows[0] == (1, "Carmen", 3, 2, 1, 0)
+    # Ana and Luis shared the first match's win: a point each, and the same totals; the same place.
+    assert rows[1:] == [(2, "Ana", 1, 2, 1, 1), (2, "Luis", 1, 2, 1, 1)]
+    worth_a_win = seasons.SeasonSpan("Liga", date(2026, 1, 1), date(2026, 12, 31), seasons.LeaguePoints(2, 2, 0))
+    assert [row[1:3] for row in table(app, "pocha", worth_a_win)] == [("Ana", 2), ("Carmen", 2), ("Luis", 2)]
+
+
+def test_the_best_n_count_each_player_s_most_rewarded_matches(ana: Browser, app: Flask) -> None:
+    # Ana wins her first two, then loses three; Luis the other way round.
+    winners = ["Ana", "Ana", "Luis", "Luis", "Luis"]
+    import_matches(
+        app,
+        [
+            tute(AT + timedelta(hours=hour), winner, "Luis" if winner == "Ana" else "Ana")
+            for hour, winner in enumerate(winners)
+        ],
+    )
+    year = seasons.calendar_year(2026)
+    assert table(app, "tute2", year) == [(1, "Luis", 9, 5, 3, 0), (2, "Ana", 6, 5, 2, 0)]
+    # Best two: both count two wins, 6 points; Luis's three wins in all place him first.
+    assert table(app, "tute2", year, best_of=2) == [(1, "Luis", 6, 5, 3, 0), (2, "Ana", 6, 5, 2, 0)]
+    with app.app_context():
+        lines = seasons.season_table(user(app), "tute2", year, pytz.UTC, 2)
+    assert [line.counted for line in lines] == [2, 2]
+    # Best of more than played: every match.
+    assert table(app, "tute2", year, best_of=9) == table(app, "tute2", year)
+
+
+def test_league_points_of_best_n_take_the_best_kinds_first() -> None:
+    points = seasons.LeaguePoints(3, 1, 0, 4)
+    assert points.of(won=3, shared=1, played=6) == (3 + 3 + 1 + 0, 4)
+    assert seasons.LeaguePoints(3, 1, 0).of(won=3, shared=1, played=6) == (7, 6)
+    assert seasons.LeaguePoints(5, 2, 1, 10).of(won=1, shared=0, played=3) == (7, 3)
+
+
+def test_a_season_across_the_year_s_end_counts_the_days_of_the_account_s_zone(ana: Browser, app: Flask) -> None:
+    def madrid(*moment: int) -> datetime:
+        return MADRID.localize(datetime(*moment)).astimezone(UTC)
+
+    import_matches(
+        app,
+        [
+            tute(madrid(2026, 11, 30, 23, 0), "Luis", "Ana"),  # the day before the season
+            tute(madrid(2026, 12, 31, 23, 0), "Ana", "Luis"),
+            tute(madrid(2027, 1, 1, 0, 30), "Ana", "Luis"),  # 31 December in UTC
+            tute(madrid(2027, 1, 31, 23, 0), "Ana", "Luis"),
+            tute(madrid(2027, 2, 1, 0, 30), "Luis", "Ana"),  # the day after
+        ],
+    )
+    winter = seasons.SeasonSpan("Liga de invierno", date(2026, 12, 1), date(2027, 1, 31), seasons.LeaguePoints())
+    assert table(app, "tute2", winter, MADRID) == [(1, "Ana", 9, 3, 3, 0), (2, "Luis", 0, 3, 0, 0)]
+    assert table(app, "tute2", seasons.calendar_year(2026), MADRID)[0] == (1, "Ana", 3, 2, 1, 0)
+    assert table(app, "tute2", seasons.calendar_year(2027), MADRID)[0] == (1, "Ana", 6, 3, 2, 0)
+    # In UTC the match of half past midnight on New Year's Day belongs to 2026.
+    assert table(app, "tute2", seasons.calendar_year(2026))[0] == (1, "Ana", 6, 3, 2, 0)
+    with app.app_context():
+        assert seasons.years_played(user(app), MADRID) == [2027, 2026]
+
+
+def test_the_rating_change_is_the_rating_at_the_end_less_that_at_the_start(ana: Browser, app: Flask) -> None:
+    import_matches(
+        app,
+        [
+            tute(datetime(2025, 5, 1, tzinfo=UTC), "Ana", "Luis"),
+            tute(AT, "Luis", "Ana"),
+            tute(AT + timedelta(1), "Luis", "Ana"),
+        ],
+    )
+    with app.app_context():
+        ana_id = db.session.scalar(select(Player.id).where(Player.name == "Ana"))
+        ratings = list(
+            db.session.scalars(
+                select(PlayerRating.ordinal).where(PlayerRating.player_id == ana_id).order_by(PlayerRating.rated_at)
+            )
+        )
+        lines = seasons.season_table(user(app), "tute2", seasons.calendar_year(2026), pytz.UTC, None)
+        first_year = seasons.season_table(user(app), "tute2", seasons.calendar_year(2025), pytz.UTC, None)
+    change = {line.name: line.rating_change for line in lines}
+    assert change["Ana"] is not None and abs(change["Ana"] - (ratings[2] - ratings[0])) < 1e-9
+    assert change["Ana"] < 0 < (change["Luis"] or 0)
+    assert abs((first_year[0].rating_change or 0) - (ratings[0] - seasons.NEW_RATING)) < 1e-9
+
+
+def test_a_correction_and_a_deletion_move_the_table(ana: Browser, app: Flask) -> None:
+    import_matches(app, [tute(AT, "Ana", "Luis"), tute(AT + timedelta(hours=1), "Ana", "Luis")])
+    year = seasons.calendar_year(2026)
+    assert table(app, "tute2", year)[0] == (1, "Ana", 6, 2, 2, 0)
+    with app.app_context():
+        first = db.session.scalar(select(Match).order_by(Match.created_at))
+        assert first is not None
+        deal = dict(first.deals[0].data, points=[30, 90])
+        services.replace_deal(first, 1, deal, first.version)
+    assert table(app, "tute2", year) == [(1, "Ana", 3, 2, 1, 0), (1, "Luis", 3, 2, 1, 0)]
+    with app.app_context():
+        last = db.session.scalar(select(Match).order_by(Match.created_at.desc()))
+        assert last is not None
+        services.delete_match(last)
+    assert table(app, "tute2", year) == [(1, "Luis", 3, 1, 1, 0), (2, "Ana", 0, 1, 0, 0)]
+    with app.app_context():
+        services.recompute_all()
+    assert table(app, "tute2", year) == [(1, "Luis", 3, 1, 1, 0), (2, "Ana", 0, 1, 0, 0)]
+
+
+# ---------------------------------------------------------------- pages
+
+
+def test_the_season_page_shows_the_table_with_a_button_per_game(ana: Browser, app: Flask) -> None:
+    import_matches(
+        app,
+        [tute(AT, "Ana", "Luis"), played(AT, [5], players=("Ana", "Luis", "Carmen"), game="pocha", won_by=2)],
+    )
+    page = ana.get("/seasons/2026?game=tute2")
+    assert page.status_code == 200
+    shown = text(page)
+    assert "Season 2026" in shown and "1 Ana 3 1 1" in shown and "Carmen" not in shown
+    assert 'href="/seasons/2026?game=pocha"' in page.get_data(as_text=True)
+    assert "1 Carmen 3 1 1" in text(ana.get("/seasons/2026?game=pocha"))
+    assert "No finished matches of Tute in pairs (four players) in this season." in text(
+        ana.get("/seasons/2026?game=tute4")
+    )
+    assert ana.get("/seasons/99999").status_code == 404
+    listed = text(ana.get("/seasons/"))
+    assert "Season 2026" in listed
+
+
+def test_the_table_as_csv(ana: Browser, app: Flask) -> None:
+    import_matches(app, [tute(AT, "=Ana", "Luis")])
+    answer = ana.get("/seasons/2026.csv?game=tute2")
+    assert answer.mimetype == "text/csv"
+    rows = list(csv.reader(io.StringIO(answer.get_data(as_text=True))))
+    assert rows[0][:6] == ["place", "player", "played", "won", "shared_wins", "points"]
+    assert rows[1][:6] == ["1", "'=Ana", "1", "1", "0", "3"]
+
+
+def test_naming_changing_and_forgetting_a_season(ana: Browser, app: Flask) -> None:
+    import_matches(app, [tute(AT, "Ana", "Luis"), tute(datetime(2026, 10, 2, 20, tzinfo=UTC), "Luis", "Ana")])
+    fields = {
+        "name": "Liga de otoño",
+        "starts_on": "2026-09-01",
+        "ends_on": "2026-11-30",
+        "win_points": "2",
+        "shared_points": "1",
+        "other_points": "0",
+        "best_of": "",
+    }
+    made = ana.post("/seasons/", data=fields)
+    assert made.status_code == 302
+    page = text(ana.get(made.headers["Location"] + "?game=tute2"))
+    assert "Liga de otoño" in page and "A win gives 2 points" in page
+    assert "Luis 2 1 1" in page
+    # A season that ends before it begins comes back with everything typed, and the message at its field.
+    wrong = ana.post("/seasons/", data={**fields, "name": "Liga de invierno", "ends_on": "2026-08-01"})
+    assert wrong.status_code == 422
+    shown = wrong.get_data(as_text=True)
+    assert "The last day comes before the first." in shown and 'value="Liga de invierno"' in shown
+    same = ana.post("/seasons/", data=fields)
+    assert same.status_code == 422 and "There is already a season called Liga de otoño." in text(same)
+    season_id = int(made.headers["Location"].rsplit("/", 1)[1])
+    changed = ana.post(f"/seasons/named/{season_id}/edit", data={**fields, "starts_on": "2026-03-01", "best_of": "1"})
+    assert changed.status_code == 302
+    page = text(ana.get(f"/seasons/named/{season_id}?game=tute2"))
+    assert "each player's best 1 match counts" in page
+    assert ana.post(f"/seasons/named/{season_id}/delete").status_code == 302
+    assert ana.get(f"/seasons/named/{season_id}").status_code == 404
+    assert "Season 2026" in text(ana.get("/seasons/"))
+
+
+def test_another_account_s_season_is_not_found(ana: Browser, bea: Browser, app: Flask) -> None:
+    with app.app_context():
+        season = services.name_season(user(app), services.SeasonRules("Liga", date(2026, 1, 1), date(2026, 2, 1)))
+        season_id = season.id
+    assert bea.get(f"/seasons/named/{season_id}").status_code == 404
+    assert bea.post(f"/seasons/named/{season_id}/delete").status_code == 404
+
+
+def test_the_player_page_names_their_place_in_each_season(ana: Browser, app: Flask) -> None:
+    import_matches(
+        app,
+        [
+            tute(datetime(2025, 5, 1, tzinfo=UTC), "Luis", "Ana"),
+            tute(AT, "Ana", "Luis"),
+            tute(AT + timedelta(hours=1), "Ana", "Carmen"),
+        ],
+    )
+    with app.app_context():
+        ana_id = db.session.scalar(select(Player.id).where(Player.name == "Ana"))
+    page = ana.get(f"/players/{ana_id}?game=tute2")
+    shown = text(page)
+    assert "Season 2026 Place 1 of 3 6 points, 2 matches" in shown
+    assert "Season 2025 Place 2 of 2 0 points, 1 match" in shown
+    assert 'href="/seasons/2026?game=tute2"' in page.get_data(as_text=True)
+
+
+def test_the_upgrade_that_began_keeping_running_sums_sums_earlier_results(
+    ana: Browser, app: Flask, database_url: str, tmp_path: Path
+) -> None:
+    import_matches(
+        app,
+        [
+            tute(AT, "Ana", "Luis"),
+            tute(AT + timedelta(hours=1), "Luis", "Ana"),
+            pocha_tie(AT + timedelta(hours=2), ("Ana", "Luis", "Carmen")),
+            played(AT + timedelta(hours=3), players=("Ana", "Luis")),  # still being played
+        ],
+    )
+
+    def sums() -> list[tuple[Any, ...]]:
+        with app.app_context():
+            columns = (
+                PlayerResult.match_id,
+                PlayerResult.seat,
+                PlayerResult.shared,
+                PlayerResult.run_finished,
+                PlayerResult.run_won,
+                PlayerResult.run_shared,
+                PlayerResult.run_points,
+            )
+            return [
+                tuple(row)
+                for row in db.session.execute(select(*columns).order_by(PlayerResult.match_id, PlayerResult.seat))
+            ]
+
+    before = sums()
+    assert any(row[2] for row in before) and max(row[3] for row in before) == 2
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    migrate_to(database_url, tmp_path, "0020", down=True)
+    migrate_to(database_url, tmp_path, "0021")
+    assert sums() == before
+
+
+# ---------------------------------------------------------------- the API
+
+
+def test_the_api_lists_the_seasons_and_answers_their_tables_as_documented(api: Api, app: Flask) -> None:
+    document = app.test_client().get("/api/v1/openapi.json").get_json()
+    import_matches(app, [tute(datetime(2025, 5, 1, tzinfo=UTC), "Luis", "Ana"), tute(AT, "Ana", "Luis")])
+    with app.app_context():
+        rules = services.SeasonRules("Liga de otoño", date(2026, 1, 1), date(2026, 6, 30), 2, 1, 0, best_of=4)
+        season_id = services.name_season(user(app), rules).id
+    listed = check_answer(document, api.get("/api/v1/seasons"), "/seasons", "get")
+    assert [(season["year"], season["id"], season["name"]) for season in listed] == [
+        (2026, None, None),
+        (2025, None, None),
+        (None, season_id, "Liga de otoño"),
+    ]
+    assert listed[2]["points"] == {"win": 2, "shared": 1, "other": 0} and listed[2]["best_of"] == 4
+    year = check_answer(document, api.get("/api/v1/seasons/years/2026/tute2"), "/seasons/years/{year}/{game}", "get")
+    assert [(line["place"], line["player"], line["points"], line["played"]) for line in year["lines"]] == [
+        (1, "Ana", 3, 1),
+        (2, "Luis", 0, 1),
+    ]
+    named = check_answer(
+        document, api.get(f"/api/v1/seasons/{season_id}/tute2?best=1"), "/seasons/{season_id}/{game}", "get"
+    )
+    assert named["best_of"] == 1 and named["lines"][0]["points"] == 2 and named["season"]["name"] == "Liga de otoño"
+    for wrong in (
+        "/api/v1/seasons/years/2026/mus",
+        f"/api/v1/seasons/{season_id + 1}/tute2",
+        "/api/v1/seasons/years/99999/tute2",
+    ):
+        assert api.get(wrong).status_code == 404
+    refused = api.get("/api/v1/seasons/years/2026/tute2?best=0")
+    check_answer(document, refused, "/seasons/years/{year}/{game}", "get")
+    assert refused.status_code == 400
