@@ -119,8 +119,8 @@ def import_command(path: TextIO, username: str | None) -> None:
     except services.ServiceError as error:
         raise click.ClickException(f"{error.message} Nothing was imported.") from error
     click.echo(
-        f"Imported {report['matches']} matches, {report['players']} players and {report['accounts']} "
-        f"accounts; {report['skipped']} matches were there already."
+        f"Imported {report['matches']} matches, {report['players']} players, {report['seasons']} seasons and "
+        f"{report['accounts']} accounts; {report['skipped']} matches were there already."
     )
 
 

@@ -1,4 +1,4 @@
-"""The parts the OpenAPI document is built of: content, answers, shared responses and parameters."""
+"""The parts the OpenAPI document is built of: content, answers, shared responses and parameters, operations."""
 
 from __future__ import annotations
 
@@ -38,3 +38,37 @@ ETAG = {
         "schema": {"type": "string", "pattern": '^"v[0-9]+-[0-9a-f]{16}"$'},
     }
 }
+
+
+def operation(
+    operation_id: str,
+    summary: str,
+    description: str,
+    responses: dict[str, Any],
+    *,
+    parameters: list[Schema] | None = None,
+    body: Schema | None = None,
+    body_description: str = "",
+    examples: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Return an operation of the document: its id, summary and description, answers (with 401, and
+    400 and 413 for a body), parameters and body."""
+    operation: dict[str, Any] = {
+        "operationId": operation_id,
+        "summary": summary,
+        "description": description,
+        "tags": ["matches"],
+    }
+    if parameters:
+        operation["parameters"] = parameters
+    if body is not None:
+        operation["requestBody"] = {"required": True, "description": body_description, "content": content(body)}
+        if examples:
+            operation["requestBody"]["content"][JSON_TYPE]["examples"] = examples
+    answers = dict(responses)
+    answers["401"] = response("Unauthorized")
+    if body is not None:
+        answers.setdefault("400", response("NotJson"))
+        answers["413"] = response("TooLarge")
+    operation["responses"] = dict(sorted(answers.items()))
+    return operation

@@ -5,50 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..figures.seasons import MAX_YEAR, MIN_YEAR
-from ..games.json_schema import Schema, ref
+from ..games.json_schema import ref
 from ..reads.queries import PAGE_SIZE
-from ..rules import GAMES
 from ..services import MAX_IDEMPOTENCY_KEY
-from ..services.seasons import MOST_COUNTED
 from .examples import DEALS, LINKS, NEW_MATCHES
-from .parts import ETAG, JSON_TYPE, answer, content, parameter, response
+from .parts import ETAG, answer, operation, parameter, response
+from .season_paths import season_paths
 
 
 def _conflict(when: str) -> dict[str, Any]:
     return answer(f"{when} Nothing was stored.", ref("Message"))
-
-
-def _operation(
-    operation_id: str,
-    summary: str,
-    description: str,
-    responses: dict[str, Any],
-    *,
-    parameters: list[Schema] | None = None,
-    body: Schema | None = None,
-    body_description: str = "",
-    examples: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    operation: dict[str, Any] = {
-        "operationId": operation_id,
-        "summary": summary,
-        "description": description,
-        "tags": ["matches"],
-    }
-    if parameters:
-        operation["parameters"] = parameters
-    if body is not None:
-        operation["requestBody"] = {"required": True, "description": body_description, "content": content(body)}
-        if examples:
-            operation["requestBody"]["content"][JSON_TYPE]["examples"] = examples
-    answers = dict(responses)
-    answers["401"] = response("Unauthorized")
-    if body is not None:
-        answers.setdefault("400", response("NotJson"))
-        answers["413"] = response("TooLarge")
-    operation["responses"] = dict(sorted(answers.items()))
-    return operation
 
 
 def _pages_of(what: str, item: str) -> dict[str, Any]:
@@ -80,49 +46,6 @@ def _match(status: str, description: str, *links: str, with_etag: bool = False) 
     return {status: answered}
 
 
-def _season_table_answers() -> dict[str, Any]:
-    return {
-        "200": answer("The table.", ref("SeasonTable")),
-        "400": answer("`best` is not a whole number from 1.", ref("Message")),
-        "404": answer("No such season of the account, or no such game.", ref("Message")),
-    }
-
-
-def _year() -> Schema:
-    return {
-        "name": "year",
-        "in": "path",
-        "required": True,
-        "schema": {"type": "integer", "minimum": MIN_YEAR, "maximum": MAX_YEAR},
-        "description": "The calendar year.",
-    }
-
-
-def _season_id() -> Schema:
-    return {
-        "name": "season_id",
-        "in": "path",
-        "required": True,
-        "schema": {"type": "integer", "minimum": 1},
-        "description": "The named season's id.",
-    }
-
-
-def _game() -> Schema:
-    return {"name": "game", "in": "path", "required": True, "schema": {"enum": list(GAMES)}, "description": "The game."}
-
-
-def _best() -> Schema:
-    return {
-        "name": "best",
-        "in": "query",
-        "required": False,
-        "schema": {"type": "integer", "minimum": 1},
-        "description": "Count each player's best this many matches (at most "
-        f"{MOST_COUNTED}); without it, as the season says.",
-    }
-
-
 def paths() -> dict[str, Any]:
     """Return every operation of the API, by path."""
     match_id, number = parameter("match_id"), parameter("number")
@@ -148,14 +71,14 @@ def paths() -> dict[str, Any]:
             }
         },
         "/matches": {
-            "get": _operation(
+            "get": operation(
                 "listMatches",
                 "List the account's matches",
                 f"Newest first, {PAGE_SIZE} to a page unless `per_page` says otherwise.",
                 _pages_of("matches", "Match"),
                 parameters=[parameter("page"), parameter("per_page")],
             ),
-            "post": _operation(
+            "post": operation(
                 "createMatch",
                 "Start a match, or import a whole one",
                 "Checks the match document with the rules engine; with `deals`, the whole match is checked and "
@@ -172,7 +95,7 @@ def paths() -> dict[str, Any]:
             ),
         },
         "/matches/{match_id}": {
-            "get": _operation(
+            "get": operation(
                 "getMatch",
                 "Read a match",
                 "The match document and the rules engine's result.",
@@ -186,7 +109,7 @@ def paths() -> dict[str, Any]:
                 },
                 parameters=[match_id, parameter("If-None-Match")],
             ),
-            "patch": _operation(
+            "patch": operation(
                 "changeMatch",
                 "Change a match's note",
                 "Writes, changes or clears (`null` or empty) the owner's note on the match, whatever its status. "
@@ -211,45 +134,10 @@ def paths() -> dict[str, Any]:
                 },
             ),
         },
-        "/seasons": {
-            "get": {
-                **_operation(
-                    "listSeasons",
-                    "List the account's seasons",
-                    "The calendar years from the account's first finished match to its last, the latest first, then "
-                    "the seasons it named, the latest to begin first.",
-                    {"200": answer("Every season.", {"type": "array", "items": ref("Season")})},
-                ),
-                "tags": ["seasons"],
-            }
-        },
-        "/seasons/years/{year}/{game}": {
-            "get": {
-                **_operation(
-                    "readYearTable",
-                    "Read a calendar year's league table in a game",
-                    "Each finished match gives 3 points for a win, 1 for a shared win and 0 otherwise.",
-                    _season_table_answers(),
-                    parameters=[_year(), _game(), _best()],
-                ),
-                "tags": ["seasons"],
-            }
-        },
-        "/seasons/{season_id}/{game}": {
-            "get": {
-                **_operation(
-                    "readSeasonTable",
-                    "Read a named season's league table in a game",
-                    "Each finished match gives the season's points for its result.",
-                    _season_table_answers(),
-                    parameters=[_season_id(), _game(), _best()],
-                ),
-                "tags": ["seasons"],
-            }
-        },
+        **season_paths(),
         "/nights": {
             "get": {
-                **_operation(
+                **operation(
                     "listNights",
                     "List the account's game nights",
                     f"Newest first, {PAGE_SIZE} to a page unless `per_page` says otherwise, as the matches are.",
@@ -260,7 +148,7 @@ def paths() -> dict[str, Any]:
             }
         },
         "/matches/{match_id}/deals": {
-            "post": _operation(
+            "post": operation(
                 "addDeal",
                 "Add the next deal",
                 "The whole match is checked again with the deal added. With `number`, the deal is stored only if it "
@@ -296,7 +184,7 @@ def paths() -> dict[str, Any]:
             )
         },
         "/matches/{match_id}/deals/{number}": {
-            "put": _operation(
+            "put": operation(
                 "replaceDeal",
                 "Correct a deal",
                 "Replaces deal `number`; the whole match is checked again, later deals included. With `If-Match`, "
@@ -316,7 +204,7 @@ def paths() -> dict[str, Any]:
                 "the deal).",
                 examples=DEALS,
             ),
-            "delete": _operation(
+            "delete": operation(
                 "deleteDeal",
                 "Delete the last deal",
                 "Only the last deal can be deleted; a finished match is open again (and its entry link stops). "
@@ -340,7 +228,7 @@ def paths() -> dict[str, Any]:
             ),
         },
         "/matches/{match_id}/share": {
-            "post": _operation(
+            "post": operation(
                 "shareMatch",
                 "Make the live link",
                 "A secret address that shows the match's scoreboard, read-only, to anyone who has it, without "
@@ -369,7 +257,7 @@ def paths() -> dict[str, Any]:
                 },
                 parameters=[match_id, if_match],
             ),
-            "delete": _operation(
+            "delete": operation(
                 "stopSharing",
                 "Stop the live link",
                 "The match's live link answers 404 from now on (it is not an error if there was none).",
@@ -383,7 +271,7 @@ def paths() -> dict[str, Any]:
             ),
         },
         "/matches/{match_id}/entry-link": {
-            "post": _operation(
+            "post": operation(
                 "openEntryLink",
                 "Make the entry link",
                 "A secret address through which the other phones at the table enter, correct and undo this "
@@ -417,7 +305,7 @@ def paths() -> dict[str, Any]:
                 },
                 parameters=[match_id, if_match],
             ),
-            "delete": _operation(
+            "delete": operation(
                 "stopEntryLink",
                 "Stop the entry link",
                 "The phones that joined through the match's entry link are shut out at once, and the link "

@@ -1,5 +1,5 @@
 """The SQL aggregation of each player's results into the rows the upkeep stores: their summary
-per game, their running sums (for the seasons) and the record of every pair of players.
+per game and the record of every pair of players.
 
 Reads only; `upkeep` stores what these return. A fixed number of queries for any number of
 players: the work is done by the database (sums, window functions), never by a loop here.
@@ -187,48 +187,6 @@ def _recent(mine: Any, rows: dict[int, dict[str, Any]]) -> None:
         .order_by(ranked.c.player_id, ranked.c.place)
     ):
         rows[player_id]["recent"] += "W" if won else "L"
-
-
-#: The running sums a finished result keeps, in the order `running_sums` gives them after the id.
-RUNNING = ("run_finished", "run_won", "run_shared", "run_points")
-
-
-def running_sums(user_id: int, game: str, player_ids: Collection[int]) -> list[dict[str, int]]:
-    """Return the running sums (RUNNING) of each finished result of these players in `game` whose kept
-    ones differ, with its id as `at_id`: their finished matches up to it in the order they ended (then
-    by match), wins, shared wins and points, as window sums in one query."""
-    if not player_ids:
-        return []
-
-    def ordered(summed: Any) -> Any:
-        return summed.over(
-            partition_by=PlayerResult.player_id,
-            order_by=(PlayerResult.played_at, PlayerResult.match_id),
-            rows=(None, 0),
-        )
-
-    def as_int(condition: SQLColumnExpression[bool]) -> ColumnElement[int]:
-        return case((condition, 1), else_=0)
-
-    query = select(
-        PlayerResult.id,
-        *[getattr(PlayerResult, name) for name in RUNNING],
-        ordered(func.count()),
-        ordered(func.sum(as_int(PlayerResult.won))),
-        ordered(func.sum(as_int(PlayerResult.shared))),
-        ordered(func.sum(PlayerResult.total)),
-    ).where(
-        PlayerResult.user_id == user_id,
-        PlayerResult.game == game,
-        PlayerResult.player_id.in_(player_ids),
-        PlayerResult.status == FINISHED,
-    )
-    changed = []
-    for result_id, *kept_and_summed in db.session.execute(query):
-        kept, summed = kept_and_summed[: len(RUNNING)], [int(value) for value in kept_and_summed[len(RUNNING) :]]
-        if kept != summed:
-            changed.append({"at_id": result_id, **dict(zip(RUNNING, summed))})
-    return changed
 
 
 def pair_rows(user_id: int, player_ids: Collection[int] | None = None) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from sqlalchemy import and_, bindparam, exists, insert, or_, select, update
 from ..db.sql import fixed_limit
 from ..extensions import db
 from ..models import ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
-from .aggregate import COUNTS, RECENT, RUNNING
+from .aggregate import COUNTS, RECENT
 from .rows import rating_rows
 
 #: A summary's figures that are not plain sums over the results.
@@ -258,57 +258,6 @@ def move_pairs(user_id: int, before: str | None, rows: Sequence[Mapping[str, Any
                 for move in missing
             ],
         )
-
-
-#: Each player's running sums in a game at their latest finished result outside a match, in one query.
-_LATEST_RUN_ID = (
-    select(_results.c.id)
-    .where(
-        _results.c.player_id == Player.id,
-        _results.c.game == bindparam("game"),
-        _results.c.status == FINISHED,
-        _results.c.match_id != bindparam("match_id"),
-    )
-    .order_by(_results.c.played_at.desc(), _results.c.match_id.desc())
-    .limit(fixed_limit(1))
-    .correlate(Player)
-    .scalar_subquery()
-)
-_LATEST_RUNS = select(_results.c.player_id, *[_results.c[name] for name in RUNNING]).where(
-    _results.c.id.in_(select(_LATEST_RUN_ID).where(Player.id.in_(bindparam("players", expanding=True))))
-)
-_SET_MATCH_RUNNING = (
-    update(_results)
-    .where(_results.c.match_id == bindparam("at_match"), _results.c.seat == bindparam("at_seat"))
-    .values({name: bindparam(name) for name in RUNNING})
-)
-
-
-def add_running_sums(game: str, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Give a match that has just finished, the latest finished match of each of its players in
-    `game`, its results' running sums: each player's latest ones before it, plus this match."""
-    first = rows[0]
-    before = {
-        player_id: sums
-        for player_id, *sums in db.session.execute(
-            _LATEST_RUNS,
-            {"game": game, "match_id": first["match_id"], "players": [row["player_id"] for row in rows]},
-        )
-    }
-    moves = []
-    for row in rows:
-        finished, won, shared, points = before.get(row["player_id"], (0, 0, 0, 0))
-        moves.append(
-            {
-                "at_match": row["match_id"],
-                "at_seat": row["seat"],
-                "run_finished": finished + 1,
-                "run_won": won + int(row["won"]),
-                "run_shared": shared + int(row["shared"]),
-                "run_points": points + row["total"],
-            }
-        )
-    db.session.execute(_SET_MATCH_RUNNING, moves)
 
 
 def latest_ratings(game: str, players: Sequence[int]) -> list[Any]:

@@ -83,6 +83,25 @@ def seat_rows(
     return rows
 
 
+#: The running sums a finished result keeps (see `PlayerResult`).
+RUNNING = ("run_finished", "run_won", "run_shared", "run_points")
+
+
+def count_running(rows: Sequence[dict[str, Any]]) -> None:
+    """Give result rows their running sums, counted among these rows alone: each player's finished
+    results of a game in the order they ended (then by match), 0 on the others. Right when the rows'
+    players have no other finished result in those games (an import into a new account)."""
+    sums: dict[tuple[int, str], list[int]] = {}
+    for row in sorted(rows, key=lambda row: (row["played_at"], row["match_id"])):
+        if row["status"] != FINISHED:
+            row.update(dict.fromkeys(RUNNING, 0))
+            continue
+        kept = sums.setdefault((row["player_id"], row["game"]), [0, 0, 0, 0])
+        for index, count in enumerate((1, int(row["won"]), int(row["shared"]), row["total"])):
+            kept[index] += count
+        row.update(zip(RUNNING, kept))
+
+
 def rating_rows(matches: Iterable[Match], start: Mapping[int, tuple[float, float]]) -> list[dict[str, Any]]:
     """Rate finished matches in the order given (from their cached results), each player starting
     from their (mu, sigma) in `start` or new; return one row per player per match."""

@@ -17,7 +17,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import Select, and_, bindparam, func, literal, select, true, union_all
+from sqlalchemy import Select, and_, bindparam, func, literal, null, select, true, union_all
 from sqlalchemy.orm import aliased
 
 from ..db.sql import fixed_limit
@@ -168,9 +168,10 @@ _RUN = aliased(PlayerResult, name="run")
 
 
 @cache
-def _runs_statement(bounds: int) -> Select[Any]:
+def _runs_statement(bounds: int, ratings: bool) -> Select[Any]:
     """Return the query of every player of a game's running sums before each of `bounds` moments
-    (bound as `bound_0` ...): one row per moment and player, the sums None before their first match.
+    (bound as `bound_0` ...), and with `ratings` their latest rating before it: one row per moment
+    and player, the sums None before their first match.
 
     Each sum is the latest finished result before the moment, one step down the running index.
     """
@@ -210,7 +211,7 @@ def _runs_statement(bounds: int) -> Select[Any]:
             moments.c.at,
             _summaries.c.player_id,
             latest.label("result_id"),
-            rated.label("rating"),
+            (rated if ratings else null()).label("rating"),
         )
         .select_from(_summaries)
         .join(moments, true())
@@ -241,13 +242,14 @@ class _PlayerAt:
     rating: float | None
 
 
-def _runs(user: User, game: str, moments: Sequence[datetime]) -> list[dict[int, _PlayerAt]]:
-    """Return, for each moment, every player of `game`'s running sums and rating just before it, in one query."""
+def _runs(user: User, game: str, moments: Sequence[datetime], ratings: bool = True) -> list[dict[int, _PlayerAt]]:
+    """Return, for each moment, every player of `game`'s running sums and (with `ratings`) rating just before
+    it, in one query."""
     values: dict[str, Any] = {"user_id": user.id, "game": game}
     values.update({f"bound_{index}": moment for index, moment in enumerate(moments)})
     found: list[dict[int, _PlayerAt]] = [{} for _moment in moments]
     for at, player_id, name, finished, won, shared, points, rating in db.session.execute(
-        _runs_statement(len(moments)), values
+        _runs_statement(len(moments), ratings), values
     ):
         run = _Run(finished or 0, won or 0, shared or 0, points or 0)
         found[at][player_id] = _PlayerAt(name, run, rating)
@@ -385,7 +387,7 @@ def player_places(user: User, player: Player, game: str, zone: tzinfo, today: da
         return []
     moments = sorted({moment for span in spans for moment in span.bounds(zone)})
     index = {moment: at for at, moment in enumerate(moments)}
-    runs = _runs(user, game, moments)
+    runs = _runs(user, game, moments, ratings=False)
     places = []
     for span in spans:
         since, until = span.bounds(zone)

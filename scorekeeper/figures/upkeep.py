@@ -30,11 +30,12 @@ from ..models import (
     utcnow,
 )
 from ..rules import MatchResult
-from .aggregate import RUNNING, pair_rows, running_sums, summary_rows
-from .increments import add_running_sums, at_or_after, before, latest_ratings, move_pairs, move_summaries, rate_latest
+from .aggregate import pair_rows, summary_rows
+from .increments import at_or_after, before, latest_ratings, move_pairs, move_summaries, rate_latest
 from .locks import lock_figures
 from .nights import group_nights, last_deal_at
 from .rows import rating_rows, result_rows
+from .running import add_running_sums, run_up
 from .statements import (
     DEAL_FIGURES,
     INSERT_DEAL,
@@ -264,37 +265,6 @@ def sum_up(user_id: int, game: str, player_ids: Collection[int] | None = None) -
     db.session.execute(stale)
     insert_rows(PlayerSummary, summary_rows(user_id, game, player_ids))
     run_up(user_id, game, player_ids)
-
-
-_RESULTS = PlayerResult.__table__
-_SET_RUNNING = (
-    update(_RESULTS)
-    .where(_RESULTS.c.id == bindparam("at_id"))
-    .values({name: bindparam(name) for name in RUNNING})
-    .execution_options(synchronize_session=False)
-)
-
-
-def run_up(user_id: int, game: str, player_ids: Collection[int]) -> None:
-    """Work out again the running sums of these players' results in `game`: on the finished ones,
-    those that moved; on the others, 0."""
-    if not player_ids:
-        return
-    db.session.execute(
-        update(_RESULTS)
-        .where(
-            _RESULTS.c.user_id == user_id,
-            _RESULTS.c.game == game,
-            _RESULTS.c.player_id.in_(player_ids),
-            _RESULTS.c.status != FINISHED,
-            _RESULTS.c.run_finished != 0,
-        )
-        .values(dict.fromkeys(RUNNING, 0))
-        .execution_options(synchronize_session=False)
-    )
-    moved = running_sums(user_id, game, player_ids)
-    if moved:
-        db.session.execute(_SET_RUNNING, moved)
 
 
 def pair_up(user_id: int, player_ids: Collection[int] | None = None) -> None:

@@ -8,7 +8,7 @@ whole, with every problem listed, before anything is written.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -16,7 +16,7 @@ from sqlalchemy.orm import selectinload
 
 from ..errors import InvalidInput
 from ..extensions import db
-from ..models import NOTE_ROOM, STATUSES, Match, Player, User
+from ..models import NOTE_ROOM, STATUSES, Match, Player, Season, User
 from ..rules import RuleViolation, check_bids, check_match
 from ..text import USERNAME_PATTERN, clean_name, clean_note
 from .documents import match_document
@@ -51,6 +51,7 @@ def export_data(username: str | None = None) -> dict[str, Any]:
         matches = db.session.scalars(
             select(Match).where(Match.user_id == user.id).order_by(Match.id).options(selectinload(Match.deals))
         )
+        seasons = db.session.scalars(select(Season).where(Season.user_id == user.id).order_by(Season.id))
         accounts.append(
             {
                 "username": user.username,
@@ -73,6 +74,16 @@ def export_data(username: str | None = None) -> dict[str, Any]:
                         "note": m.note,
                     }
                     for m in matches
+                ],
+                "seasons": [
+                    {
+                        "name": s.name,
+                        "starts_on": s.starts_on.isoformat(),
+                        "ends_on": s.ends_on.isoformat(),
+                        **{name: getattr(s, name) for name in SEASON_NUMBERS},
+                        "best_of": s.best_of,
+                    }
+                    for s in seasons
                 ],
             }
         )
@@ -168,7 +179,49 @@ def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> di
         "created_at": check.date(account.get("created_at"), where),
         "players": read_players,
         "matches": read_matches,
+        "seasons": _read_seasons(account.get("seasons", []), where, check),
     }
+
+
+#: A named season's whole numbers in an export file, each from 0 to 100.
+SEASON_NUMBERS = ("win_points", "shared_points", "other_points")
+
+
+def _read_seasons(seasons: Any, where: str, check: _Checker) -> list[dict[str, Any]]:
+    """Check an account's named seasons (files made before seasons had none); return them ready to import."""
+    read: list[dict[str, Any]] = []
+    if not check.need(isinstance(seasons, list), where, "has seasons that are not a list."):
+        return read
+    for index, season in enumerate(seasons):
+        at = f"{where}, season {index + 1}"
+        if not check.need(isinstance(season, Mapping) and isinstance(season.get("name"), str), at, "has no name."):
+            continue
+        try:
+            name = clean_name(season["name"])
+        except InvalidInput as error:
+            check.problems.append(f"{at}: {error.message}")
+            continue
+        days = []
+        for field in ("starts_on", "ends_on"):
+            try:
+                days.append(date.fromisoformat(season.get(field)))
+            except (TypeError, ValueError):
+                check.problems.append(f"{at}: {season.get(field)!r} is not a day (YYYY-MM-DD).")
+        numbers = {field: season.get(field) for field in SEASON_NUMBERS}
+        whole = all(
+            isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100 for value in numbers.values()
+        )
+        check.need(whole, at, "gives points that are not whole numbers from 0 to 100.")
+        best_of = season.get("best_of")
+        counted = best_of is None or (
+            isinstance(best_of, int) and not isinstance(best_of, bool) and 1 <= best_of <= 1000
+        )
+        check.need(counted, at, "counts a best of that is not a whole number from 1 to 1000, nor null.")
+        ordered = len(days) == 2 and days[0] <= days[1]
+        check.need(len(days) < 2 or ordered, at, "ends before it begins.")
+        if ordered and whole and counted:
+            read.append({"name": name, "starts_on": days[0], "ends_on": days[1], **numbers, "best_of": best_of})
+    return read
 
 
 def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any] | None:

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from sqlalchemy import insert, select, text
 
 from ..extensions import db
-from ..figures.rows import seat_rows
+from ..figures.rows import count_running, seat_rows
 from ..figures.upkeep import insert_rows, rebuild_figures, regroup_nights
 from ..models import (
     ABANDONED,
@@ -26,6 +26,7 @@ from ..models import (
     PlayerRating,
     PlayerResult,
     PlayerSummary,
+    Season,
     Seat,
     User,
     name_key,
@@ -55,7 +56,7 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
     Accounts are matched by username and created when missing (with their password hash);
     with `into`, everything goes to that account. A match already present (same uid) is skipped.
     """
-    report = {"accounts": 0, "players": 0, "matches": 0, "skipped": 0}
+    report = {"accounts": 0, "players": 0, "matches": 0, "skipped": 0, "seasons": 0}
     games: set[tuple[int, str]] = set()
     present = _present({item["uid"] for account in accounts for item in account["matches"]})
     for account in accounts:
@@ -86,9 +87,22 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
             # Imported matches may fall between those already here: the account's nights are grouped again.
             regroup_nights(user.id)
         report["matches"] += len(new)
+        report["seasons"] += _add_seasons(user, account.get("seasons", []))
     rebuild_figures(games)
     refresh_planner_statistics()
     return report
+
+
+def _add_seasons(user: User, seasons: Sequence[Mapping[str, Any]]) -> int:
+    """Add the named seasons of a file that the account has no season of the same name for; return how many."""
+    taken = {name.casefold() for name in db.session.scalars(select(Season.name).where(Season.user_id == user.id))}
+    added = 0
+    for season in seasons:
+        if season["name"].casefold() not in taken:
+            taken.add(season["name"].casefold())
+            db.session.add(Season(user_id=user.id, **season))
+            added += 1
+    return added
 
 
 def _present(uids: Iterable[str]) -> set[str]:
@@ -201,6 +215,7 @@ def _store(user: User, players: _Players, items: Sequence[Mapping[str, Any]]) ->
             deals,
             result,
         )
+    count_running(results)  # what `rebuild_figures` finds when the account had none of these games' results
     for model, rows in ((Seat, seats), (Deal, deal_rows), (PlayerResult, results)):
         for batch in batches(rows):
             insert_rows(model, batch)

@@ -205,6 +205,8 @@ class Generator:
             return rng.choice([str(rng.randint(1, 3)), self._hostile_segment(converter, rng)]), match
         if name in ("game_name", "game"):
             return rng.choice(sorted(GAMES)), match
+        if name == "year":  # a calendar year played, or any the seasons' pages take
+            return rng.choice(["2026", str(rng.randint(1900, 9998))]), match
         pools: dict[str, list[Any]] = {
             "player_id": self.prepared.players[owner],
             "token_id": self.prepared.token_ids[owner],

@@ -93,7 +93,7 @@ def test_export_then_import_round_trips_every_match_exactly(app: Flask, tmp_path
     other = fresh_app(tmp_path, "restored")
     imported = run(other, "import", str(backup))
     assert imported.exit_code == 0, imported.output
-    assert "Imported 3 matches, 5 players and 1 accounts" in imported.output
+    assert "Imported 3 matches, 5 players, 0 seasons and 1 accounts" in imported.output
     assert without_stamp(json.loads(run(other, "export").output)) == without_stamp(data)
     with other.app_context():
         assert services.authenticate("ana", "correct horse") is not None

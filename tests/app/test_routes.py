@@ -41,6 +41,8 @@ SAMPLE_VALUES = {
     "player_id": "1",
     "token_id": "1",
     "number": "1",
+    "season_id": "1",
+    "year": "2026",
     "game_name": "tute2",
     "game": "tute2",
     "token": "not-a-real-share-token",

@@ -19,6 +19,7 @@ from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.figures import seasons
 from scorekeeper.models import Match, Player, PlayerRating, PlayerResult, User
+from scorekeeper.reads import transfer
 
 from ..conftest import Browser
 from .test_api import Api, api  # noqa: F401  (the fixture)
@@ -357,3 +358,54 @@ def test_the_api_lists_the_seasons_and_answers_their_tables_as_documented(api: A
     refused = api.get("/api/v1/seasons/years/2026/tute2?best=0")
     check_answer(document, refused, "/seasons/years/{year}/{game}", "get")
     assert refused.status_code == 400
+
+
+def test_an_export_carries_the_named_seasons_and_an_import_brings_them_back_once(ana: Browser, app: Flask) -> None:
+    with app.app_context():
+        rules = services.SeasonRules("Liga de otoño", date(2026, 9, 1), date(2026, 11, 30), 2, 1, 0, best_of=10)
+        services.name_season(user(app), rules)
+        exported = transfer.export_data("ana")
+        assert exported["accounts"][0]["seasons"] == [
+            {
+                "name": "Liga de otoño",
+                "starts_on": "2026-09-01",
+                "ends_on": "2026-11-30",
+                "win_points": 2,
+                "shared_points": 1,
+                "other_points": 0,
+                "best_of": 10,
+            }
+        ]
+        again = services.import_accounts(transfer.read_export(exported))
+        assert again["seasons"] == 0
+        exported["accounts"][0]["username"] = "carmen"
+        assert services.import_accounts(transfer.read_export(exported))["seasons"] == 1
+        carmen = services.user_named("carmen")
+        assert carmen is not None
+        assert [(season.name, season.points.best_of) for season in seasons.named_seasons(carmen)] == [
+            ("Liga de otoño", 10)
+        ]
+        # A file from before seasons had none; a wrong season is named with what is wrong.
+        del exported["accounts"][0]["seasons"]
+        assert transfer.read_export(exported)[0]["seasons"] == []
+        exported["accounts"][0]["seasons"] = [
+            {
+                "name": "Liga",
+                "starts_on": "2026-09-01",
+                "ends_on": "2026-08-01",
+                "win_points": 3,
+                "shared_points": 1,
+                "other_points": -1,
+                "best_of": 0,
+            }
+        ]
+        try:
+            transfer.read_export(exported)
+        except transfer.DamagedFile as error:
+            assert error.problems == [
+                "account 1, season 1: gives points that are not whole numbers from 0 to 100.",
+                "account 1, season 1: counts a best of that is not a whole number from 1 to 1000, nor null.",
+                "account 1, season 1: ends before it begins.",
+            ]
+        else:
+            raise AssertionError("a damaged season was read")
