@@ -89,6 +89,7 @@ PAGES = (
     "API match",
     "nights",
     "night",
+    "season",
     "result card",
 )
 #: The evening the history's first game night begins (20:00 in Madrid).
@@ -388,6 +389,8 @@ def request_page(bench: History, page: str, step: dict[str, Any] | None) -> None
             "nights": ("/nights", {}),
             # The first night: the measured Pocha match, which was played first, and the two after it.
             "night": (f"/nights/{bench.pocha_match}", {}),
+            # The history's first year, Pocha's table: a whole year of the full history, ten nights of the small.
+            "season": (f"/seasons/{FIRST_EVENING.year}?game=pocha", {}),
             # The measured Pocha match's card, drawn anew each time (no If-None-Match).
             "result card": (f"/matches/{bench.pocha_match}/card.png", {}),
         }[page]

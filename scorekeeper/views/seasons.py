@@ -91,8 +91,9 @@ def _table(season: seasons.SeasonSpan) -> tuple[str, list[tuple[str, int]], list
     games = seasons.games_of_season(current_user, season, zone)
     asked = request.args.get("game", "")
     game = asked if asked in GAMES else (games[0][0] if games else next(iter(GAMES)))
-    best = whole_number(request.args.get("best"))
-    best_of = best if best is not None else season.points.best_of
+    # Without `best`, as the season says; `best` empty (the field cleared) or 0, every match.
+    asked_best = request.args.get("best")
+    best_of = season.points.best_of if asked_best is None else whole_number(asked_best)
     if best_of is not None and not 1 <= best_of <= MOST_COUNTED:
         best_of = None
     lines = seasons.season_table(current_user, game, season, zone, best_of)
