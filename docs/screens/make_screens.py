@@ -1,7 +1,7 @@
 """Take the README's screenshots of the deal forms, of a scoreboard of eight, of a table joining a match,
 of the phone without a connection (a kept deal refused, a deal form reloaded), and of the Pocha scoreboard with
-its bids waiting in Spanish, Italian and Norwegian: a phone of 360×740, light and dark; and save a finished
-match's result card, light and dark.
+its bids waiting in Spanish, Italian and Norwegian, and of a season's league table: a phone of 360×740, light and
+dark; and save a finished match's result card, light and dark.
 
 Run from the project, with the test extra installed and Debian's Chromium:
     .venv/bin/python docs/screens/make_screens.py
@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import tempfile
 import threading
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from typing import Any
@@ -60,6 +61,40 @@ def fill(app: object) -> dict[str, str]:
                 "subastado-deal": f"/matches/{subastado.id}/deal", "pocha-bids": f"/matches/{pocha.id}/deal?trump=espadas",
                 "pocha-tricks": f"/matches/{tricks.id}/deal", "pocha-scoreboard": f"/matches/{tricks.id}",
                 "pocha8-bids-waiting": f"/matches/{eight.id}"}
+
+
+def a_league(app: Any) -> str:
+    """Play, for an account of its own ("carmen"), a winter league of Tute for two among six players
+    (short matches, one deal each, the second of every five a Pocha match of three) and name its
+    season; return the address of its table."""
+    names = ["Carmen", "Luis", "Begoña", "Íñigo", "Maximiliano Quintero", "Pedro"]
+    with app.app_context():
+        user = services.create_user("carmen", PASSWORD)
+        for number in range(24):
+            first, second = names[number % 6], names[(number * 5 + 1) % 6]
+            if first == second:
+                second = names[(number + 3) % 6]
+            match = services.start_match(user, "tute2", [first, second], {"target": 1}, 0)
+            points = [80, 40] if number % 3 else [30, 90]
+            services.add_deal(match, {"dealer": 0, "trump": "oros", "points": points, "last_trick": 0, "cantes": []})
+        today = datetime.now(UTC).date()
+        rules = services.SeasonRules("Liga de invierno", today - timedelta(days=30), today + timedelta(days=60))
+        season_id = services.name_season(user, rules).id
+        db.session.remove()
+        return f"/seasons/named/{season_id}?game=tute2"
+
+
+def season_table(browser: Any, base: str, scheme: str, address: str) -> None:
+    """Photograph a season's league table, its first screen."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                                  color_scheme=scheme, timezone_id="Europe/Madrid")
+    page = context.new_page()
+    sign_in(page, base, "carmen")
+    page.goto(base + address)
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=str(HERE / f"season-table-{scheme}.png"))
+    print(HERE / f"season-table-{scheme}.png")
+    context.close()
 
 
 def start(app: Any, options: dict[str, Any]) -> int:
@@ -184,6 +219,7 @@ def main() -> None:
                           "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/screens.sqlite"})
         pages = fill(app)
         night = a_night(app)
+        league = a_league(app)
         served = as_on_every_address(app)
         server = make_server("127.0.0.1", 0, served, threaded=True)
         network = make_server("127.0.0.2", server.server_port, served, threaded=True)
@@ -220,6 +256,7 @@ def main() -> None:
                 table_phone.close()
                 offline_screens(app, context, base, scheme)
                 result_cards(browser, base, scheme, *night)
+                season_table(browser, base, scheme, league)
                 # The Pocha scoreboard with its bids waiting, as a table of each language reads it.
                 for language in ("es", "it", "nb"):
                     page.goto(f"{base}/language")

@@ -34,6 +34,15 @@ def looks_like_key(text: object) -> bool:
     return isinstance(text, str) and _KEY_PATTERN.fullmatch(text) is not None
 
 
+#: What `new_link_key` makes as a salt.
+_SALT_PATTERN = re.compile(r"[0-9a-f]{32}")
+
+
+def looks_like_salt(text: object) -> bool:
+    """Tell whether `text` could be a link's salt at all (a live view's preview names its match by it)."""
+    return isinstance(text, str) and _SALT_PATTERN.fullmatch(text) is not None
+
+
 def sign_in_lifetime() -> timedelta:
     """Return how long a sign-in lasts: as long as the remember-me cookie that carries it."""
     lifetime = current_app.config.get("REMEMBER_COOKIE_DURATION", timedelta(days=365))

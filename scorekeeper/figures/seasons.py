@@ -17,8 +17,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import Select, and_, bindparam, func, literal, null, select, true, union_all
-from sqlalchemy.orm import aliased
+from sqlalchemy import Select, bindparam, func, literal, select, union_all
 
 from ..db.sql import fixed_limit
 from ..extensions import db
@@ -143,20 +142,9 @@ class SeasonLine:
         return self.played - self.won
 
 
-@dataclass(frozen=True)
-class _Run:
-    """A player's running sums at a moment: their finished matches so far, wins, shared wins, points."""
-
-    finished: int = 0
-    won: int = 0
-    shared: int = 0
-    points: int = 0
-
-    def __sub__(self, other: _Run) -> _Run:
-        return _Run(
-            self.finished - other.finished, self.won - other.won, self.shared - other.shared, self.points - other.points
-        )
-
+#: A player's running sums at a moment: their finished matches so far, wins, shared wins, points.
+_Sums = tuple[int, int, int, int]
+_NONE: _Sums = (0, 0, 0, 0)
 
 _results, _ratings, _summaries, _players = (
     PlayerResult.__table__,
@@ -164,150 +152,126 @@ _results, _ratings, _summaries, _players = (
     PlayerSummary.__table__,
     Player.__table__,
 )
-_RUN = aliased(PlayerResult, name="run")
 
 
 @cache
-def _runs_statement(bounds: int, ratings: bool) -> Select[Any]:
-    """Return the query of every player of a game's running sums before each of `bounds` moments
-    (bound as `bound_0` ...), and with `ratings` their latest rating before it: one row per moment
-    and player, the sums None before their first match.
+def _sums_statement(bounds: int, ratings: bool) -> Select[Any]:
+    """Return the query of every player of a game (`game` of the account `user_id`) with their name,
+    their running sums before each of `bounds` moments (bound as `bound_0` ...; None before their
+    first match there) and, with `ratings`, their latest rating before each: one row a player.
 
-    Each sum is the latest finished result before the moment, one step down the running index.
+    Each moment's sums are the player's latest finished result before it, found in one step down
+    the running index and joined by its id; each rating one step down the ratings' index.
     """
-    moments = union_all(
-        *[
-            select(literal(index).label("at"), bindparam(f"bound_{index}", type_=UTCDateTime()).label("moment"))
-            for index in range(bounds)
-        ]
-    ).subquery("moments")
-    latest = (
-        select(_results.c.id)
-        .where(
-            _results.c.player_id == _summaries.c.player_id,
-            _results.c.game == bindparam("game"),
-            _results.c.status == FINISHED,
-            _results.c.played_at < moments.c.moment,
+    columns: list[Any] = [_summaries.c.player_id, _players.c.name]
+    source = _summaries.join(_players, _players.c.id == _summaries.c.player_id)
+    for index in range(bounds):
+        moment = bindparam(f"bound_{index}", type_=UTCDateTime())
+        latest = (
+            select(_results.c.id)
+            .where(
+                _results.c.player_id == _summaries.c.player_id,
+                _results.c.game == bindparam("game"),
+                _results.c.status == FINISHED,
+                _results.c.played_at < moment,
+            )
+            .order_by(_results.c.played_at.desc(), _results.c.match_id.desc())
+            .limit(fixed_limit(1))
+            .correlate(_summaries)
+            .scalar_subquery()
         )
-        .order_by(_results.c.played_at.desc(), _results.c.match_id.desc())
-        .limit(fixed_limit(1))
-        .correlate(_summaries, moments)
-        .scalar_subquery()
-    )
-    rated = (
-        select(_ratings.c.ordinal)
-        .where(
-            _ratings.c.player_id == _summaries.c.player_id,
-            _ratings.c.game == bindparam("game"),
-            _ratings.c.rated_at < moments.c.moment,
-        )
-        .order_by(_ratings.c.rated_at.desc(), _ratings.c.match_id.desc())
-        .limit(fixed_limit(1))
-        .correlate(_summaries, moments)
-        .scalar_subquery()
-    )
-    pairs = (
-        select(
-            moments.c.at,
-            _summaries.c.player_id,
-            latest.label("result_id"),
-            (rated if ratings else null()).label("rating"),
-        )
-        .select_from(_summaries)
-        .join(moments, true())
-        .where(_summaries.c.user_id == bindparam("user_id"), _summaries.c.game == bindparam("game"))
-        .subquery("pairs")
-    )
+        run = _results.alias(f"run_{index}")
+        source = source.outerjoin(run, run.c.id == latest)
+        columns += [run.c.run_finished, run.c.run_won, run.c.run_shared, run.c.run_points]
+        if ratings:
+            columns.append(
+                select(_ratings.c.ordinal)
+                .where(
+                    _ratings.c.player_id == _summaries.c.player_id,
+                    _ratings.c.game == bindparam("game"),
+                    _ratings.c.rated_at < moment,
+                )
+                .order_by(_ratings.c.rated_at.desc(), _ratings.c.match_id.desc())
+                .limit(fixed_limit(1))
+                .correlate(_summaries)
+                .scalar_subquery()
+            )
     return (
-        select(
-            pairs.c.at,
-            pairs.c.player_id,
-            _players.c.name,
-            _RUN.run_finished,
-            _RUN.run_won,
-            _RUN.run_shared,
-            _RUN.run_points,
-            pairs.c.rating,
-        )
-        .select_from(pairs)
-        .join(_players, _players.c.id == pairs.c.player_id)
-        .outerjoin(_RUN, _RUN.id == pairs.c.result_id)
+        select(*columns)
+        .select_from(source)
+        .where(_summaries.c.user_id == bindparam("user_id"), _summaries.c.game == bindparam("game"))
     )
 
 
-@dataclass(frozen=True)
-class _PlayerAt:
-    name: str
-    run: _Run
-    rating: float | None
-
-
-def _runs(user: User, game: str, moments: Sequence[datetime], ratings: bool = True) -> list[dict[int, _PlayerAt]]:
-    """Return, for each moment, every player of `game`'s running sums and (with `ratings`) rating just before
-    it, in one query."""
+def _sums(user: User, game: str, moments: Sequence[datetime], ratings: bool) -> Any:
+    """Return the rows of `_sums_statement` for these moments, as plain rows on the session's connection
+    (read for every player of the game: the ORM's row machinery would cost more than the query)."""
     values: dict[str, Any] = {"user_id": user.id, "game": game}
     values.update({f"bound_{index}": moment for index, moment in enumerate(moments)})
-    found: list[dict[int, _PlayerAt]] = [{} for _moment in moments]
-    for at, player_id, name, finished, won, shared, points, rating in db.session.execute(
-        _runs_statement(len(moments), ratings), values
-    ):
-        run = _Run(finished or 0, won or 0, shared or 0, points or 0)
-        found[at][player_id] = _PlayerAt(name, run, rating)
-    return found
+    return db.session.connection().execute(_sums_statement(len(moments), ratings), values)
 
 
-def _table(points: LeaguePoints, start: dict[int, _PlayerAt], end: dict[int, _PlayerAt]) -> list[SeasonLine]:
-    """Return the table of the players who finished a match between two moments, placed by league
-    points, then wins, then points scored (equal on all three: the same place), then by name."""
-    unplaced = []
-    for player_id, at_end in end.items():
-        at_start = start.get(player_id)
-        season = at_end.run - (at_start.run if at_start else _Run())
-        if season.finished <= 0:
-            continue
-        league, counted = points.of(season.won, season.shared, season.finished)
-        before = at_start.rating if at_start and at_start.rating is not None else NEW_RATING
-        change = None if at_end.rating is None else at_end.rating - before
-        unplaced.append((league, season, counted, change, player_id, at_end.name))
-    unplaced.sort(key=lambda line: (-line[0], -line[1].won, -line[1].points, line[5].casefold(), line[4]))
+def _placed(points: LeaguePoints, unplaced: list[tuple[int, str, _Sums, float | None]]) -> list[SeasonLine]:
+    """Return the table of players given as (id, name, sums over the season, rating change), those who
+    finished a match in it placed by league points, then wins, then points scored (equal on all
+    three: the same place), then by name."""
     lines: list[SeasonLine] = []
-    for index, (league, season, counted, change, player_id, name) in enumerate(unplaced):
+    ordered = []
+    for player_id, name, (played, won, shared, scored), change in unplaced:
+        if played > 0:
+            league, counted = points.of(won, shared, played)
+            ordered.append((-league, -won, -scored, name.casefold(), player_id, name, played, shared, counted, change))
+    ordered.sort()
+    for index, (league, won, scored, _key, player_id, name, played, shared, counted, change) in enumerate(ordered):
         place = index + 1
-        if lines:
-            previous = lines[-1]
-            if (previous.points, previous.won, previous.scored) == (league, season.won, season.points):
-                place = previous.place
-        lines.append(
-            SeasonLine(
-                place,
-                player_id,
-                name,
-                season.finished,
-                season.won,
-                season.shared,
-                league,
-                counted,
-                season.points,
-                change,
-            )
-        )
+        if lines and (lines[-1].points, lines[-1].won, lines[-1].scored) == (-league, -won, -scored):
+            place = lines[-1].place
+        lines.append(SeasonLine(place, player_id, name, played, -won, shared, -league, counted, -scored, change))
     return lines
+
+
+def _between(start: tuple[Any, ...], end: tuple[Any, ...]) -> _Sums:
+    """Return what running sums grew by from `start` to `end` (either None before a first match)."""
+    first = start if start[0] is not None else _NONE
+    last = end if end[0] is not None else _NONE
+    return (last[0] - first[0], last[1] - first[1], last[2] - first[2], last[3] - first[3])
 
 
 def season_table(user: User, game: str, season: SeasonSpan, zone: tzinfo, best_of: int | None) -> list[SeasonLine]:
     """Return a season's league table in `game`, its days in `zone`, counting each player's best
     `best_of` matches (None: every one). One query."""
-    since, until = season.bounds(zone)
-    start, end = _runs(user, game, [since, until])
-    return _table(replace(season.points, best_of=best_of), start, end)
+    unplaced = []
+    for player_id, name, *start, rated_before, f, w, sh, p, rated_after in _sums(user, game, season.bounds(zone), True):
+        before = rated_before if rated_before is not None else NEW_RATING
+        change = None if rated_after is None else rated_after - before
+        unplaced.append((player_id, name, _between(tuple(start), (f, w, sh, p)), change))
+    return _placed(replace(season.points, best_of=best_of), unplaced)
+
+
+_seasons = Season.__table__
+#: The account's named seasons as plain rows (a list every player page asks for).
+_NAMED = (
+    select(
+        _seasons.c.name,
+        _seasons.c.starts_on,
+        _seasons.c.ends_on,
+        _seasons.c.win_points,
+        _seasons.c.shared_points,
+        _seasons.c.other_points,
+        _seasons.c.best_of,
+        _seasons.c.id,
+    )
+    .where(_seasons.c.user_id == bindparam("user_id"))
+    .order_by(_seasons.c.starts_on.desc(), _seasons.c.id.desc())
+)
 
 
 def named_seasons(user: User) -> list[SeasonSpan]:
     """Return the seasons the account named, the latest to begin first."""
-    seasons = db.session.scalars(
-        select(Season).where(Season.user_id == user.id).order_by(Season.starts_on.desc(), Season.id.desc())
-    )
-    return [named_season(season) for season in seasons]
+    return [
+        SeasonSpan(row.name, row.starts_on, row.ends_on, LeaguePoints(*row[3:7]), row.id)
+        for row in db.session.connection().execute(_NAMED, {"user_id": user.id})
+    ]
 
 
 def named_season_for(user: User, season_id: int) -> Season | None:
@@ -346,19 +310,27 @@ def years_played(user: User, zone: tzinfo, game: str | None = None) -> list[int]
     return list(range(max(lasts).astimezone(zone).year, min(firsts).astimezone(zone).year - 1, -1))
 
 
+#: How many finished matches of each game ended between two moments: a count along the index of the
+#: account's finished matches of each game by their end, game by game.
+_GAME_COUNTS = union_all(
+    *[
+        select(literal(game).label("game"), func.count().label("matches")).where(
+            Match.user_id == bindparam("user_id"),
+            Match.game == game,
+            Match.status == FINISHED,
+            Match.ended_at >= bindparam("since"),
+            Match.ended_at < bindparam("until"),
+        )
+        for game in GAMES
+    ]
+)
+
+
 def games_of_season(user: User, season: SeasonSpan, zone: tzinfo) -> list[tuple[str, int]]:
     """Return the games finished in a season with how many matches of each, the most played first."""
     since, until = season.bounds(zone)
-    counted = db.session.execute(
-        select(Match.game, func.count())
-        .where(
-            Match.user_id == user.id,
-            Match.status == FINISHED,
-            and_(Match.ended_at >= since, Match.ended_at < until),
-        )
-        .group_by(Match.game)
-    )
-    return sorted(((game, count) for game, count in counted), key=lambda pair: (-pair[1], pair[0]))
+    counted = db.session.connection().execute(_GAME_COUNTS, {"user_id": user.id, "since": since, "until": until})
+    return sorted(((game, count) for game, count in counted if count), key=lambda pair: (-pair[1], pair[0]))
 
 
 @dataclass(frozen=True)
@@ -387,11 +359,17 @@ def player_places(user: User, player: Player, game: str, zone: tzinfo, today: da
         return []
     moments = sorted({moment for span in spans for moment in span.bounds(zone)})
     index = {moment: at for at, moment in enumerate(moments)}
-    runs = _runs(user, game, moments, ratings=False)
+    rows = [(row[0], row[1], row[2:]) for row in _sums(user, game, moments, False)]
     places = []
     for span in spans:
-        since, until = span.bounds(zone)
-        table = _table(span.points, runs[index[since]], runs[index[until]])
+        since, until = (4 * index[moment] for moment in span.bounds(zone))
+        table = _placed(
+            span.points,
+            [
+                (player_id, name, _between(sums[since : since + 4], sums[until : until + 4]), None)
+                for player_id, name, sums in rows
+            ],
+        )
         mine = next((line for line in table if line.player_id == player.id), None)
         if mine is not None:
             places.append(SeasonPlace(span, mine.place, len(table), mine.points, mine.played))

@@ -118,6 +118,8 @@ class Match(Model):
         # A night's matches; then the nights themselves (the matches that begin one),
         # newest first, counted and paged on this index alone however long each night.
         Index("ix_matches_user_id_night_id", "user_id", "night_id"),
+        # A live view's link preview finds its match by the share link's salt (`accounts.keys`).
+        Index("ix_matches_share_salt", "share_salt", unique=True),
         Index(
             "ix_matches_user_id_nights",
             "user_id",

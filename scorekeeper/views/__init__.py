@@ -35,7 +35,7 @@ from ..pages import lists
 from ..reads import queries
 
 #: Endpoints anyone may reach without signing in, even before the first account exists:
-#: static files, what makes the app installable, shared live views, the language switch, and
+#: static files, what makes the app installable, shared live views and their previews, the language switch, and
 #: the page an entry link opens (what it lets the phone reach then is `table.TABLE_ENDPOINTS`).
 OPEN_ENDPOINTS = frozenset(
     {
@@ -44,6 +44,7 @@ OPEN_ENDPOINTS = frozenset(
         "share.live",
         "share.state",
         "share.old_link",
+        "cards.preview",
         "pwa.manifest",
         "pwa.service_worker",
         "pwa.offline",

@@ -343,8 +343,9 @@ def share_match(match_id: int) -> Reply:
     """Make the match's read-only live link; a new one replaces any older one, which stops working."""
     from .share import live_address
 
-    secret = services.share_match(_one(match_id), _expected_version())
-    return jsonify({"url": live_address(secret).url}), 201
+    match = _one(match_id)
+    secret = services.share_match(match, _expected_version())
+    return jsonify({"url": live_address(secret, match.share_salt).url}), 201
 
 
 @bp.delete("/matches/<int:match_id>/share")

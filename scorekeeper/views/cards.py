@@ -10,6 +10,8 @@ from ..figures import nights as night_reads
 from ..pages import boards, cards
 from ..pages import nights as night_pages
 from ..pages.card_image import card_tag, draw_card
+from ..reads import matches as shown_matches
+from ..reads import table as table_reads
 from .table import reachable_shown_match
 
 bp = Blueprint("cards", __name__)
@@ -27,6 +29,14 @@ def night(night_id: int) -> Response:
     """Answer the night's result card (`?theme=dark` for the dark one)."""
     page = night_pages.shown_night(night_reads.night_for(current_user, night_id))
     return _png(cards.night_card(page, dark=request.args.get("theme") == "dark"))
+
+
+@bp.get("/live/preview/<salt>.png")
+def preview(salt: str) -> Response:
+    """Answer the card of a match whose live view is shared with this salt, to anyone (the image of a
+    link's preview, which a chat app fetches with no session)."""
+    match = table_reads.match_for_preview(salt)
+    return _png(cards.match_card(boards.scoreboard(shown_matches.match_to_show(match.id)), dark=False))
 
 
 def _png(card: cards.ResultCard) -> Response:

@@ -189,7 +189,7 @@ class Stock:
         share = None
         if then == "share":
             board = self._expect(self._as_browser(owner, "GET", f"/matches/{match_id}"), 200, "a scoreboard").body
-            links = re.findall(r"/live#([A-Za-z0-9_-]{20,})", board.decode())
+            links = re.findall(r"/live(?:\?preview=[0-9a-f]{32})?#([A-Za-z0-9_-]{20,})", board.decode())
             if not links:
                 raise RuntimeError(f"preparing the data: the scoreboard of match {match_id} shows no share link")
             share = links[0]

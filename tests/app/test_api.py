@@ -273,7 +273,7 @@ def test_the_live_link_is_made_and_stopped_through_the_api(api: Api, other: Api,
     made = api.post(f"/api/v1/matches/{match_id}/share", None)
     assert made.status_code == 201 and list(made.get_json()) == ["url"]
     url = made.get_json()["url"]
-    assert url.startswith("http://127.0.0.2/live#") and len(url.rsplit("#", 1)[1]) >= 43
+    assert url.startswith("http://127.0.0.2/live?preview=") and len(url.rsplit("#", 1)[1]) >= 43
 
     def shown(link: str) -> int:
         return app.test_client().post("/live/state", data={"secret": link.rsplit("#", 1)[1]}).status_code

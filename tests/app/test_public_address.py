@@ -37,13 +37,13 @@ def test_links_are_written_under_the_public_address_whatever_host_a_request_name
     page = ana.client.get("/matches/1", headers=FORGED).get_data(as_text=True)
     assert "evil.example" not in page
     assert re.search(rf'href="{PUBLIC}/join#[\w-]{{43}}"', page) and re.search(
-        rf'href="{PUBLIC}/live#[\w-]{{43}}"', page
+        rf'href="{PUBLIC}/live\?preview=[0-9a-f]{{32}}#[\w-]{{43}}"', page
     )
     assert f'data-share-url="{PUBLIC}/join#' in page
     api = Api(app.test_client(), token_for(app, "ana"))
     api.headers.update(FORGED)
     api.post("/api/v1/matches", TUTE)
-    assert api.post("/api/v1/matches/1/share", None).get_json()["url"].startswith(f"{PUBLIC}/live#")
+    assert api.post("/api/v1/matches/1/share", None).get_json()["url"].startswith(f"{PUBLIC}/live?preview=")
     assert api.post("/api/v1/matches/1/entry-link", None).get_json()["url"].startswith(f"{PUBLIC}/join#")
     listed = api.get("/api/v1/matches?per_page=1")
     assert listed.headers["Link"].startswith(f"<{PUBLIC}/api/v1/matches?page=2&per_page=1>")
@@ -61,7 +61,7 @@ def test_a_public_address_under_a_path_keeps_it(ana: Browser, app: Flask) -> Non
     app.config["PUBLIC_URL"] = "https://example.org/scores"
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/share")
-    assert 'href="https://example.org/scores/live#' in ana.get("/matches/1").get_data(as_text=True)
+    assert 'href="https://example.org/scores/live?preview=' in ana.get("/matches/1").get_data(as_text=True)
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,7 @@ def test_a_page_opened_on_this_computer_hands_out_links_under_its_local_network_
     also_at(ana, "127.0.0.1")
     page = ana.client.get("/matches/1", headers={"Host": "127.0.0.1:5000"}).get_data(as_text=True)
     assert re.search(rf'href="http://{LOCAL_NETWORK}:5000/join#[\w-]{{43}}"', page)
-    assert re.search(rf'href="http://{LOCAL_NETWORK}:5000/live#[\w-]{{43}}"', page)
+    assert re.search(rf'href="http://{LOCAL_NETWORK}:5000/live\?preview=[0-9a-f]{{32}}#[\w-]{{43}}"', page)
     assert "127.0.0.1" not in page
     assert f"this computer's address on the local network, {LOCAL_NETWORK}" in page
 
@@ -106,7 +106,9 @@ def test_the_local_network_address_found_is_the_one_the_system_routes_by(
     api = Api(app.test_client(), token_for(app, "ana"))
     api.headers["Host"] = "[::1]:8000"
     api.post("/api/v1/matches", TUTE)
-    assert api.post("/api/v1/matches/2/share", None).get_json()["url"].startswith("http://192.168.1.20:8000/live#")
+    assert (
+        api.post("/api/v1/matches/2/share", None).get_json()["url"].startswith("http://192.168.1.20:8000/live?preview=")
+    )
 
 
 @pytest.mark.parametrize("routed", ["127.0.1.1", "0.0.0.0", OSError("Network is unreachable")])
@@ -119,7 +121,7 @@ def test_a_computer_on_no_network_keeps_its_own_address_and_says_so(
     ana.post("/matches/1/share")
     also_at(ana, "127.0.0.1")
     page = ana.client.get("/matches/1", headers={"Host": "127.0.0.1:5000"}).get_data(as_text=True)
-    assert 'href="http://127.0.0.1:5000/live#' in page
+    assert 'href="http://127.0.0.1:5000/live?preview=' in page
     assert "This computer is on no local network, so this link opens on this computer only." in page
 
 

@@ -27,7 +27,7 @@ def share_link(browser: Browser, match_id: int = 1) -> str:
     """Make the match's share link on the owner's phone; return its secret, read off the scoreboard."""
     browser.post(f"/matches/{match_id}/share")
     page = browser.get(f"/matches/{match_id}").get_data(as_text=True)
-    found = re.search(r'class="share-link" href="http://127.0.0.2/live#([A-Za-z0-9_-]+)"', page)
+    found = re.search(r'class="share-link" href="http://127.0.0.2/live\?preview=[0-9a-f]{32}#([A-Za-z0-9_-]+)"', page)
     assert found, "no share link on the scoreboard"
     return found.group(1)
 
@@ -95,8 +95,11 @@ def test_a_link_made_before_links_were_hashed_still_opens_and_is_sent_on_to_the_
 def test_the_share_link_comes_with_a_qr_code_of_itself_and_a_button_to_send_it(ana: Browser) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     assert '<svg role="img"' not in ana.get("/matches/1").get_data(as_text=True)  # nothing shared yet
-    link = "http://127.0.0.2/live#" + share_link(ana)
+    secret = share_link(ana)
     page = ana.get("/matches/1").get_data(as_text=True)
+    shown = re.search(r'class="share-link" href="([^"]+)"', page)
+    assert shown is not None and shown.group(1).endswith(f"#{secret}")
+    link = shown.group(1)
     found = re.search(
         r'<figure class="qr-box"><svg role="img" viewBox="0 0 (\d+) \1" class="qr">'
         r"<title>QR code of the live view's link[^<]*</title>.*?</svg></figure>",
@@ -115,7 +118,7 @@ def test_every_phone_of_the_owner_shows_the_share_link_again(ana: Browser, app: 
     start(ana, "tute2", ["Ana", "Luis"])
     secret = share_link(ana)
     other_phone = signed_in(app, "ana")
-    assert f"/live#{secret}" in other_phone.get("/matches/1").get_data(as_text=True)
+    assert re.search(rf"/live\?preview=[0-9a-f]{{32}}#{secret}", other_phone.get("/matches/1").get_data(as_text=True))
 
 
 def test_the_live_state_answers_204_until_the_match_changes(ana: Browser, app: Flask) -> None:
@@ -308,3 +311,41 @@ def test_the_offline_page_leaves_the_session_as_it_is(app: Flask) -> None:
     assert client.get("/join").headers.get("Set-Cookie")
     answer = client.get("/offline")
     assert answer.status_code == 200 and answer.headers.get("Set-Cookie") is None
+
+
+def test_a_shared_link_previews_the_scoreboard_in_a_chat_app_with_a_card_that_loads(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    secret = share_link(ana)
+    shown = re.search(
+        r'class="share-link" href="http://127.0.0.2(/live\?preview=([0-9a-f]{32}))#',
+        ana.get("/matches/1").get_data(as_text=True),
+    )
+    assert shown is not None
+    address, salt = shown.groups()
+    # A chat app fetches the link as it was pasted: without its fragment, with no session.
+    crawler = app.test_client()
+    page = crawler.get(address).get_data(as_text=True)
+    image = re.search(r'<meta property="og:image" content="([^"]+)">', page)
+    assert image is not None and image.group(1) == f"http://localhost/live/preview/{salt}.png"
+    assert '<meta property="og:title" content="Tute (two players): Ana, Luis">' in page
+    assert (
+        '<meta property="og:description" content="After 1 deal. 1. Ana 1 juego (80) · 2. Luis 0 juegos (50)">' in page
+    )
+    assert secret not in page
+    card = crawler.get(f"/live/preview/{salt}.png")
+    assert card.status_code == 200 and card.mimetype == "image/png" and card.data.startswith(b"\x89PNG")
+    assert (
+        card.headers["ETag"]
+        and crawler.get(f"/live/preview/{salt}.png", headers={"If-None-Match": card.headers["ETag"]}).status_code == 304
+    )
+    # The preview's key opens no live view; a stopped or renewed link previews nothing more.
+    assert live_state(crawler, salt).status_code == 404
+    ana.post("/matches/1/share/revoke")
+    assert crawler.get(f"/live/preview/{salt}.png").status_code == 404
+    assert "og:image" not in crawler.get(address).get_data(as_text=True)
+    ana.post("/matches/1/share")
+    assert crawler.get(f"/live/preview/{salt}.png").status_code == 404
+    for wrong in ("0" * 32, "not-a-salt", "A" * 32):
+        assert crawler.get(f"/live/preview/{wrong}.png").status_code == 404
+        assert crawler.get(f"/live?preview={wrong}").status_code == 200

@@ -26,7 +26,7 @@ def test_the_live_view_on_another_phone_follows_new_and_edited_deals(
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap("text=Make a share link")
     link = phone.page.locator("a.share-link").get_attribute("href")
-    assert link is not None and "/live#" in link
+    assert link is not None and "/live?preview=" in link and "#" in link
     secret = link.split("#", 1)[1]
     other = Phone(browser, server)  # not signed in
     asked: list[str] = []
