@@ -40,8 +40,11 @@ NEW_RATING = 0.0
 #: The calendar years a season may be: any a group has played in, and none whose last day the
 #: calendar cannot follow.
 MIN_YEAR, MAX_YEAR = 1900, 9998
-#: How many seasons a player's page names their place in, the latest first.
-PLACES_SHOWN = 6
+#: A player's page names their place in the seasons of their latest this many calendar years of play
+#: (those years, and the named seasons that end in them), at most PLACES_SHOWN, the latest first; the
+#: seasons' page has every one.
+PLACES_YEARS = 2
+PLACES_SHOWN = 4
 
 
 @dataclass(frozen=True)
@@ -58,8 +61,10 @@ class LeaguePoints:
         """Return the league points of a player's season and how many matches they counted: all of
         them, or their best `best_of` (each result's points told apart by their kind alone, the best
         matches are the most rewarded kinds first)."""
+        if self.best_of is None or self.best_of >= played:
+            return self.win * (won - shared) + self.shared * shared + self.other * (played - won), played
         kinds = sorted(((self.win, won - shared), (self.shared, shared), (self.other, played - won)), reverse=True)
-        room = played if self.best_of is None else min(self.best_of, played)
+        room = self.best_of
         counted = points = 0
         for value, count in kinds:
             taken = min(count, room - counted)
@@ -136,11 +141,6 @@ class SeasonLine:
     scored: int  #: the sum of the player's totals
     rating_change: float | None
 
-    @property
-    def lost(self) -> int:
-        """Return the matches the player did not win."""
-        return self.played - self.won
-
 
 #: A player's running sums at a moment: their finished matches so far, wins, shared wins, points.
 _Sums = tuple[int, int, int, int]
@@ -156,15 +156,19 @@ _results, _ratings, _summaries, _players = (
 
 @cache
 def _sums_statement(bounds: int, ratings: bool) -> Select[Any]:
-    """Return the query of every player of a game (`game` of the account `user_id`) with their name,
-    their running sums before each of `bounds` moments (bound as `bound_0` ...; None before their
-    first match there) and, with `ratings`, their latest rating before each: one row a player.
+    """Return the query of every player of a game (`game` of the account `user_id`) with, when
+    `ratings`, their name; their running sums before each of `bounds` moments (bound as `bound_0`
+    ...; None before their first match there) and, with `ratings`, their latest rating before each:
+    one row a player.
 
     Each moment's sums are the player's latest finished result before it, found in one step down
     the running index and joined by its id; each rating one step down the ratings' index.
     """
-    columns: list[Any] = [_summaries.c.player_id, _players.c.name]
-    source = _summaries.join(_players, _players.c.id == _summaries.c.player_id)
+    columns: list[Any] = [_summaries.c.player_id]
+    source: Any = _summaries
+    if ratings:  # a season's table, which names its players
+        columns.append(_players.c.name)
+        source = source.join(_players, _players.c.id == _summaries.c.player_id)
     for index in range(bounds):
         moment = bindparam(f"bound_{index}", type_=UTCDateTime())
         latest = (
@@ -295,19 +299,41 @@ _ENDS = {
 }
 
 
+_ENDS_OF_ANY = union_all(*_ENDS.values())
+
+
 def years_played(user: User, zone: tzinfo, game: str | None = None) -> list[int]:
     """Return the calendar years (in `zone`) from the account's first finished match to its last
     (of `game`, or of any game), the latest first; none before the first match."""
-    games = [game] if game is not None else list(GAMES)
-    statement = union_all(*[_ENDS[name] for name in games])
-    firsts, lasts = [], []
-    for first, last in db.session.execute(statement, {"user_id": user.id}):
-        if first is not None and last is not None:
-            firsts.append(first)
-            lasts.append(last)
-    if not firsts:
+    statement = _ENDS_OF_ANY if game is None else _ENDS[game]
+    return _years(db.session.connection().execute(statement, {"user_id": user.id}), zone)
+
+
+def _years(ends: Any, zone: tzinfo) -> list[int]:
+    """Return the calendar years (in `zone`) from the first of (first, last) moments to the last, the latest first."""
+    found = [(first, last) for first, last in ends if first is not None and last is not None]
+    if not found:
         return []
-    return list(range(max(lasts).astimezone(zone).year, min(firsts).astimezone(zone).year - 1, -1))
+    first, last = min(first for first, _last in found), max(last for _first, last in found)
+    return list(range(last.astimezone(zone).year, first.astimezone(zone).year - 1, -1))
+
+
+def _player_end(ordered: Any) -> Any:
+    return (
+        select(_results.c.played_at)
+        .where(
+            _results.c.player_id == bindparam("player_id"),
+            _results.c.game == bindparam("game"),
+            _results.c.status == FINISHED,
+        )
+        .order_by(ordered)
+        .limit(fixed_limit(1))
+        .scalar_subquery()
+    )
+
+
+#: A player's first and last finished match of a game: a step to each end of their running index.
+_PLAYER_ENDS = select(_player_end(_results.c.played_at.asc()), _player_end(_results.c.played_at.desc()))
 
 
 #: How many finished matches of each game ended between two moments: a count along the index of the
@@ -345,32 +371,41 @@ class SeasonPlace:
 
 
 def player_places(user: User, player: Player, game: str, zone: tzinfo, today: date) -> list[SeasonPlace]:
-    """Return the player's place in the latest seasons of `game` they finished a match in (calendar
-    years and named seasons that have begun, the latest to end first; at most PLACES_SHOWN).
+    """Return the player's place in the latest seasons of `game` they finished a match in: the last
+    PLACES_YEARS calendar years they played it in and the named seasons that have begun and end in
+    those years, the latest to end first, at most PLACES_SHOWN.
 
-    Three queries: the years played, the named seasons, and every player's running sums at each
-    season's bounds, together.
+    Three queries: the years they played, the named seasons, and every player's running sums at
+    each season's bounds, together. Bounding the seasons bounds the query: a player of ten years
+    is placed in as many seasons as one of two.
     """
-    spans = [calendar_year(year) for year in years_played(user, zone, game)]
-    spans += [span for span in named_seasons(user) if span.has_begun(today)]
-    spans.sort(key=lambda span: (span.ends_on, span.season_id or 0), reverse=True)
-    spans = spans[: PLACES_SHOWN * 2]  # a few the player may have missed, but a bounded query
-    if not spans:
+    ends = db.session.connection().execute(_PLAYER_ENDS, {"player_id": player.id, "game": game})
+    years = _years(ends, zone)[:PLACES_YEARS]
+    if not years:
         return []
+    spans = [calendar_year(year) for year in years]
+    spans += [
+        span for span in named_seasons(user) if span.has_begun(today) and years[-1] <= span.ends_on.year <= years[0]
+    ]
+    spans.sort(key=lambda span: (span.ends_on, span.season_id or 0), reverse=True)
+    spans = spans[:PLACES_SHOWN]
     moments = sorted({moment for span in spans for moment in span.bounds(zone)})
     index = {moment: at for at, moment in enumerate(moments)}
-    rows = [(row[0], row[1], row[2:]) for row in _sums(user, game, moments, False)]
+    rows = [(row[0], row[1:]) for row in _sums(user, game, moments, False)]
     places = []
     for span in spans:
         since, until = (4 * index[moment] for moment in span.bounds(zone))
-        table = _placed(
-            span.points,
-            [
-                (player_id, name, _between(sums[since : since + 4], sums[until : until + 4]), None)
-                for player_id, name, sums in rows
-            ],
-        )
-        mine = next((line for line in table if line.player_id == player.id), None)
+        # Placed as `_placed` places them, without laying the table out: the player's place is one
+        # more than the players ahead of them on league points, then wins, then points scored.
+        standings, mine = [], None
+        for player_id, sums in rows:
+            played, won, shared, scored = _between(sums[since : since + 4], sums[until : until + 4])
+            if played > 0:
+                league = span.points.of(won, shared, played)[0]
+                standings.append((league, won, scored))
+                if player_id == player.id:
+                    mine = (league, won, scored, played)
         if mine is not None:
-            places.append(SeasonPlace(span, mine.place, len(table), mine.points, mine.played))
-    return places[:PLACES_SHOWN]
+            ahead = sum(standing > mine[:3] for standing in standings)
+            places.append(SeasonPlace(span, 1 + ahead, len(standings), mine[0], mine[3]))
+    return places

@@ -106,9 +106,11 @@ class PlaceRow:
 
 def place_rows(places: Sequence[SeasonPlace], game: str) -> list[PlaceRow]:
     """Return a player's places in their latest seasons of `game`, each linking to its table."""
+    year = address_of("seasons.season", "year", game=game)
+    named = address_of("seasons.season_named", "season_id", game=game)
     return [
         PlaceRow(
-            season_address(place.season, game=game),
+            named(place.season.season_id) if place.season.season_id is not None else year(place.season.year or 0),
             season_title(place.season),
             gettext("Place %(place)s of %(players)s", place=place.place, players=place.of),
             ngettext("%(num)s point", "%(num)s points", place.points)

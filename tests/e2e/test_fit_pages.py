@@ -3,6 +3,7 @@ languages, with matches of eight players whose names are 20 characters long."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from scorekeeper import services
@@ -43,6 +44,13 @@ MEASURE = """() => {
     return cell.width > 2 && text.width > 0 && (text.right > cell.right + 0.5 || text.left < cell.left - 0.5);
   }).map((head) => 'th: ' + head.textContent.trim());
   return [document.documentElement.scrollWidth, width, [...new Set(over.concat(heads))].slice(0, 5)];
+}"""
+
+
+#: How far a league table reaches past the box it scrolls in (0 when it fits, or there is none).
+LEAGUE = """() => {
+  const table = document.querySelector('table.league');
+  return table ? Math.max(0, table.scrollWidth - table.parentElement.clientWidth) : 0;
 }"""
 
 
@@ -100,6 +108,11 @@ def _prepare(server: Server) -> dict[str, str]:
             },
         )
         services.add_deal(subastado, {"dealer": 1, "passed": True})
+        today = datetime.now(UTC).date()
+        # A season named as long as a name may be, covering the finished Tute for four.
+        season = services.name_season(
+            user, services.SeasonRules("Liga de otoño de los martes, bar Pepe", today - timedelta(days=9), today)
+        )
         players = sorted(db.session.scalars(db.select(Player.id).where(Player.user_id == user.id)))
         ids = {
             "pocha": pocha.id,
@@ -108,6 +121,8 @@ def _prepare(server: Server) -> dict[str, str]:
             "tute3": tute3.id,
             "subastado": subastado.id,
             "night": pocha.night_id or pocha.id,
+            "season": season.id,
+            "year": today.year,
         }
         db.session.remove()
     pages = {
@@ -148,6 +163,11 @@ def _prepare(server: Server) -> dict[str, str]:
         "subastado statistics": "/stats/subastado",
         "pocha statistics": "/stats/pocha",
         "head to head": f"/stats/head-to-head?a={players[0]}&b={players[1]}",
+        "seasons": "/seasons/",
+        "a year's table": f"/seasons/{ids['year']}?game=tute4",
+        "a named season's table": f"/seasons/named/{ids['season']}?game=tute4",
+        "a named season's table, best of 1": f"/seasons/named/{ids['season']}?game=tute4&best=1",
+        "changing a season": f"/seasons/named/{ids['season']}/edit",
         "account": "/account",
         "language": "/language",
     }
@@ -170,6 +190,10 @@ def test_no_page_is_wider_than_the_phone_in_any_language(browser: Any, server: S
             scroll_width, width, over = phone.page.evaluate(MEASURE)
             if scroll_width > width or over:
                 wide.append(f"{name} ({language}): {scroll_width} px wide, past the edge: {over}")
+            # A league table fits whole: none of its columns waits behind a sideways scroll of its own.
+            league = phone.page.evaluate(LEAGUE)
+            if league:
+                wide.append(f"{name} ({language}): the league table is {league} px wider than its box")
     assert phone.errors == []
     phone.close()
     assert wide == []
