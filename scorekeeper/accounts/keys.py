@@ -34,13 +34,19 @@ def looks_like_key(text: object) -> bool:
     return isinstance(text, str) and _KEY_PATTERN.fullmatch(text) is not None
 
 
-#: What `new_link_key` makes as a salt.
-_SALT_PATTERN = re.compile(r"[0-9a-f]{32}")
+#: What `new_preview_key` makes.
+_PREVIEW_PATTERN = re.compile(r"[0-9a-f]{32}")
 
 
-def looks_like_salt(text: object) -> bool:
-    """Tell whether `text` could be a link's salt at all (a live view's preview names its match by it)."""
-    return isinstance(text, str) and _SALT_PATTERN.fullmatch(text) is not None
+def new_preview_key() -> str:
+    """Make the key of a live view's link preview: 128 random bits, drawn apart from the link's secret
+    (it travels in the link's query, and so in logs: it must tell nothing of the secret)."""
+    return secrets.token_hex(16)
+
+
+def looks_like_preview_key(text: object) -> bool:
+    """Tell whether `text` could be a link preview's key at all."""
+    return isinstance(text, str) and _PREVIEW_PATTERN.fullmatch(text) is not None
 
 
 def sign_in_lifetime() -> timedelta:

@@ -50,14 +50,15 @@ def operation(
     body: Schema | None = None,
     body_description: str = "",
     examples: dict[str, Any] | None = None,
+    tag: str = "matches",
 ) -> dict[str, Any]:
     """Return an operation of the document: its id, summary and description, answers (with 401, and
-    400 and 413 for a body), parameters and body."""
+    400 and 413 for a body), parameters and body, under `tag`."""
     operation: dict[str, Any] = {
         "operationId": operation_id,
         "summary": summary,
         "description": description,
-        "tags": ["matches"],
+        "tags": [tag],
     }
     if parameters:
         operation["parameters"] = parameters

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..figures.seasons import MAX_YEAR, MIN_YEAR
 from ..games.json_schema import Schema, ref
+from ..models import MAX_ID
 from ..rules import GAMES
-from ..services.seasons import MOST_COUNTED
+from ..season_rules import MAX_YEAR, MIN_YEAR, MOST_COUNTED
 from .parts import answer, operation
 
 
@@ -34,7 +34,7 @@ def _season_id() -> Schema:
         "name": "season_id",
         "in": "path",
         "required": True,
-        "schema": {"type": "integer", "minimum": 1},
+        "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
         "description": "The named season's id.",
     }
 
@@ -58,39 +58,33 @@ def season_paths() -> dict[str, Any]:
     """Return the seasons' paths and their operations."""
     return {
         "/seasons": {
-            "get": {
-                **operation(
-                    "listSeasons",
-                    "List the account's seasons",
-                    "The calendar years from the account's first finished match to its last, the latest first, then "
-                    "the seasons it named, the latest to begin first.",
-                    {"200": answer("Every season.", {"type": "array", "items": ref("Season")})},
-                ),
-                "tags": ["seasons"],
-            }
+            "get": operation(
+                "listSeasons",
+                "List the account's seasons",
+                "The calendar years from the account's first finished match to its last, the latest first, then "
+                "the seasons it named, the latest to begin first.",
+                {"200": answer("Every season.", {"type": "array", "items": ref("Season")})},
+                tag="seasons",
+            )
         },
         "/seasons/years/{year}/{game}": {
-            "get": {
-                **operation(
-                    "readYearTable",
-                    "Read a calendar year's league table in a game",
-                    "Each finished match gives 3 points for a win, 1 for a shared win and 0 otherwise.",
-                    _season_table_answers(),
-                    parameters=[_year(), _game(), _best()],
-                ),
-                "tags": ["seasons"],
-            }
+            "get": operation(
+                "readYearTable",
+                "Read a calendar year's league table in a game",
+                "Each finished match gives 3 points for a win, 1 for a shared win and 0 otherwise.",
+                _season_table_answers(),
+                parameters=[_year(), _game(), _best()],
+                tag="seasons",
+            )
         },
         "/seasons/{season_id}/{game}": {
-            "get": {
-                **operation(
-                    "readSeasonTable",
-                    "Read a named season's league table in a game",
-                    "Each finished match gives the season's points for its result.",
-                    _season_table_answers(),
-                    parameters=[_season_id(), _game(), _best()],
-                ),
-                "tags": ["seasons"],
-            }
+            "get": operation(
+                "readSeasonTable",
+                "Read a named season's league table in a game",
+                "Each finished match gives the season's points for its result.",
+                _season_table_answers(),
+                parameters=[_season_id(), _game(), _best()],
+                tag="seasons",
+            )
         },
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..games.json_schema import Schema, nullable
 from ..models import MAX_ID
 from ..rules import GAMES
+from ..season_rules import MAX_YEAR, MIN_YEAR
 
 
 def season_view() -> Schema:
@@ -22,7 +23,10 @@ def season_view() -> Schema:
                 **nullable({"type": "integer", "minimum": 1, "maximum": MAX_ID}),
                 "description": "A named season's id.",
             },
-            "year": {**nullable({"type": "integer", "minimum": 1900}), "description": "A calendar year's year."},
+            "year": {
+                **nullable({"type": "integer", "minimum": MIN_YEAR, "maximum": MAX_YEAR}),
+                "description": "A calendar year's year.",
+            },
             "name": {**nullable({"type": "string", "minLength": 1}), "description": "A named season's name."},
             "starts_on": {**day, "description": "Its first day."},
             "ends_on": {**day, "description": "Its last day, included."},

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from datetime import date, datetime, tzinfo
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import Select, bindparam, func, literal, select, union_all
 
@@ -34,85 +34,15 @@ from ..models import (
     UTCDateTime,
 )
 from ..rules import GAMES
+from ..season_rules import LeaguePoints, SeasonSpan, calendar_year
 
 #: A new player's rating as the pages show it: openskill's mu 25 less 3 sigma of 25/3.
 NEW_RATING = 0.0
-#: The calendar years a season may be: any a group has played in, and none whose last day the
-#: calendar cannot follow.
-MIN_YEAR, MAX_YEAR = 1900, 9998
-#: A player's page names their place in the seasons of their latest this many calendar years of play
-#: (those years, and the named seasons that end in them), at most PLACES_SHOWN, the latest first; the
-#: seasons' page has every one.
+#: A player's page names their place in the seasons of this many calendar years, up to that of their
+#: last match of the game (those years, and the named seasons that end in them), at most PLACES_SHOWN,
+#: the latest first; the seasons' page has every one.
 PLACES_YEARS = 2
 PLACES_SHOWN = 4
-
-
-@dataclass(frozen=True)
-class LeaguePoints:
-    """How a season's table counts a match: its points for a win alone, a shared win and any other
-    result, and how many of each player's best matches count (None: every one)."""
-
-    win: int = 3
-    shared: int = 1
-    other: int = 0
-    best_of: int | None = None
-
-    def of(self, won: int, shared: int, played: int) -> tuple[int, int]:
-        """Return the league points of a player's season and how many matches they counted: all of
-        them, or their best `best_of` (each result's points told apart by their kind alone, the best
-        matches are the most rewarded kinds first)."""
-        if self.best_of is None or self.best_of >= played:
-            return self.win * (won - shared) + self.shared * shared + self.other * (played - won), played
-        kinds = sorted(((self.win, won - shared), (self.shared, shared), (self.other, played - won)), reverse=True)
-        room = self.best_of
-        counted = points = 0
-        for value, count in kinds:
-            taken = min(count, room - counted)
-            points += value * taken
-            counted += taken
-        return points, counted
-
-
-@dataclass(frozen=True)
-class SeasonSpan:
-    """A season: a calendar year (`season_id` None) or a named one, its days (both included) and points."""
-
-    name: str | None
-    starts_on: date
-    ends_on: date
-    points: LeaguePoints
-    season_id: int | None = None
-
-    @property
-    def year(self) -> int | None:
-        """Return the calendar year this season is, or None for a named season."""
-        return self.starts_on.year if self.season_id is None else None
-
-    def bounds(self, zone: tzinfo) -> tuple[datetime, datetime]:
-        """Return the first moment of the season and the first after it, in UTC, its days in `zone`."""
-        return day_start(self.starts_on, zone), day_start(self.ends_on + timedelta(days=1), zone)
-
-    def has_begun(self, today: date) -> bool:
-        """Tell whether the season's first day has come."""
-        return self.starts_on <= today
-
-    def is_over(self, today: date) -> bool:
-        """Tell whether the season's last day has passed."""
-        return self.ends_on < today
-
-
-def day_start(day: date, zone: tzinfo) -> datetime:
-    """Return when `day` begins in `zone`, in UTC."""
-    midnight = datetime.combine(day, time())
-    # The pages' zones are pytz's (Flask-Babel's), whose offset for a day comes from localize().
-    localize = getattr(zone, "localize", None)
-    local = localize(midnight) if localize is not None else midnight.replace(tzinfo=zone)
-    return cast(datetime, local).astimezone(UTC)
-
-
-def calendar_year(year: int) -> SeasonSpan:
-    """Return a calendar year as a season, with the default points."""
-    return SeasonSpan(None, date(year, 1, 1), date(year, 12, 31), LeaguePoints())
 
 
 def named_season(season: Season) -> SeasonSpan:
@@ -166,7 +96,7 @@ def _sums_statement(bounds: int, ratings: bool) -> Select[Any]:
     """
     columns: list[Any] = [_summaries.c.player_id]
     source: Any = _summaries
-    if ratings:  # a season's table, which names its players
+    if ratings:  # a season's table; a player's places need neither names nor ratings, only the sums
         columns.append(_players.c.name)
         source = source.join(_players, _players.c.id == _summaries.c.player_id)
     for index in range(bounds):
@@ -371,9 +301,9 @@ class SeasonPlace:
 
 
 def player_places(user: User, player: Player, game: str, zone: tzinfo, today: date) -> list[SeasonPlace]:
-    """Return the player's place in the latest seasons of `game` they finished a match in: the last
-    PLACES_YEARS calendar years they played it in and the named seasons that have begun and end in
-    those years, the latest to end first, at most PLACES_SHOWN.
+    """Return the player's place in the latest seasons of `game` they finished a match in: the calendar
+    year of their last match of it and the PLACES_YEARS - 1 before, and the named seasons that have
+    begun and end in those years, the latest to end first, at most PLACES_SHOWN.
 
     Three queries: the years they played, the named seasons, and every player's running sums at
     each season's bounds, together. Bounding the seasons bounds the query: a player of ten years

@@ -9,9 +9,6 @@ from ..i18n import lazy_gettext as _l
 from .base import Form
 from .fields import WholeNumberField
 
-#: How each kind of result is worth by default, as the clubs' leagues count it.
-DEFAULT_POINTS = {"win_points": 3, "shared_points": 1, "other_points": 0}
-
 
 def _points_field(label: str, default: int) -> WholeNumberField:
     return WholeNumberField(

@@ -118,8 +118,10 @@ class Match(Model):
         # A night's matches; then the nights themselves (the matches that begin one),
         # newest first, counted and paged on this index alone however long each night.
         Index("ix_matches_user_id_night_id", "user_id", "night_id"),
-        # A live view's link preview finds its match by the share link's salt (`accounts.keys`).
-        Index("ix_matches_share_salt", "share_salt", unique=True),
+        # A link's preview finds its match by its key. An index, not a constraint: SQLite adds a
+        # column and an index in place, where a constraint rebuilds the table (and drops its
+        # AUTOINCREMENT with it).
+        Index("ix_matches_share_preview", "share_preview", unique=True),
         Index(
             "ix_matches_user_id_nights",
             "user_id",
@@ -152,6 +154,9 @@ class Match(Model):
     #: for a link made before links were drawn again, which still opens but cannot be shown.
     share_key_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     share_salt: Mapped[str | None] = mapped_column(String(32))
+    #: The key of the live view's link preview (a chat app's, in the link's query): random, and
+    #: apart from the link's secret, so that it opens the match's card and nothing else.
+    share_preview: Mapped[str | None] = mapped_column(String(32))
     #: A short note of the owner's (where, the stake, who brought dinner), or None.
     note: Mapped[str | None] = mapped_column(String(NOTE_ROOM))
     #: The note case-folded, for the history's search (written with the note, as a player's name_key).

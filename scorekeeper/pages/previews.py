@@ -24,14 +24,14 @@ class LinkPreview:
     height: int
 
 
-def link_preview(board: Scoreboard, salt: str) -> LinkPreview:
-    """Return the preview of a match's live view shared with `salt`: its card's words and address."""
+def link_preview(board: Scoreboard, key: str) -> LinkPreview:
+    """Return the preview of a match's live view whose link preview has this `key`: its card's words and address."""
     card = match_card(board, dark=False)
     standings = " · ".join(f"{line.rank}. {line.name} {line.score}" for line in card.lines if line.rank is not None)
     return LinkPreview(
         title=f"{game_title(board.game.name)}: {', '.join(board.seat_names)}",
         description=f"{card.verdict}. {standings}",
-        image=public_url("cards.preview", salt=salt),
+        image=public_url("cards.preview", key=key),
         width=CARD_WIDTH,
         height=CARD_HEIGHT,
     )

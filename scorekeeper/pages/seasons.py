@@ -10,7 +10,8 @@ from flask import url_for
 from flask_babel import gettext, ngettext
 
 from .. import formats
-from ..figures.seasons import SeasonLine, SeasonPlace, SeasonSpan
+from ..figures.seasons import SeasonLine, SeasonPlace
+from ..season_rules import SeasonSpan
 from .addresses import address_of
 
 

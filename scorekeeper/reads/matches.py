@@ -46,6 +46,7 @@ class ShownMatch:
     result: dict[str, Any] | None
     share_key_hash: str | None
     share_salt: str | None
+    share_preview: str | None
     note: str | None
     night_id: int | None
     created_at: datetime
@@ -67,6 +68,7 @@ _COLUMNS = (
     "result",
     "share_key_hash",
     "share_salt",
+    "share_preview",
     "note",
     "night_id",
     "created_at",

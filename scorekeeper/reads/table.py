@@ -12,7 +12,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload, load_only
 from sqlalchemy.orm.attributes import set_committed_value
 
-from ..accounts.keys import hash_token, looks_like_key, looks_like_salt
+from ..accounts.keys import hash_token, looks_like_key, looks_like_preview_key
 from ..errors import NotFound
 from ..extensions import db
 from ..i18n import gettext
@@ -51,13 +51,14 @@ def match_for_share(secret: str) -> Match:
     return match
 
 
-def match_for_preview(salt: str) -> Match:
-    """Return the match whose live view is shared with this salt (its link's preview), or raise NotFound.
+def match_for_preview(key: str) -> Match:
+    """Return the match whose live view's link preview has this key, or raise NotFound.
 
-    The salt opens no live view (it draws its secret only with the app's secret key): it shows
-    the match's card, so that a chat app given the link can preview it.
+    The key opens no live view: it shows the match's card, so that a chat app given the link can
+    preview it.
     """
-    match = db.session.scalar(select(Match).where(Match.share_salt == salt)) if looks_like_salt(salt) else None
+    found = looks_like_preview_key(key)
+    match = db.session.scalar(select(Match).where(Match.share_preview == key)) if found else None
     if match is None or match.share_key_hash is None or deleted_while_read(match):
         raise NotFound(gettext("This live view is no longer shared."))
     return match

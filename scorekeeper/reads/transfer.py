@@ -18,6 +18,7 @@ from ..errors import InvalidInput
 from ..extensions import db
 from ..models import NOTE_ROOM, STATUSES, Match, Player, Season, User
 from ..rules import RuleViolation, check_bids, check_match
+from ..season_rules import SeasonRules, check_season
 from ..text import USERNAME_PATTERN, clean_name, clean_note
 from .documents import match_document
 
@@ -188,7 +189,8 @@ SEASON_NUMBERS = ("win_points", "shared_points", "other_points")
 
 
 def _read_seasons(seasons: Any, where: str, check: _Checker) -> list[dict[str, Any]]:
-    """Check an account's named seasons (files made before seasons had none); return them ready to import."""
+    """Check an account's named seasons (files made before seasons had none), as the form checks a
+    season typed; return them ready to import."""
     read: list[dict[str, Any]] = []
     if not check.need(isinstance(seasons, list), where, "has seasons that are not a list."):
         return read
@@ -196,31 +198,26 @@ def _read_seasons(seasons: Any, where: str, check: _Checker) -> list[dict[str, A
         at = f"{where}, season {index + 1}"
         if not check.need(isinstance(season, Mapping) and isinstance(season.get("name"), str), at, "has no name."):
             continue
-        try:
-            name = clean_name(season["name"])
-        except InvalidInput as error:
-            check.problems.append(f"{at}: {error.message}")
-            continue
         days = []
         for field in ("starts_on", "ends_on"):
             try:
                 days.append(date.fromisoformat(season.get(field)))
             except (TypeError, ValueError):
                 check.problems.append(f"{at}: {season.get(field)!r} is not a day (YYYY-MM-DD).")
-        numbers = {field: season.get(field) for field in SEASON_NUMBERS}
+        numbers = {field: season.get(field) for field in (*SEASON_NUMBERS, "best_of")}
         whole = all(
-            isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100 for value in numbers.values()
+            (isinstance(value, int) and not isinstance(value, bool)) or (field == "best_of" and value is None)
+            for field, value in numbers.items()
         )
-        check.need(whole, at, "gives points that are not whole numbers from 0 to 100.")
-        best_of = season.get("best_of")
-        counted = best_of is None or (
-            isinstance(best_of, int) and not isinstance(best_of, bool) and 1 <= best_of <= 1000
-        )
-        check.need(counted, at, "counts a best of that is not a whole number from 1 to 1000, nor null.")
-        ordered = len(days) == 2 and days[0] <= days[1]
-        check.need(len(days) < 2 or ordered, at, "ends before it begins.")
-        if ordered and whole and counted:
-            read.append({"name": name, "starts_on": days[0], "ends_on": days[1], **numbers, "best_of": best_of})
+        check.need(whole, at, "gives points or a best of that are not whole numbers.")
+        if len(days) < 2 or not whole:
+            continue
+        try:
+            rules = check_season(SeasonRules(season["name"], days[0], days[1], **numbers))
+        except InvalidInput as error:
+            check.problems.append(f"{at}: {error.message}")
+            continue
+        read.append(dict(rules.__dict__))
     return read
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from ..accounts.keys import hash_token
 from ..errors import Conflict, InvalidInput, MatchOver, NotFound, PreconditionFailed, ServiceError
 from ..figures.locks import own_match_to_change
+from ..season_rules import SeasonRules
 from .accounts import (
     MIN_PASSWORD_LENGTH,
     TOKEN_PREFIX,
@@ -54,7 +55,7 @@ from .matches import (
     stop_sharing,
 )
 from .players import add_player, rename_player, set_player_archived
-from .seasons import SeasonRules, change_season, delete_season, name_season
+from .seasons import change_season, delete_season, name_season
 
 __all__ = [
     "MAX_IDEMPOTENCY_KEY",

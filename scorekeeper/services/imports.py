@@ -178,6 +178,7 @@ def _store(user: User, players: _Players, items: Sequence[Mapping[str, Any]]) ->
                 "result": result.to_dict(),
                 "share_key_hash": None,
                 "share_salt": None,
+                "share_preview": None,
                 "note": note,
                 "note_key": None if note is None else note.casefold(),
                 "night_id": None,

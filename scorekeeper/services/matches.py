@@ -18,7 +18,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from ..accounts.keys import SHARE_LINK, new_link_key
+from ..accounts.keys import SHARE_LINK, new_link_key, new_preview_key
 from ..errors import Conflict, NotFound
 from ..extensions import db
 from ..figures.locks import lock_figures
@@ -218,7 +218,7 @@ def share_match(match: Match, expected_version: int | None = None) -> str:
     of which only a hash and the salt it was drawn from are kept (see `keys.link_secret`)."""
     check_version(match, expected_version)
     key = new_link_key(SHARE_LINK)
-    match.share_key_hash, match.share_salt = key.key_hash, key.salt
+    match.share_key_hash, match.share_salt, match.share_preview = key.key_hash, key.salt, new_preview_key()
     return key.secret
 
 
@@ -226,4 +226,4 @@ def share_match(match: Match, expected_version: int | None = None) -> str:
 def stop_sharing(match: Match, expected_version: int | None = None) -> None:
     """Revoke the match's live-view link."""
     check_version(match, expected_version)
-    match.share_key_hash = match.share_salt = None
+    match.share_key_hash = match.share_salt = match.share_preview = None

@@ -25,7 +25,6 @@ from ..api.document import openapi_document
 from ..extensions import csrf
 from ..figures import nights as night_reads
 from ..figures import seasons
-from ..figures.seasons import MAX_YEAR, MIN_YEAR
 from ..models import MAX_ID, User
 from ..pages import nights as night_pages
 from ..pages import seasons as season_pages
@@ -35,7 +34,7 @@ from ..reads import queries
 from ..reads import table as table_reads
 from ..reads.documents import api_view, replayed_view
 from ..rules import GAMES, RuleViolation
-from ..services.seasons import MOST_COUNTED
+from ..season_rules import MAX_YEAR, MIN_YEAR, MOST_COUNTED, SeasonSpan, calendar_year
 from ..web.etags import tag_version, version_tag
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -232,11 +231,11 @@ def list_seasons() -> Reply:
     """List the account's seasons: the calendar years from its first finished match to its last, the latest
     first, then the seasons it named, the latest to begin first."""
     user, zone = _user(), _account_zone()
-    spans = [seasons.calendar_year(year) for year in seasons.years_played(user, zone)] + seasons.named_seasons(user)
+    spans = [calendar_year(year) for year in seasons.years_played(user, zone)] + seasons.named_seasons(user)
     return jsonify([season_pages.season_api_view(span) for span in spans]), 200
 
 
-def _season_table(season: seasons.SeasonSpan, game: str) -> Reply:
+def _season_table(season: SeasonSpan, game: str) -> Reply:
     if game not in GAMES:
         raise services.NotFound("There is no such game.")
     best = request.args.get("best")
@@ -250,7 +249,7 @@ def year_table(year: int, game: str) -> Reply:
     """Read a calendar year's league table in a game (`best`: count each player's best that many matches)."""
     if not MIN_YEAR <= year <= MAX_YEAR:
         raise services.NotFound("There is no such season.")
-    return _season_table(seasons.calendar_year(year), game)
+    return _season_table(calendar_year(year), game)
 
 
 @bp.get("/seasons/<int:season_id>/<game>")
@@ -345,7 +344,7 @@ def share_match(match_id: int) -> Reply:
 
     match = _one(match_id)
     secret = services.share_match(match, _expected_version())
-    return jsonify({"url": live_address(secret, match.share_salt).url}), 201
+    return jsonify({"url": live_address(secret, match.share_preview).url}), 201
 
 
 @bp.delete("/matches/<int:match_id>/share")

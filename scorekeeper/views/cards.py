@@ -31,11 +31,11 @@ def night(night_id: int) -> Response:
     return _png(cards.night_card(page, dark=request.args.get("theme") == "dark"))
 
 
-@bp.get("/live/preview/<salt>.png")
-def preview(salt: str) -> Response:
-    """Answer the card of a match whose live view is shared with this salt, to anyone (the image of a
-    link's preview, which a chat app fetches with no session)."""
-    match = table_reads.match_for_preview(salt)
+@bp.get("/live/preview/<key>.png")
+def preview(key: str) -> Response:
+    """Answer the card of the match whose live view's link preview has this key, to anyone (the image
+    of a link's preview, which a chat app fetches with no session)."""
+    match = table_reads.match_for_preview(key)
     return _png(cards.match_card(boards.scoreboard(shown_matches.match_to_show(match.id)), dark=False))
 
 

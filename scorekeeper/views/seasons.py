@@ -15,7 +15,7 @@ from ..figures import seasons
 from ..forms import SeasonForm, add_form_error, whole_number
 from ..pages import seasons as shown
 from ..rules import GAMES
-from ..services.seasons import MOST_COUNTED
+from ..season_rules import MAX_YEAR, MIN_YEAR, MOST_COUNTED, SeasonSpan, calendar_year
 from .statistics import csv_answer
 
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
@@ -48,7 +48,7 @@ def _index(form: SeasonForm, status: int = 200) -> tuple[str, int]:
     zone = _zone()
     return render_template(
         "seasons/index.html",
-        years=[seasons.calendar_year(year) for year in seasons.years_played(current_user, zone)],
+        years=[calendar_year(year) for year in seasons.years_played(current_user, zone)],
         named=seasons.named_seasons(current_user),
         form=form,
         today=_today(),
@@ -71,20 +71,20 @@ def index() -> Response | tuple[str, int]:
     return _index(form, 422 if form.errors or form.form_errors else 200)
 
 
-def _year(year: int) -> seasons.SeasonSpan:
-    if not seasons.MIN_YEAR <= year <= seasons.MAX_YEAR:
+def _year(year: int) -> SeasonSpan:
+    if not MIN_YEAR <= year <= MAX_YEAR:
         abort(404)
-    return seasons.calendar_year(year)
+    return calendar_year(year)
 
 
-def _named(season_id: int) -> seasons.SeasonSpan:
+def _named(season_id: int) -> SeasonSpan:
     season = seasons.named_season_for(current_user, season_id)
     if season is None:
         raise services.NotFound(gettext("There is no such season."))
     return seasons.named_season(season)
 
 
-def _table(season: seasons.SeasonSpan) -> tuple[str, list[tuple[str, int]], list[seasons.SeasonLine], int | None]:
+def _table(season: SeasonSpan) -> tuple[str, list[tuple[str, int]], list[seasons.SeasonLine], int | None]:
     """Return the game a season's page shows (`?game=`, else its most played), its games, its table and
     the best-of it counts (`?best=`, else the season's own)."""
     zone = _zone()
@@ -94,13 +94,13 @@ def _table(season: seasons.SeasonSpan) -> tuple[str, list[tuple[str, int]], list
     # Without `best`, as the season says; `best` empty (the field cleared) or 0, every match.
     asked_best = request.args.get("best")
     best_of = season.points.best_of if asked_best is None else whole_number(asked_best)
-    if best_of is not None and not 1 <= best_of <= MOST_COUNTED:
-        best_of = None
+    if best_of is not None:  # as the API reads it: more than any season holds counts them all
+        best_of = min(best_of, MOST_COUNTED) if best_of >= 1 else None
     lines = seasons.season_table(current_user, game, season, zone, best_of)
     return game, games, lines, best_of
 
 
-def _page(season: seasons.SeasonSpan) -> str:
+def _page(season: SeasonSpan) -> str:
     game, games, lines, best_of = _table(season)
     return render_template(
         "seasons/season.html",
@@ -125,7 +125,7 @@ def season_named(season_id: int) -> str:
     return _page(_named(season_id))
 
 
-def _csv(season: seasons.SeasonSpan) -> Response:
+def _csv(season: SeasonSpan) -> Response:
     game, _games, lines, _best = _table(season)
     rows: list[list[object]] = [
         ["place", "player", "played", "won", "shared_wins", "points", "counted", "scored", "rating_change"]

@@ -3,8 +3,8 @@
 The link's secret is in its address's fragment (`/live#…`), which a browser never sends to a
 server: the page's script sends it in the body of each of its requests for the scoreboard, so it
 appears in no request line, access log or Referer, and the database keeps only its hash. The
-link's query names its preview (`?preview=<salt>`): what a chat app that is given the link shows
-of it, the match's card, and nothing else (the salt draws the secret only with the app's key). The page
+link's query names its preview (`?preview=<key>`, random and apart from the secret): what a chat
+app that is given the link shows of it, the match's card, and nothing else. The page
 asks every few seconds whether the match changed (its version in the database, so any number of
 app processes can answer) and swaps in the new scoreboard when it did.
 """
@@ -33,10 +33,10 @@ from ..reads.matches import ShownMatch
 bp = Blueprint("share", __name__)
 
 
-def live_address(secret: str, salt: str | None) -> TableAddress:
-    """Return the live view's address: its page, naming its preview by the link's `salt` (when it has
-    one), with the secret in the fragment the browser keeps to itself."""
-    found = table_url("share.live", preview=salt) if salt else table_url("share.live")
+def live_address(secret: str, preview: str | None) -> TableAddress:
+    """Return the live view's address: its page, naming its link preview by its key (when it has one),
+    with the secret in the fragment the browser keeps to itself."""
+    found = table_url("share.live", preview=preview) if preview else table_url("share.live")
     return replace(found, url=f"{found.url}#{secret}")
 
 
@@ -44,7 +44,7 @@ def share_section(match: Match | ShownMatch) -> dict[str, object]:
     """Return what the owner's scoreboard says of the match's live view: whether it is shared, and its
     address when it can be drawn again (see `keys.link_secret`)."""
     secret = shown_link(SHARE_LINK, match.share_key_hash, match.share_salt)
-    address = live_address(secret, match.share_salt) if secret else None
+    address = live_address(secret, match.share_preview) if secret else None
     return {"open": match.share_key_hash is not None, "address": address.url if address else None, "reach": address}
 
 
@@ -67,15 +67,16 @@ def live() -> str:
     """Show the live view's page; its script reads the secret from the address's fragment and asks for
     the scoreboard (`state`). With the link's `preview`, the page carries the match's card and title
     for a chat app's preview of the link (Open Graph)."""
-    salt = request.args.get("preview")
+    key = request.args.get("preview")
     preview = None
-    if salt is not None:
+    if key is not None:
         try:
-            found = table_reads.match_for_preview(salt)
+            found = table_reads.match_for_preview(key)
+            board = boards.scoreboard(shown_matches.match_to_show(found.id))
         except services.NotFound:
-            pass  # a link shared no more: the page says so once its script asks
+            pass  # a link shared no more (or a match deleted meanwhile): the page says so once its script asks
         else:
-            preview = previews.link_preview(boards.scoreboard(shown_matches.match_to_show(found.id)), salt)
+            preview = previews.link_preview(board, key)
     return render_template("share/live.html", preview=preview)
 
 

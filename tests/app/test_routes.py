@@ -43,7 +43,7 @@ SAMPLE_VALUES = {
     "token_id": "1",
     "number": "1",
     "season_id": "1",
-    "salt": "0" * 32,
+    "key": "0" * 32,
     "year": "2026",
     "game_name": "tute2",
     "game": "tute2",

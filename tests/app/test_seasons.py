@@ -395,17 +395,37 @@ def test_an_export_carries_the_named_seasons_and_an_import_brings_them_back_once
                 "ends_on": "2026-08-01",
                 "win_points": 3,
                 "shared_points": 1,
-                "other_points": -1,
-                "best_of": 0,
-            }
+                "other_points": 0,
+                "best_of": None,
+            },
+            {"name": "Liga", "starts_on": "0001-01-01", "ends_on": "0001-12-31"},
+            {
+                "name": "Liga",
+                "starts_on": "9999-01-01",
+                "ends_on": "9999-12-31",
+                "win_points": 3,
+                "shared_points": 1,
+                "other_points": 0,
+                "best_of": None,
+            },
+            {
+                "name": "Liga",
+                "starts_on": "2026-01-01",
+                "ends_on": "2026-12-31",
+                "win_points": 1,
+                "shared_points": 3,
+                "other_points": 0,
+                "best_of": 5000,
+            },
         ]
         try:
             transfer.read_export(exported)
         except transfer.DamagedFile as error:
             assert error.problems == [
-                "account 1, season 1: gives points that are not whole numbers from 0 to 100.",
-                "account 1, season 1: counts a best of that is not a whole number from 1 to 1000, nor null.",
-                "account 1, season 1: ends before it begins.",
+                "account 1, season 1: The last day comes before the first.",
+                "account 1, season 2: gives points or a best of that are not whole numbers.",
+                "account 1, season 3: Choose a day in the years 1900 to 9998.",
+                "account 1, season 4: A win alone gives at least a shared win, and that at least any other result.",
             ]
         else:
             raise AssertionError("a damaged season was read")

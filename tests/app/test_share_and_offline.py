@@ -322,30 +322,33 @@ def test_a_shared_link_previews_the_scoreboard_in_a_chat_app_with_a_card_that_lo
         ana.get("/matches/1").get_data(as_text=True),
     )
     assert shown is not None
-    address, salt = shown.groups()
+    address, key = shown.groups()
+    with app.app_context():
+        match = db.session.get(Match, 1)
+        assert match is not None and key == match.share_preview and key != match.share_salt
     # A chat app fetches the link as it was pasted: without its fragment, with no session.
     crawler = app.test_client()
     page = crawler.get(address).get_data(as_text=True)
     image = re.search(r'<meta property="og:image" content="([^"]+)">', page)
-    assert image is not None and image.group(1) == f"http://localhost/live/preview/{salt}.png"
+    assert image is not None and image.group(1) == f"http://localhost/live/preview/{key}.png"
     assert '<meta property="og:title" content="Tute (two players): Ana, Luis">' in page
     assert (
         '<meta property="og:description" content="After 1 deal. 1. Ana 1 juego (80) · 2. Luis 0 juegos (50)">' in page
     )
     assert secret not in page
-    card = crawler.get(f"/live/preview/{salt}.png")
+    card = crawler.get(f"/live/preview/{key}.png")
     assert card.status_code == 200 and card.mimetype == "image/png" and card.data.startswith(b"\x89PNG")
     assert (
         card.headers["ETag"]
-        and crawler.get(f"/live/preview/{salt}.png", headers={"If-None-Match": card.headers["ETag"]}).status_code == 304
+        and crawler.get(f"/live/preview/{key}.png", headers={"If-None-Match": card.headers["ETag"]}).status_code == 304
     )
     # The preview's key opens no live view; a stopped or renewed link previews nothing more.
-    assert live_state(crawler, salt).status_code == 404
+    assert live_state(crawler, key).status_code == 404
     ana.post("/matches/1/share/revoke")
-    assert crawler.get(f"/live/preview/{salt}.png").status_code == 404
+    assert crawler.get(f"/live/preview/{key}.png").status_code == 404
     assert "og:image" not in crawler.get(address).get_data(as_text=True)
     ana.post("/matches/1/share")
-    assert crawler.get(f"/live/preview/{salt}.png").status_code == 404
-    for wrong in ("0" * 32, "not-a-salt", "A" * 32):
+    assert crawler.get(f"/live/preview/{key}.png").status_code == 404
+    for wrong in ("0" * 32, "not-a-salt", "A" * 32, "1" * 400):
         assert crawler.get(f"/live/preview/{wrong}.png").status_code == 404
         assert crawler.get(f"/live?preview={wrong}").status_code == 200
