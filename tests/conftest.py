@@ -20,9 +20,15 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+
+# No property test is timed: speed is the benchmark's to measure, and a loaded machine (CI runs
+# the suite beside its browsers) once took a 1 ms example past hypothesis's 200 ms deadline.
+settings.register_profile("untimed", deadline=None)
+settings.load_profile("untimed")
 
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "")
 DATABASES = ["sqlite"] + (["postgresql"] if POSTGRES_URL else [])
