@@ -88,6 +88,16 @@ def _formats() -> _Formats:
     return found
 
 
+def viewer_zone() -> Any:
+    """Return the viewer's time zone (the account's, else the browser's, else UTC), as the pages show times in."""
+    return _formats().zone
+
+
+def viewer_today() -> date:
+    """Return today's date in the viewer's time zone."""
+    return datetime.now(UTC).astimezone(viewer_zone()).date()
+
+
 def percent(value: float | None) -> str:
     """Return a share as a whole percentage in the page's locale, or a dash."""
     if value is None:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-import pytz
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import get_timezone, gettext
+from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from .. import services
+from .. import formats, services
 from ..figures import pairs, reads, seasons
 from ..forms import PlayerForm, add_form_error, required_text
 from ..pages import charts
@@ -79,8 +76,7 @@ def detail(player_id: int) -> str:
     and partners across every game."""
     player = queries.player_for(current_user, player_id)
     figures, shown = reads.player_page_figures(current_user, player, request.args.get("game"))
-    zone = get_timezone() or pytz.UTC
-    today = datetime.now(UTC).astimezone(zone).date()
+    zone, today = formats.viewer_zone(), formats.viewer_today()
     places = seasons.player_places(current_user, player, shown.game, zone, today) if shown else []
     return render_template(
         "players/detail.html",

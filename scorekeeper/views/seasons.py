@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, tzinfo
-
-import pytz
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import get_timezone, gettext
+from flask_babel import gettext
 from flask_login import current_user
 from werkzeug.wrappers import Response
 
-from .. import services
+from .. import formats, services
 from ..figures import seasons
 from ..forms import SeasonForm, add_form_error, whole_number
 from ..pages import seasons as shown
@@ -19,15 +16,6 @@ from ..season_rules import MAX_YEAR, MIN_YEAR, MOST_COUNTED, SeasonSpan, calenda
 from .statistics import csv_answer
 
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
-
-
-def _zone() -> tzinfo:
-    """Return the time zone the seasons' days are read in: the page's."""
-    return get_timezone() or pytz.UTC
-
-
-def _today() -> date:
-    return datetime.now(UTC).astimezone(_zone()).date()
 
 
 def _rules(form: SeasonForm) -> services.SeasonRules:
@@ -45,13 +33,13 @@ def _rules(form: SeasonForm) -> services.SeasonRules:
 
 
 def _index(form: SeasonForm, status: int = 200) -> tuple[str, int]:
-    zone = _zone()
+    zone = formats.viewer_zone()
     return render_template(
         "seasons/index.html",
         years=[calendar_year(year) for year in seasons.years_played(current_user, zone)],
         named=seasons.named_seasons(current_user),
         form=form,
-        today=_today(),
+        today=formats.viewer_today(),
         shown=shown,
     ), status
 
@@ -87,7 +75,7 @@ def _named(season_id: int) -> SeasonSpan:
 def _table(season: SeasonSpan) -> tuple[str, list[tuple[str, int]], list[seasons.SeasonLine], int | None]:
     """Return the game a season's page shows (`?game=`, else its most played), its games, its table and
     the best-of it counts (`?best=`, else the season's own)."""
-    zone = _zone()
+    zone = formats.viewer_zone()
     games = seasons.games_of_season(current_user, season, zone)
     asked = request.args.get("game", "")
     game = asked if asked in GAMES else (games[0][0] if games else next(iter(GAMES)))
