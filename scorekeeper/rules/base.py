@@ -56,6 +56,15 @@ class MatchResult:
             running.append(current)
         return running
 
+    def deficits(self) -> tuple[int, ...]:
+        """Return, for each side, the most points it trailed the side ahead by after any deal (0 if never behind)."""
+        worst = [0] * len(self.sides)
+        for totals in self.running_totals():
+            ahead = max(totals)
+            for side, total in enumerate(totals):
+                worst[side] = max(worst[side], ahead - total)
+        return tuple(worst)
+
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON-shaped result that `score_match` hands out."""
         return {

@@ -206,6 +206,22 @@ def test_running_totals_add_up_each_deal_to_the_ones_before() -> None:
     assert check_match(match("tute4", [])).running_totals() == []
 
 
+def test_a_deficit_is_the_most_a_side_trailed_the_side_ahead_after_any_deal() -> None:
+    # 80/50 then 120/140: the second side trailed by 30 after the first deal, the first by 20 after the second
+    result = check_match(match("tute2", [tute_deal((70, 50), 0), tute_deal((40, 80), 1, dealer=1)], {"mode": "points"}))
+    assert result.deficits() == (20, 30)
+    # 15, 10, 10, −5 then 25, 5, 20, 5: the fourth trailed by 20 twice, the second by 20 after deal 2
+    pocha = check_match(
+        match(
+            "pocha",
+            [_pocha_deal(0, 1, [1, 0, 0, 1], [1, 0, 0, 0]), _pocha_deal(1, 1, [0, 0, 0, 0], [0, 1, 0, 0])],
+            {"schedule": [1, 1]},
+        )
+    )
+    assert pocha.deficits() == (0, 20, 5, 20)
+    assert check_match(match("tute4", [])).deficits() == (0, 0)
+
+
 @pytest.mark.parametrize("game", ["tute2", "tute4", "pocha"])
 def test_the_result_names_its_game(game: str) -> None:
     assert score_match(match(game, []))["game"] == game

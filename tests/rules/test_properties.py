@@ -294,3 +294,18 @@ def test_a_result_rebuilt_from_its_cached_form_is_the_result(doc: dict[str, Any]
     cached = json.loads(json.dumps(result.to_dict()))  # as the database gives it back
     assert MatchResult.from_dict(cached) == result
     assert MatchResult.from_dict(cached).running_totals() == result.running_totals()
+
+
+@given(st.one_of(tute_matches(), pocha_matches()))
+def test_a_deficit_is_at_least_the_final_gap_and_none_for_a_side_never_behind(doc: dict[str, Any]) -> None:
+    try:
+        result = check_match(doc)
+    except RuleViolation:
+        return
+    deficits = result.deficits()
+    assert len(deficits) == len(result.sides) and min(deficits) >= 0
+    running = result.running_totals()
+    for side, deficit in enumerate(deficits):
+        assert deficit >= max(result.totals) - result.totals[side]
+        never_behind = all(totals[side] == max(totals) for totals in running)
+        assert (deficit == 0) is never_behind
