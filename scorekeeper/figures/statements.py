@@ -77,6 +77,7 @@ RESULT_FIGURES = (
     "won",
     "shared",
     "played_at",
+    "comeback",
     "deals",
     "total",
     "juegos",

@@ -36,6 +36,7 @@ from .locks import lock_figures
 from .nights import group_nights, last_deal_at
 from .rows import rating_rows, result_rows
 from .running import add_running_sums, run_up
+from .stale_years import make_years_stale
 from .statements import (
     DEAL_FIGURES,
     INSERT_DEAL,
@@ -175,7 +176,9 @@ def store_result(
     # The summaries count matches by status and sum finished ones only: a deal of a match
     # still being played leaves them as they are.
     summarize = match.status != status_before or match.status == FINISHED
-    if not rescored:
+    if rescored:  # else `refresh_figures` does
+        make_years_stale(match.user_id, match.created_at)
+    else:
         refresh_figures(
             match,
             result,
@@ -224,6 +227,7 @@ def refresh_figures(
     db.session.flush()
     if rerate_since is not None or summarize:
         lock_figures(match.user_id)
+    make_years_stale(match.user_id, match.created_at)
     rows = result_rows(match, result, deals)
     if rows_exist:
         figures = DEAL_FIGURES if status_before == match.status == PLAYING else RESULT_FIGURES
@@ -310,6 +314,7 @@ def rebuild_figures(games: set[tuple[int, str]]) -> None:
     accounts = sorted({user_id for user_id, _game in games})
     for user_id in accounts:
         lock_figures(user_id)
+        make_years_stale(user_id)
     for user_id, game in sorted(games):
         rate_again(user_id, game)
         sum_up(user_id, game)
@@ -334,6 +339,7 @@ def regroup_nights(user_id: int, since: StartKey | None = None) -> None:
     it) is read back whole, and every match from its first one on is grouped again.
     """
     db.session.flush()
+    make_years_stale(user_id, None if since is None else since[0])
     gap = timedelta(hours=db.session.scalar(select(User.night_gap_hours).where(User.id == user_id)) or 4)
     ends = last_deal_at().scalar_subquery()
     timed = select(Match.id, Match.created_at, ends, Match.night_id).where(Match.user_id == user_id)

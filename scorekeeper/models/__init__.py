@@ -17,7 +17,7 @@ from .base import (
     name_key,
     utcnow,
 )
-from .derived import DealCounts, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
+from .derived import DealCounts, PlayerPair, PlayerRating, PlayerResult, PlayerSummary, YearReview
 from .facts import ApiToken, Deal, EntryLink, IdempotencyKey, Match, Player, Season, Seat, SignIn, User
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "SignIn",
     "UTCDateTime",
     "User",
+    "YearReview",
     "name_key",
     "utcnow",
 ]

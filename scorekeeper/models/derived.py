@@ -1,4 +1,5 @@
-"""Derived tables: each player's result per match, ratings, summaries per game and pair records.
+"""Derived tables: each player's result per match, ratings, summaries per game, pair records, and the
+years at the table as last read.
 
 None of them is a fact: the services write them in the same transaction as the deals they
 follow from, and `flask --app scorekeeper recompute` rebuilds them from the deals.
@@ -7,8 +8,9 @@ follow from, and `flask --app scorekeeper recompute` rebuilds them from the deal
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .base import GAME_NAME_LENGTH, Model, UTCDateTime
@@ -69,6 +71,9 @@ class PlayerResult(DealCounts, Model):
     run_won: Mapped[int] = mapped_column(default=0)
     run_shared: Mapped[int] = mapped_column(default=0)
     run_points: Mapped[int] = mapped_column(default=0)
+    #: On a won result: the most points the player's side trailed the side ahead by after any
+    #: deal (`MatchResult.deficits`), the deficit turned into a win. 0 on the others.
+    comeback: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class PlayerRating(Model):
@@ -158,3 +163,29 @@ class PlayerPair(Model):
     #: Finished matches as partners (Tute for four), and how many of them they won.
     together: Mapped[int] = mapped_column(default=0)
     together_won: Mapped[int] = mapped_column(default=0)
+
+
+class YearReview(Model):
+    """Derived: the year at the table (`figures.years`) of an account, or of one of its players, in
+    one time zone, as it was last worked out from the results and deals.
+
+    A cache, and the only derived table kept lazily: a page that finds no `review` works it out
+    and stores it (`services.years`); any change of a match from a day of the year on, of a
+    player, of the nights or a rebuild makes the year's rows stale again (`review` None, `stale`
+    one more), so a review worked out meanwhile is not stored. A year that is over is worked
+    out once; `flask --app scorekeeper recompute` forgets them all.
+    """
+
+    __tablename__ = "year_reviews"
+    __table_args__ = (UniqueConstraint("user_id", "year", "zone", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    year: Mapped[int] = mapped_column()
+    #: The time zone whose days the year is read in (an IANA name).
+    zone: Mapped[str] = mapped_column(String(64))
+    #: The player whose year it is; 0 for the whole table's.
+    player_id: Mapped[int] = mapped_column(default=0)
+    #: Grows each time the year is made stale: a review is stored only if it did not grow meanwhile.
+    stale: Mapped[int] = mapped_column(default=0)
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON)

@@ -103,10 +103,11 @@ def _standings(
         if card_line.side is not None:
             middle = y + size * 0.6
             draw.ellipse((left, middle - 8, left + 16, middle + 8), fill=series[card_line.side % 8])
-        draw.text((left + 30, y), f"{card_line.rank}.", font=font, fill=colour)
+        if card_line.rank:  # 0: a line of no place (a year's champion or record)
+            draw.text((left + 30, y), f"{card_line.rank}.", font=font, fill=colour)
         score_width = int(draw.textlength(card_line.score, font=font))
         draw.text((right, y), card_line.score, font=font, fill=colour, anchor="ra")
-        name_left = left + 30 + int(size * 2)
+        name_left = left + 30 + (int(size * 2) if card_line.rank else 0)
         name = _fitted(draw, card_line.name, size, right - score_width - 24 - name_left, bold=card_line.winner)
         draw.text((name_left, y), name, font=font, fill=colour)
 

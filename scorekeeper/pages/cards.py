@@ -16,7 +16,8 @@ from .nights import NightPage
 @dataclass(frozen=True)
 class CardLine:
     """One line of a card's standings: a side's place, name and score as written, and whether it won;
-    or, with no place, the title of the game whose standings follow (a night's card)."""
+    with no place (None), the title of the game whose standings follow (a night's card); with place
+    0, a line that has none (a year's champion or record)."""
 
     rank: int | None
     name: str
@@ -49,7 +50,8 @@ class ResultCard:
             if line.rank is None:  # a game's title starts its line
                 games.append((f"{line.name}: ", []))
             else:
-                games[-1][1].append(f"{line.rank}. {line.name} {line.score}")
+                place = f"{line.rank}. " if line.rank else ""
+                games[-1][1].append(f"{place}{line.name} {line.score}")
         standings = "\n".join(title + " · ".join(places) for title, places in games if places)
         return f"{self.title}, {self.day}: {self.verdict}\n{standings}"
 

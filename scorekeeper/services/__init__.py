@@ -4,6 +4,7 @@
 - `players`: players, and finding or adding those who sit down to a match;
 - `matches`: a match's life, every change to it checked and scored whole by the rules engine first;
 - `seasons`: the seasons an account names;
+- `years`: the years at the table as kept, worked out again when a change made them stale;
 - `entry_links`: the secret links through which the other phones at the table enter deals;
 - `idempotency`: requests sent again with the key of a change already made;
 - `bulk`: rebuilding everything from the facts;
@@ -56,6 +57,7 @@ from .matches import (
 )
 from .players import add_player, rename_player, set_player_archived
 from .seasons import change_season, delete_season, name_season
+from .years import year_review
 
 __all__ = [
     "MAX_IDEMPOTENCY_KEY",
@@ -111,4 +113,5 @@ __all__ = [
     "undo",
     "usable_key",
     "user_named",
+    "year_review",
 ]

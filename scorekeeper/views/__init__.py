@@ -66,7 +66,7 @@ PUBLIC_ENDPOINTS = OPEN_ENDPOINTS | {"auth.login", "auth.setup", "auth.signup"}
 
 def register(app: Flask) -> None:
     """Register every blueprint and the app-wide request hooks."""
-    from . import api, auth, cards, main, matches, nights, players, pwa, seasons, share, statistics, table
+    from . import api, auth, cards, main, matches, nights, players, pwa, seasons, share, statistics, table, years
 
     for blueprint in (
         auth.bp,
@@ -78,6 +78,7 @@ def register(app: Flask) -> None:
         pwa.bp,
         statistics.bp,
         seasons.bp,
+        years.bp,
         nights.bp,
         table.bp,
         cards.bp,

@@ -21,14 +21,14 @@ bp = Blueprint("cards", __name__)
 def match(match_id: int) -> Response:
     """Answer the match's result card (`?theme=dark` for the dark one), to the owner and the phones that joined."""
     shown, _link = reachable_shown_match(match_id)
-    return _png(cards.match_card(boards.scoreboard(shown), dark=request.args.get("theme") == "dark"))
+    return card_answer(cards.match_card(boards.scoreboard(shown), dark=request.args.get("theme") == "dark"))
 
 
 @bp.get("/nights/<int:night_id>/card.png")
 def night(night_id: int) -> Response:
     """Answer the night's result card (`?theme=dark` for the dark one)."""
     page = night_pages.shown_night(night_reads.night_for(current_user, night_id))
-    return _png(cards.night_card(page, dark=request.args.get("theme") == "dark"))
+    return card_answer(cards.night_card(page, dark=request.args.get("theme") == "dark"))
 
 
 @bp.get("/live/preview/<key>.png")
@@ -36,10 +36,10 @@ def preview(key: str) -> Response:
     """Answer the card of the match whose live view's link preview has this key, to anyone (the image
     of a link's preview, which a chat app fetches with no session)."""
     match = table_reads.match_for_preview(key)
-    return _png(cards.match_card(boards.scoreboard(shown_matches.match_to_show(match.id)), dark=False))
+    return card_answer(cards.match_card(boards.scoreboard(shown_matches.match_to_show(match.id)), dark=False))
 
 
-def _png(card: cards.ResultCard) -> Response:
+def card_answer(card: cards.ResultCard) -> Response:
     """Answer a card as a PNG, with an ETag of what it draws: a phone that holds it already is told
     so (304) before anything is drawn."""
     tag = card_tag(card)

@@ -86,4 +86,6 @@ def detail(player_id: int) -> str:
         rivals=rival_lines(pairs.rivals(player), player.id, player.name),
         min_meetings=pairs.MIN_MEETINGS,
         places=place_rows(places, shown.game) if shown else [],
+        # The latest calendar year the player is placed in (the first of the places is the latest to end).
+        year_shown=places[0].season.ends_on.year if places else today.year,
     )

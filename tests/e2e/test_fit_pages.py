@@ -168,6 +168,8 @@ def _prepare(server: Server) -> dict[str, str]:
         "a named season's table": f"/seasons/named/{ids['season']}?game=tute4",
         "a named season's table, best of 1": f"/seasons/named/{ids['season']}?game=tute4&best=1",
         "changing a season": f"/seasons/named/{ids['season']}/edit",
+        "the year at the table": f"/years/{ids['year']}",
+        "a player's year at the table": f"/years/{ids['year']}/players/{players[0]}",
         "account": "/account",
         "language": "/language",
     }

@@ -82,3 +82,16 @@ def test_the_dark_theme_sends_the_dark_card(phone: Phone) -> None:
     phone.tap("button[data-card-url]")
     shared(phone)
     assert any(url.endswith("/matches/1/card.png?theme=dark") for url in requested), requested
+
+
+def test_the_year_at_the_table_goes_to_the_share_sheet_as_its_card(phone: Phone) -> None:
+    phone.page.add_init_script(RECORD_SHARES)
+    finish_a_match(phone)
+    phone.go("/years/")
+    expect(phone.page.locator("main")).to_contain_text("Champion of Tute (two players)")
+    phone.tap("button[data-card-url]")
+    [sent] = shared(phone)
+    [card] = sent["files"]
+    assert card["type"] == "image/png" and (card["width"], card["height"]) == (1200, 630)
+    assert card["name"].startswith("scorekeeper-20") and "Champion of Tute (two players): Ana" in sent["text"]
+    assert phone.errors == []

@@ -1,0 +1,34 @@
+"""Make the kept years at the table stale (`YearReview`): the write side of `figures.years`, which
+every change of what a year reads calls in its own transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import bindparam, update
+
+from ..extensions import db
+from ..models import YearReview
+
+#: No time zone is further than this behind UTC (or ahead of it): a moment is on a day of its UTC
+#: year, or of the one before or after.
+_WIDEST_OFFSET = timedelta(hours=14)
+
+_reviews = YearReview.__table__
+_STALE = (
+    update(_reviews)
+    .where(_reviews.c.user_id == bindparam("account"), _reviews.c.year >= bindparam("from_year"))
+    .values(review=None, stale=_reviews.c.stale + 1)
+)
+
+
+def make_years_stale(user_id: int, since: datetime | None = None) -> None:
+    """Make the account's kept years stale from the year of `since` on, in any time zone (None: every year).
+
+    One statement, which finds nothing to change while no year is kept from then on: a deal
+    entered tonight leaves last year's review as it is.
+    """
+    from_year = 0 if since is None else (since - _WIDEST_OFFSET).year
+    # On the session's connection: as a statement of the session's own, it would flush the change's
+    # objects first, in the middle of a change that writes its rows itself (`upkeep.store_result`).
+    db.session.connection().execute(_STALE, {"account": user_id, "from_year": from_year})
