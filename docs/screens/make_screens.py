@@ -1,7 +1,7 @@
 """Take the README's screenshots of the deal forms, of a scoreboard of eight, of a table joining a match,
 of the phone without a connection (a kept deal refused, a deal form reloaded), and of the Pocha scoreboard with
-its bids waiting in Spanish, Italian and Norwegian, and of a season's league table: a phone of 360×740, light and
-dark; and save a finished match's result card, light and dark.
+its bids waiting in Spanish, Italian and Norwegian, of a season's league table and of the year at the table: a
+phone of 360×740, light and dark; and save a finished match's, a night's and a year's result card, light and dark.
 
 Run from the project, with the test extra installed and Debian's Chromium:
     .venv/bin/python docs/screens/make_screens.py
@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import tempfile
 import threading
+import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -82,6 +83,62 @@ def a_league(app: Any) -> str:
         season_id = services.name_season(user, rules).id
         db.session.remove()
         return f"/seasons/named/{season_id}?game=tute2"
+
+
+def a_year(app: Any) -> str:
+    """Import, for the league's account ("carmen"), a year of Thursday evenings (Pocha for four with a
+    comeback, then Tute in pairs with cantes, dated as the table entered them); return its page's address."""
+    four = ["Carmen", "Luis", "Begoña", "Íñigo"]
+    year = datetime.now(UTC).year
+    matches = []
+    for week in range(30):
+        evening = datetime(year, 1, 8, 19, 30, tzinfo=UTC) + timedelta(weeks=week)
+        players = four[week % 4:] + four[:week % 4]
+        # Pocha of four deals: the last seat bids wrong twice, then makes both of the big ones.
+        deals = [
+            {"dealer": 0, "cards": 1, "trump": "oros", "bids": [1, 0, 0, 1], "tricks": [1, 0, 0, 0]},
+            {"dealer": 1, "cards": 2, "trump": "copas", "bids": [1, 1, 0, 1], "tricks": [1, 1, 0, 0]},
+            {"dealer": 2, "cards": 3, "trump": "espadas", "bids": [1, 0, 0, 3], "tricks": [0, 0, 0, 3]},
+            {"dealer": 3, "cards": 4, "trump": "bastos", "bids": [1, 1, 0, 4], "tricks": [0, 0, 0, 4]},
+        ]
+        matches.append(_imported(evening, "pocha", players, deals, 15, {"schedule": [1, 2, 3, 4], "hook": False}))
+        for game in range(2):
+            start = evening + timedelta(minutes=75 + 35 * game)
+            won = [80, 40] if (week + game) % 3 else [40, 80]
+            cantes = [{"seat": week % 4, "suit": "oros"}] + ([{"seat": 1, "suit": "copas"}] if week % 2 else [])
+            deal = {"dealer": 0, "trump": "oros", "points": won, "last_trick": 0 if won[0] > 40 else 1, "cantes": cantes}
+            matches.append(_imported(start, "tute4", players, [deal], 30, {"target": 1}))
+    with app.app_context():
+        services.import_accounts([{"username": "carmen", "password_hash": "", "created_at": datetime(year, 1, 1, tzinfo=UTC),
+                                   "players": [], "matches": matches}], into=services.user_named("carmen"))
+        db.session.remove()
+    return f"/years/{year}"
+
+
+def _imported(start: datetime, game: str, players: list[str], deals: list[dict[str, Any]], minutes: int,
+              options: dict[str, Any]) -> dict[str, Any]:
+    """Return a finished match as an export carries it, a deal every `minutes` minutes from `start`."""
+    dates = [(start + timedelta(minutes=minutes * (n + 1)),) * 2 for n in range(len(deals))]
+    return {"uid": uuid.uuid4().hex, "status": "finished", "first_dealer": 0, "pending": None,
+            "document": {"game": game, "players": players, "options": options, "deals": deals},
+            "created_at": start, "updated_at": dates[-1][0], "ended_at": dates[-1][0], "deal_dates": dates, "note": None}
+
+
+def year_page(browser: Any, base: str, scheme: str, address: str) -> None:
+    """Photograph the year at the table, its first screen and its records."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                                  color_scheme=scheme, timezone_id="Europe/Madrid")
+    page = context.new_page()
+    sign_in(page, base, "carmen")
+    page.goto(base + address)
+    page.wait_for_load_state("networkidle")
+    page.screenshot(path=str(HERE / f"year-{scheme}.png"))
+    page.locator("h2").last.scroll_into_view_if_needed()
+    page.screenshot(path=str(HERE / f"year-records-{scheme}.png"))
+    theme = "?theme=dark" if scheme == "dark" else ""
+    (HERE / f"year-card-{scheme}.png").write_bytes(page.request.get(f"{base}{address}/card.png{theme}").body())
+    print(HERE / f"year-{scheme}.png", HERE / f"year-records-{scheme}.png", HERE / f"year-card-{scheme}.png")
+    context.close()
 
 
 def season_table(browser: Any, base: str, scheme: str, address: str) -> None:
@@ -220,6 +277,7 @@ def main() -> None:
         pages = fill(app)
         night = a_night(app)
         league = a_league(app)
+        year = a_year(app)
         served = as_on_every_address(app)
         server = make_server("127.0.0.1", 0, served, threaded=True)
         network = make_server("127.0.0.2", server.server_port, served, threaded=True)
@@ -257,6 +315,7 @@ def main() -> None:
                 offline_screens(app, context, base, scheme)
                 result_cards(browser, base, scheme, *night)
                 season_table(browser, base, scheme, league)
+                year_page(browser, base, scheme, year)
                 # The Pocha scoreboard with its bids waiting, as a table of each language reads it.
                 for language in ("es", "it", "nb"):
                     page.goto(f"{base}/language")

@@ -32,6 +32,10 @@ class Record:
     holder: str
     figure: str
     href: str | None = None
+    #: The figure as the card writes it, in a few words; the page's first words of `figure` if None.
+    short: str | None = None
+    #: The title the card gives it, if not `label`.
+    card_label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,7 @@ def _game_records(review: Mapping[str, Any], names: Mapping[int, str], whole_tab
                     _names(champion["player_ids"], names, " · "),
                     points,
                     href,
+                    card_label=title,
                 )
             )
         else:
@@ -109,7 +114,8 @@ def _records(review: Mapping[str, Any], names: Mapping[int, str]) -> list[Record
         detail = gettext(
             "%(twenties)s of 20, %(forties)s of 40", twenties=cantes["twenties"], forties=cantes["forties"]
         )
-        records.append(Record(gettext("Most cantes sung"), names.get(cantes["player_id"], "?"), f"{figure} ({detail})"))
+        holder = names.get(cantes["player_id"], "?")
+        records.append(Record(gettext("Most cantes sung"), holder, f"{figure} ({detail})", short=figure))
     tutes = review["tutes"]
     if tutes is not None:
         records.append(
@@ -128,6 +134,7 @@ def _records(review: Mapping[str, Any], names: Mapping[int, str]) -> list[Record
                 ngettext("won from %(num)s point behind", "won from %(num)s points behind", comeback["deficit"])
                 + f" · {game_title(comeback['game'])}",
                 url_for("matches.detail", match_id=comeback["match_id"]),
+                short=ngettext("%(num)s point", "%(num)s points", comeback["deficit"]),
             )
         )
     pair = review["pair"]
@@ -138,6 +145,7 @@ def _records(review: Mapping[str, Any], names: Mapping[int, str]) -> list[Record
                 _names(pair["player_ids"], names),
                 gettext("%(won)s won of %(played)s together", won=pair["won"], played=pair["together"]),
                 _head_to_head(*pair["player_ids"]),
+                short=f"{pair['won']}/{pair['together']}",
             )
         )
     rivalry = review["rivalry"]
@@ -183,18 +191,19 @@ def year_page(year: int, review: Mapping[str, Any], names: Mapping[int, str], pl
     )
 
 
+#: A card has room for about eighteen lines: nine records of two lines, in two columns.
+CARD_RECORDS = 9
+
+
 def year_card(page: YearPage, dark: bool) -> ResultCard:
     """Return the card of a year at the table: its counts, each game's champions (or the player's
     places), then its records, as many as fit."""
     lines: list[CardLine] = []
-    for record in page.games:
-        lines.append(CardLine(None, record.label, "", False, None))
-        lines.append(CardLine(0, record.holder, record.figure, True, None))
-    shown = page.records[: max(0, 15 - len(lines))]
-    if shown:
-        lines.append(CardLine(None, gettext("Records of the year"), "", False, None))
-    for record in shown:
-        lines.append(CardLine(0, f"{record.label}: {record.holder}", record.figure.split(" · ")[0], False, None))
+    # Two lines each, the champions' first (in the accent colour), as many as a card has room for.
+    for record in (*page.games, *page.records)[:CARD_RECORDS]:
+        lines.append(CardLine(None, record.card_label or record.label, "", False, None))
+        short = record.short if record.short is not None else record.figure.split(" · ")[0]
+        lines.append(CardLine(0, record.holder, short, record in page.games, None))
     who = "" if page.player_id is None else f"-player-{page.player_id}"
     return ResultCard(
         brand="Scorekeeper",

@@ -93,5 +93,5 @@ def test_the_year_at_the_table_goes_to_the_share_sheet_as_its_card(phone: Phone)
     [sent] = shared(phone)
     [card] = sent["files"]
     assert card["type"] == "image/png" and (card["width"], card["height"]) == (1200, 630)
-    assert card["name"].startswith("scorekeeper-20") and "Champion of Tute (two players): Ana" in sent["text"]
+    assert card["name"].startswith("scorekeeper-20") and "Tute (two players): Ana" in sent["text"]
     assert phone.errors == []
