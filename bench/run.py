@@ -70,6 +70,7 @@ from scorekeeper import services
 from scorekeeper.db import checkpoints
 from scorekeeper.db.backup import backup_sqlite
 from scorekeeper.extensions import db
+from scorekeeper.figures.stale_years import make_years_stale
 from scorekeeper.models import Deal, Match, Player, User
 from scorekeeper.rules import SUITS, score_match
 
@@ -90,16 +91,23 @@ PAGES = (
     "nights",
     "night",
     "season",
+    "year",
     "result card",
+    "year card",
+    "year, worked out",
 )
 #: The evening the history's first game night begins (20:00 in Madrid).
 FIRST_EVENING = datetime(2020, 1, 10, 19, 0, tzinfo=UTC)
 #: The POSTs, which commit, measured against the write floor; the other pages against the read floor.
 WRITES = ("write floor", "deal POST")
 FLOOR_RATIO_BUDGET = 2.0
+#: The year at the table, made stale before each request: worked out again from a whole year of the
+#: full history (and kept). Once after each change; a look of a player at the table waits this long.
+YEAR_WORKED_OUT_MS = 100.0
 #: Answers held to a time of their own rather than to the floor: the result card is an image drawn
-#: and compressed for every request that does not already hold it.
-TIME_BUDGETS_MS = {"result card": 50.0}
+#: and compressed for every request that does not already hold it; the year worked out reads its
+#: year whole.
+TIME_BUDGETS_MS = {"result card": 50.0, "year card": 50.0, "year, worked out": YEAR_WORKED_OUT_MS}
 #: The pages measured round after round together; the images come after them.
 INTERLEAVED = tuple(page for page in PAGES if page not in TIME_BUDGETS_MS)
 GROWTH_BUDGET = 1.10
@@ -391,9 +399,17 @@ def request_page(bench: History, page: str, step: dict[str, Any] | None) -> None
             "night": (f"/nights/{bench.pocha_match}", {}),
             # The history's first year, Pocha's table: a whole year of the full history, ten nights of the small.
             "season": (f"/seasons/{FIRST_EVENING.year}?game=pocha", {}),
+            # The history's first year at the table, as kept (the deal POSTs change another year).
+            "year": (f"/years/{FIRST_EVENING.year}", {}),
             # The measured Pocha match's card, drawn anew each time (no If-None-Match).
             "result card": (f"/matches/{bench.pocha_match}/card.png", {}),
+            "year card": (f"/years/{FIRST_EVENING.year}/card.png", {}),
+            "year, worked out": (f"/years/{FIRST_EVENING.year}", {}),
         }[page]
+        if page == "year, worked out":
+            with bench.app.app_context():
+                make_years_stale(bench_user().id)
+                db.session.commit()
         response = client.get(path, headers=headers)
         expected = 200
     if response.status_code != expected:

@@ -57,7 +57,10 @@ def upgrade():
     )
     comebacks = []
     for result_id, side, result in won:
-        deficit = _deficits(json.loads(result) if isinstance(result, str) else result)[side]
+        result = json.loads(result) if isinstance(result, str) else result
+        # Won on the running totals only: a match to juegos is won on juegos (`MatchResult.comeback`).
+        won_on_totals = result['juegos'] is None and result['totals'][side] == max(result['totals'])
+        deficit = _deficits(result)[side] if won_on_totals else 0
         if deficit:
             comebacks.append({'id': result_id, 'comeback': deficit})
     if comebacks:

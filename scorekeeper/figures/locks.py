@@ -39,6 +39,18 @@ def lock_figures(user_id: int) -> None:
         _locked(user_id)
 
 
+def wait_for_changes(user_id: int) -> None:
+    """Wait until the account's change in progress, if any, has ended, so that what is read next holds it.
+
+    A share lock on the account's row, which `lock_figures` holds exclusively until its change
+    commits; readers do not wait for each other, and a change that begins meanwhile waits only
+    until this transaction ends. SQLite writes one transaction at a time: the write that follows
+    waits instead, and nothing is sent.
+    """
+    if db.session.get_bind().dialect.name != "sqlite":
+        db.session.execute(_WAIT_FOR_CHANGES, {"user_id": user_id})
+
+
 def lock_match(match: Match) -> None:
     """Lock the match's account (`lock_figures`) and read its deals, as objects to change, if they
     were not read yet (`reads.table.match_at_table` without them): on PostgreSQL in the lock's own
@@ -103,6 +115,7 @@ def _locked(user_id: int) -> None:
 _LOCKED = "scorekeeper.figures_locked"
 _users = User.__table__
 _LOCK_ACCOUNT = select(_users.c.id).where(_users.c.id == bindparam("user_id")).with_for_update(key_share=True)
+_WAIT_FOR_CHANGES = select(_users.c.id).where(_users.c.id == bindparam("user_id")).with_for_update(read=True)
 #: A match's deals as `reads.table.deals_to_change` reads them, read once the account is locked: the
 #: lock is an uncorrelated EXISTS, which PostgreSQL evaluates once, before it reads any deal.
 _DEALS_UNDER_LOCK = DEALS_TO_CHANGE.where(_LOCK_ACCOUNT.exists())

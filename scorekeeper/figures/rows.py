@@ -51,7 +51,6 @@ def seat_rows(
     side_of = {seat: index for index, side in enumerate(result.sides) for seat in side}
     finished = result.finished and status != ABANDONED
     winners = set(result.winners) if finished else set()
-    deficits = result.deficits() if winners else ()
     rows = []
     for seat, player_id in seats:
         side = side_of[seat]
@@ -66,7 +65,7 @@ def seat_rows(
             "won": side in winners,
             "shared": side in winners and len(winners) > 1,
             "played_at": played_at,
-            "comeback": deficits[side] if side in winners else 0,
+            "comeback": result.comeback(side) if side in winners else 0,
             "deals": len(result.deals),
             "total": result.totals[side],
             "juegos": None if result.juegos is None else result.juegos[side],

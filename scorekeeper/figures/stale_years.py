@@ -9,10 +9,11 @@ from sqlalchemy import bindparam, update
 
 from ..extensions import db
 from ..models import YearReview
+from .locks import lock_figures
 
-#: No time zone is further than this behind UTC (or ahead of it): a moment is on a day of its UTC
-#: year, or of the one before or after.
-_WIDEST_OFFSET = timedelta(hours=14)
+#: How far before a change the year it may move can begin: a year counts a night in the year its
+#: first match began (a night rarely lasts a day), in a time zone up to 14 hours from UTC.
+_REACH = timedelta(days=2)
 
 _reviews = YearReview.__table__
 _STALE = (
@@ -26,9 +27,12 @@ def make_years_stale(user_id: int, since: datetime | None = None) -> None:
     """Make the account's kept years stale from the year of `since` on, in any time zone (None: every year).
 
     One statement, which finds nothing to change while no year is kept from then on: a deal
-    entered tonight leaves last year's review as it is.
+    entered tonight leaves last year's review as it is. Under the account's lock, which a year
+    being worked out waits for (`services.years`): a change is either seen by the year read
+    after it, or makes that year's row stale once the row is there.
     """
-    from_year = 0 if since is None else (since - _WIDEST_OFFSET).year
+    lock_figures(user_id)
+    from_year = 0 if since is None else (since - _REACH).year
     # On the session's connection: as a statement of the session's own, it would flush the change's
     # objects first, in the middle of a change that writes its rows itself (`upkeep.store_result`).
     db.session.connection().execute(_STALE, {"account": user_id, "from_year": from_year})

@@ -16,6 +16,7 @@ from sqlalchemy import Integer, Select, and_, bindparam, distinct, func, select
 
 from ..extensions import db
 from ..models import FINISHED, Deal, Match, Player, PlayerResult, Seat, User
+from ..rules import GAMES
 from ..season_rules import calendar_year, day_start
 from .seasons import season_table
 
@@ -56,12 +57,14 @@ def _matches_played(player_id: int, values: dict[str, Any]) -> dict[str, list[in
 
 
 def _time_at_table(player_id: int, values: dict[str, Any]) -> tuple[int, int]:
-    """Return the nights of the year with a deal entered (each night in the year it began: its first
-    match's) and the seconds from each night's first deal to its last, summed."""
+    """Return the nights that began in the year (their first match did) with a deal entered, and the
+    seconds from each night's first deal to its last, summed (a player's: those of their matches)."""
+    night = _matches.alias("night")
     spans = (
         select(_matches.c.night_id, func.min(_deals.c.created_at), func.max(_deals.c.created_at))
+        .join(night, night.c.id == _matches.c.night_id)
         .join(_deals, _deals.c.match_id == _matches.c.id)
-        .where(_matches.c.user_id == bindparam("user_id"), _in_year(_matches.c.created_at))
+        .where(night.c.user_id == bindparam("user_id"), _in_year(night.c.created_at))
         .group_by(_matches.c.night_id)
     )
     if player_id != WHOLE_TABLE:
@@ -129,26 +132,34 @@ def _most_sung(player_id: int, values: dict[str, Any]) -> tuple[dict[str, Any] |
     )
 
 
+#: A side has at most this many players: the rows of a match's winning side come together within it.
+_SIDE_ROOM = 8
+
+
 def _biggest_comeback(player_id: int, values: dict[str, Any]) -> dict[str, Any] | None:
     """Return the year's largest deficit turned into a win (the first to end, on a tie): its match,
-    game, the points behind, and the players of the side that won."""
+    game, the points behind, and the players of the side that won. One query: the won results by
+    comeback, the first match's side's rows together."""
     best = (
-        _year_results(player_id, _results.c.match_id, _results.c.game, _results.c.comeback, _results.c.side)
+        _year_results(
+            player_id, _results.c.match_id, _results.c.game, _results.c.comeback, _results.c.side, _results.c.player_id
+        )
         .where(_results.c.status == FINISHED, _results.c.comeback > 0)
-        .order_by(_results.c.comeback.desc(), _results.c.played_at, _results.c.match_id)
-        .limit(1)
+        .order_by(
+            _results.c.comeback.desc(), _results.c.played_at, _results.c.match_id, _results.c.side, _results.c.seat
+        )
+        .limit(_SIDE_ROOM)
     )
-    found = db.session.execute(best, values).first()
-    if found is None:
+    rows = list(db.session.execute(best, values))
+    if not rows:
         return None
-    match_id, game, deficit, side = found
-    side_players = select(_results.c.player_id).where(_results.c.match_id == match_id, _results.c.side == side)
-    return {
-        "match_id": match_id,
-        "game": game,
-        "deficit": deficit,
-        "player_ids": sorted(db.session.scalars(side_players.order_by(_results.c.seat))),
-    }
+    match_id, game, deficit, side, _player = rows[0]
+    if player_id == WHOLE_TABLE:
+        players = [row.player_id for row in rows if (row.match_id, row.side) == (match_id, side)]
+    else:  # the player's own comeback: their partners are named from the match's side
+        partners = select(_results.c.player_id).where(_results.c.match_id == match_id, _results.c.side == side)
+        players = list(db.session.scalars(partners.order_by(_results.c.seat)))
+    return {"match_id": match_id, "game": game, "deficit": deficit, "player_ids": players}
 
 
 def _pairs(player_id: int, values: dict[str, Any], partners: bool) -> list[tuple[int, int, int, int, int]]:
@@ -191,10 +202,14 @@ def _top_rivalry(player_id: int, values: dict[str, Any]) -> dict[str, Any] | Non
 
 def _champions(user: User, year: int, zone: tzinfo, games: Iterable[str], player_id: int) -> list[dict[str, Any]]:
     """Return each game's year table's leaders (the season of the calendar year, `figures.seasons`),
-    or, for a player, their place in each game they finished a match of."""
+    or, for a player, their place in each game they finished a match of: the most played first.
+
+    Every game's table is read, played or not: a year is worked out in as many queries whatever
+    was played in it."""
+    tables = {game: season_table(user, game, calendar_year(year), zone, None) for game in GAMES}
     found = []
     for game in games:
-        lines = season_table(user, game, calendar_year(year), zone, None)
+        lines = tables[game]
         if player_id == WHOLE_TABLE:
             leaders = [line for line in lines if line.place == 1]
             found.append(
@@ -251,8 +266,6 @@ def named_ids(review: dict[str, Any]) -> set[int]:
 
 def player_names(user: User, ids: Sequence[int] | set[int]) -> dict[int, str]:
     """Return the account's players of these ids by id, with their names as they are now."""
-    if not ids:
-        return {}
     rows = db.session.execute(
         select(Player.id, Player.name).where(Player.user_id == user.id, Player.id.in_(sorted(ids)))
     )

@@ -71,8 +71,8 @@ class PlayerResult(DealCounts, Model):
     run_won: Mapped[int] = mapped_column(default=0)
     run_shared: Mapped[int] = mapped_column(default=0)
     run_points: Mapped[int] = mapped_column(default=0)
-    #: On a won result: the most points the player's side trailed the side ahead by after any
-    #: deal (`MatchResult.deficits`), the deficit turned into a win. 0 on the others.
+    #: On a result won on the running totals: the most points the player's side trailed the side
+    #: ahead by after any deal (`MatchResult.comeback`), the deficit turned into a win. 0 on the others.
     comeback: Mapped[int] = mapped_column(default=0, server_default="0")
 
 

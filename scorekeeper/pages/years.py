@@ -94,7 +94,9 @@ def _game_records(review: Mapping[str, Any], names: Mapping[int, str], whole_tab
     return games
 
 
-def _records(review: Mapping[str, Any], names: Mapping[int, str]) -> list[Record]:
+def _records(review: Mapping[str, Any], names: Mapping[int, str], whole_table: bool) -> list[Record]:
+    """Return the year's records that someone holds: the table's, or the player's own (each named for
+    what it is of theirs: their cantes, their best partner, the rival they met most)."""
     records = []
     streak = review["streak"]
     if streak is not None:
@@ -115,12 +117,13 @@ def _records(review: Mapping[str, Any], names: Mapping[int, str]) -> list[Record
             "%(twenties)s of 20, %(forties)s of 40", twenties=cantes["twenties"], forties=cantes["forties"]
         )
         holder = names.get(cantes["player_id"], "?")
-        records.append(Record(gettext("Most cantes sung"), holder, f"{figure} ({detail})", short=figure))
+        label = gettext("Most cantes sung") if whole_table else gettext("Cantes sung")
+        records.append(Record(label, holder, f"{figure} ({detail})", short=figure))
     tutes = review["tutes"]
     if tutes is not None:
         records.append(
             Record(
-                gettext("Most tutes sung"),
+                gettext("Most tutes sung") if whole_table else gettext("Tutes"),
                 names.get(tutes["player_id"], "?"),
                 ngettext("%(num)s tute", "%(num)s tutes", tutes["tutes"]),
             )
@@ -141,7 +144,7 @@ def _records(review: Mapping[str, Any], names: Mapping[int, str]) -> list[Record
     if pair is not None:
         records.append(
             Record(
-                gettext("Best pair"),
+                gettext("Best pair") if whole_table else gettext("Best partner"),
                 _names(pair["player_ids"], names),
                 gettext("%(won)s won of %(played)s together", won=pair["won"], played=pair["together"]),
                 _head_to_head(*pair["player_ids"]),
@@ -153,7 +156,7 @@ def _records(review: Mapping[str, Any], names: Mapping[int, str]) -> list[Record
         first, second = rivalry["player_ids"]
         records.append(
             Record(
-                gettext("Most frequent rivalry"),
+                gettext("Most frequent rivalry") if whole_table else gettext("Most frequent rival"),
                 _names(rivalry["player_ids"], names, " – "),
                 ngettext("%(num)s meeting", "%(num)s meetings", rivalry["met"])
                 + f" · {rivalry['wins'][0]}–{rivalry['wins'][1]}",
@@ -187,7 +190,7 @@ def year_page(year: int, review: Mapping[str, Any], names: Mapping[int, str], pl
         name,
         tuple(tallies),
         tuple(_game_records(review, names, player_id is None)),
-        tuple(_records(review, names)),
+        tuple(_records(review, names, player_id is None)),
     )
 
 
@@ -205,11 +208,13 @@ def year_card(page: YearPage, dark: bool) -> ResultCard:
         short = record.short if record.short is not None else record.figure.split(" · ")[0]
         lines.append(CardLine(0, record.holder, short, record in page.games, None))
     who = "" if page.player_id is None else f"-player-{page.player_id}"
+    # A year still being played runs to today.
+    first, last = date(page.year, 1, 1), date(page.year, 12, 31)
     return ResultCard(
         brand="Scorekeeper",
         file_name=f"scorekeeper-{page.year}{who}.png",
         title=page.title,
-        day=f"{formats.date_text(date(page.year, 1, 1))} – {formats.date_text(date(page.year, 12, 31))}",
+        day=f"{formats.date_text(first)} – {formats.date_text(max(first, min(last, formats.viewer_today())))}",
         verdict=" · ".join(f"{tally.label}: {tally.value}" for tally in page.tallies),
         lines=tuple(lines),
         running=(),

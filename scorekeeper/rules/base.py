@@ -65,6 +65,18 @@ class MatchResult:
                 worst[side] = max(worst[side], ahead - total)
         return tuple(worst)
 
+    def comeback(self, side: int) -> int:
+        """Return the most points `side` trailed by after any deal (`deficits`) if it won the match on
+        its running totals: counted in points (not juegos) and ending with the best total; else 0.
+
+        A match to juegos is won on juegos, and a tute can end one behind on points: its card points
+        say nothing of how far the winner came back.
+        """
+        won_on_totals = (
+            self.finished and side in self.winners and self.juegos is None and self.totals[side] == max(self.totals)
+        )
+        return self.deficits()[side] if won_on_totals else 0
+
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON-shaped result that `score_match` hands out."""
         return {

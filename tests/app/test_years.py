@@ -134,6 +134,21 @@ def test_a_year_counts_its_matches_nights_and_hours_from_the_first_deal_to_the_l
     assert review(app, 2025)["matches"] == {"tute2": 1} and review(app, 2024)["matches"] == {}
 
 
+def test_a_night_across_new_year_counts_once_in_the_year_it_began(ana: Browser, app: Flask) -> None:
+    # 22:00 on New Year's Eve and 00:30 (UTC): one night, from 22:20 to 00:50, in 2026 alone.
+    import_matches(
+        app,
+        [
+            tute_won(datetime(2026, 12, 31, 22, tzinfo=UTC), "Ana", "Luis"),
+            tute_won(datetime(2027, 1, 1, 0, 30, tzinfo=UTC), "Ana", "Luis"),
+        ],
+    )
+    assert (review(app, 2026)["nights"], review(app, 2026)["seconds"]) == (1, 150 * 60)
+    assert (review(app, 2027)["nights"], review(app, 2027)["seconds"]) == (0, 0)
+    # Its matches count in the years they ended.
+    assert review(app, 2026)["matches"] == review(app, 2027)["matches"] == {"tute2": 1}
+
+
 def test_each_game_s_champion_leads_its_year_table(ana: Browser, app: Flask) -> None:
     import_matches(
         app,
@@ -225,9 +240,25 @@ def test_the_biggest_comeback_is_the_most_points_a_winner_trailed_by(ana: Browse
     year = review(app, 2026)["comeback"]
     assert (names(app, year["player_ids"]), year["deficit"], year["game"]) == (["Ana"], 15, "pocha")
     assert review(app, 2026, player="Carmen")["comeback"] is None
+    # Tute to juegos is won on juegos: Luis, 90 card points behind after the first deal, then two juegos up,
+    # made no comeback on the scoreboard's totals.
+    juegos = match_of(
+        EVENING + timedelta(hours=2),
+        "tute2",
+        ("Luis", "Ana"),
+        [
+            {"dealer": 0, "trump": "oros", "points": [20, 100], "last_trick": 1},
+            {"dealer": 1, "trump": "oros", "points": [100, 20], "last_trick": 0},
+            {"dealer": 0, "trump": "oros", "points": [100, 20], "last_trick": 0},
+        ],
+        [10, 20, 30],
+        target=2,
+    )
+    import_matches(app, [juegos])
+    assert review(app, 2026, player="Luis")["comeback"] is None
     with app.app_context():
         kept = db.session.scalars(select(PlayerResult.comeback).order_by(PlayerResult.match_id, PlayerResult.seat))
-        assert list(kept) == [15, 0, 0, 0, 0, 0]
+        assert list(kept)[:6] == [15, 0, 0, 0, 0, 0]
 
 
 def test_the_best_pair_won_most_together_and_the_top_rivalry_met_most(ana: Browser, app: Flask) -> None:
@@ -267,14 +298,14 @@ def test_the_year_page_shows_its_figures_links_each_player_s_year_and_sends_its_
     assert "Most frequent rivalry" in page and "Send the result" in page
     luis_id = player_id_of(app, "Luis")
     mine = text(ana.get(f"/years/2026/players/{luis_id}"))
-    assert "Luis's 2026 at the table" in mine and "Place 2 of 2" in mine
+    assert "Luis's 2026 at the table" in mine and "Place 2 of 2" in mine and "Most frequent rival " in mine
     for address in ("/years/2026/card.png", f"/years/2026/players/{luis_id}/card.png?theme=dark"):
         answer = ana.get(address)
         assert answer.status_code == 200 and answer.mimetype == "image/png"
         assert Image.open(io.BytesIO(answer.data)).size == (1200, 630)
         assert ana.get(address, headers={"If-None-Match": answer.headers["ETag"]}).status_code == 304
     # A year with nothing finished says so; another account's player and years out of range are not there.
-    assert "No match was finished this year yet" in text(ana.get("/years/2020"))
+    assert "No match was finished in 2020." in text(ana.get("/years/2020"))
     assert bea.get(f"/years/2026/players/{luis_id}").status_code == 404
     assert ana.get("/years/10000").status_code == 404 and ana.get("/years/2026/players/0").status_code == 404
     assert "Luis's 2026 at the table" in text(ana.get(f"/players/{luis_id}"))
@@ -288,17 +319,18 @@ def kept(app: Flask) -> dict[tuple[int, int], bool]:
 
 
 def test_a_kept_year_is_read_until_a_change_of_its_days_makes_it_stale(ana: Browser, app: Flask) -> None:
-    import_matches(app, [tute_won(datetime(2025, 5, 1, 19, tzinfo=UTC), "Ana", "Luis")])
-    assert "1 win in a row" in text(ana.get("/years/2025"))
-    assert kept(app) == {(2025, 0): True}
+    import_matches(
+        app, [tute_won(datetime(2025, 5, 1, 19, tzinfo=UTC), "Ana", "Luis"), tute_won(EVENING, "Luis", "Ana")]
+    )
+    assert "1 win in a row" in text(ana.get("/years/2025")) and "2026 at the table" in text(ana.get("/years/2026"))
+    assert kept(app) == {(2025, 0): True, (2026, 0): True}
     # Kept, it is read as stored: a review changed by hand shows (the page does not work it out again).
     with app.app_context():
-        row = db.session.scalars(select(YearReview)).one()
+        row = db.session.scalars(select(YearReview).where(YearReview.year == 2025)).one()
         row.review = {**row.review, "nights": 41}
         db.session.commit()
     assert "41" in text(ana.get("/years/2025"))
-    # A match played today leaves 2025 as kept, and makes this year's stale.
-    assert "2026 at the table" in text(ana.get("/years/2026"))
+    # A match started today (in December 2026) leaves 2025 as kept, and makes this year's stale.
     start(ana, "tute2", ["Ana", "Luis"])
     assert kept(app) == {(2025, 0): True, (2026, 0): False}
     # A change of an older match (an import, here) makes every year from then on stale.
@@ -320,6 +352,13 @@ def test_a_year_made_stale_while_it_was_worked_out_is_not_stored(ana: Browser, a
     assert kept(app) == {(2026, 0): False}
     with app.app_context():
         assert services.year_review(user(app), 2026, pytz.UTC) == review
+    assert kept(app) == {(2026, 0): True}
+
+
+def test_years_to_come_and_years_with_nothing_played_are_not_kept(ana: Browser, app: Flask) -> None:
+    import_matches(app, [tute_won(EVENING, "Ana", "Luis")])
+    for year in (2020, 2026, 2040):
+        assert ana.get(f"/years/{year}").status_code == 200
     assert kept(app) == {(2026, 0): True}
 
 

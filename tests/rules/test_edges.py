@@ -222,6 +222,17 @@ def test_a_deficit_is_the_most_a_side_trailed_the_side_ahead_after_any_deal() ->
     assert check_match(match("tute4", [])).deficits() == (0, 0)
 
 
+def test_a_comeback_counts_a_deficit_only_for_a_win_on_the_running_totals() -> None:
+    deals = [tute_deal((20, 100), 1), tute_deal((100, 20), 0, dealer=1), tute_deal((100, 20), 0)]
+    # In points to 201: 20 against 110 (90 behind), 130 against 130, then 240 against 150.
+    points = check_match(match("tute2", deals, {"mode": "points", "target": 201}))
+    assert points.finished and points.winners == (0,)
+    assert points.deficits() == (90, 90) and points.comeback(0) == 90 and points.comeback(1) == 0
+    # To juegos the same deals are won on juegos: card points say nothing of a comeback.
+    juegos = check_match(match("tute2", deals, {"target": 2}))
+    assert juegos.finished and juegos.winners == (0,) and juegos.deficits()[0] == 90 and juegos.comeback(0) == 0
+
+
 @pytest.mark.parametrize("game", ["tute2", "tute4", "pocha"])
 def test_the_result_names_its_game(game: str) -> None:
     assert score_match(match(game, []))["game"] == game
