@@ -108,6 +108,8 @@ YEAR_WORKED_OUT_MS = 100.0
 #: and compressed for every request that does not already hold it; the year worked out reads its
 #: year whole.
 TIME_BUDGETS_MS = {"result card": 50.0, "year card": 50.0, "year, worked out": YEAR_WORKED_OUT_MS}
+#: What reads a whole year by design, and so grows with it: held to its time alone, not to the growth budget.
+READS_A_YEAR_WHOLE = {"year, worked out"}
 #: The pages measured round after round together; the images come after them.
 INTERLEAVED = tuple(page for page in PAGES if page not in TIME_BUDGETS_MS)
 GROWTH_BUDGET = 1.10
@@ -803,7 +805,7 @@ def report(
                 missed.append(f"{page}: {median:.1f} ms (budget {TIME_BUDGETS_MS[page]:.0f} ms)")
         elif ratio > FLOOR_RATIO_BUDGET:
             missed.append(f"{page}: {ratio:.2f}× the {floor_of(page)} (budget {FLOOR_RATIO_BUDGET}×)")
-        if growth > GROWTH_BUDGET:
+        if growth > GROWTH_BUDGET and page not in READS_A_YEAR_WHOLE:
             missed.append(
                 f"{page}: {100 * (growth - 1):.0f}% slower on the full history "
                 f"(budget {100 * (GROWTH_BUDGET - 1):.0f}%)"

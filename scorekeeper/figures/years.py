@@ -12,17 +12,23 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime, tzinfo
 from typing import Any
 
-from sqlalchemy import Integer, Select, and_, bindparam, distinct, func, select
+from sqlalchemy import Integer, Select, and_, bindparam, case, func, select
 
 from ..extensions import db
 from ..models import FINISHED, Deal, Match, Player, PlayerResult, Seat, User
 from ..rules import GAMES
 from ..season_rules import calendar_year, day_start
-from .seasons import season_table
+from .seasons import games_of_season, season_table
 
 _results, _matches, _deals, _seats = PlayerResult.__table__, Match.__table__, Deal.__table__, Seat.__table__
 #: The whole table's year, as `YearReview.player_id` names it.
 WHOLE_TABLE = 0
+
+
+def _rows(statement: Any, values: dict[str, Any]) -> Any:
+    """Return a statement's rows as plain rows on the session's connection (a year's thousands of
+    results: the ORM's row machinery would cost more than the queries)."""
+    return db.session.connection().execute(statement, values)
 
 
 def year_bounds(year: int, zone: tzinfo) -> tuple[datetime, datetime]:
@@ -40,41 +46,55 @@ def _year_results(player_id: int, *columns: Any) -> Select[Any]:
     return statement.where(_results.c.player_id == player_id) if player_id != WHOLE_TABLE else statement
 
 
-def _matches_played(player_id: int, values: dict[str, Any]) -> dict[str, list[int]]:
-    """Return the finished matches of each game in the year, and how many the player won: {game: [played, won]}."""
-    finished = _results.c.status == FINISHED
+def _matches_played(
+    user: User, year: int, zone: tzinfo, player_id: int, values: dict[str, Any]
+) -> dict[str, list[int]]:
+    """Return the finished matches of each game in the year, and how many the player won: {game: [played, won]}
+    (the whole table's: each game's matches, counted along the index of their ends)."""
     if player_id == WHOLE_TABLE:
-        statement = _year_results(
-            player_id,
-            _results.c.game,
-            func.count(distinct(_results.c.match_id)),
-            func.count(distinct(_results.c.match_id)),
-        )
-    else:
-        statement = _year_results(player_id, _results.c.game, func.count(), func.sum(_results.c.won.cast(Integer)))
-    rows = db.session.execute(statement.where(finished).group_by(_results.c.game), values)
+        return {game: [count, count] for game, count in games_of_season(user, calendar_year(year), zone)}
+    statement = _year_results(player_id, _results.c.game, func.count(), func.sum(_results.c.won.cast(Integer)))
+    rows = _rows(statement.where(_results.c.status == FINISHED).group_by(_results.c.game), values)
     return {game: [int(played), int(won or 0)] for game, played, won in rows}
 
 
 def _time_at_table(player_id: int, values: dict[str, Any]) -> tuple[int, int]:
     """Return the nights that began in the year (their first match did) with a deal entered, and the
-    seconds from each night's first deal to its last, summed (a player's: those of their matches)."""
+    seconds from each night's first deal to its last, summed (a player's: those of their matches).
+
+    Each match's first and last deal are one step each down the index of its deals by time."""
     night = _matches.alias("night")
-    spans = (
-        select(_matches.c.night_id, func.min(_deals.c.created_at), func.max(_deals.c.created_at))
+    first_deal, last_deal = (
+        select(ordered(_deals.c.created_at))
+        .where(_deals.c.match_id == _matches.c.id)
+        .correlate(_matches)
+        .scalar_subquery()
+        for ordered in (func.min, func.max)
+    )
+    matches = (
+        select(_matches.c.night_id, first_deal.label("first"), last_deal.label("last"))
         .join(night, night.c.id == _matches.c.night_id)
-        .join(_deals, _deals.c.match_id == _matches.c.id)
-        .where(night.c.user_id == bindparam("user_id"), _in_year(night.c.created_at))
-        .group_by(_matches.c.night_id)
+        # The account named on both sides: each night's matches are then one seek down (user_id, night_id).
+        .where(
+            night.c.user_id == bindparam("user_id"),
+            _matches.c.user_id == bindparam("user_id"),
+            _in_year(night.c.created_at),
+        )
     )
     if player_id != WHOLE_TABLE:
         sat = select(_seats.c.match_id).where(_seats.c.player_id == player_id)
-        spans = spans.where(_matches.c.id.in_(sat))
-    nights = seconds = 0
-    for _night, first, last in db.session.execute(spans, values):
-        nights += 1
+        matches = matches.where(_matches.c.id.in_(sat))
+    spans = matches.subquery()
+    nights = (
+        select(func.min(spans.c.first), func.max(spans.c.last))
+        .where(spans.c.first.is_not(None))
+        .group_by(spans.c.night_id)
+    )
+    count = seconds = 0
+    for first, last in _rows(nights, values):
+        count += 1
         seconds += int((last - first).total_seconds())
-    return nights, seconds
+    return count, seconds
 
 
 def _longest_streak(player_id: int, values: dict[str, Any]) -> dict[str, Any] | None:
@@ -86,7 +106,7 @@ def _longest_streak(player_id: int, values: dict[str, Any]) -> dict[str, Any] | 
     ordered = ordered.order_by(_results.c.player_id, _results.c.game, _results.c.played_at, _results.c.match_id)
     best: dict[str, Any] | None = None
     run, run_of, started = 0, None, None
-    for player, game, won, played_at in db.session.execute(ordered, values):
+    for player, game, won, played_at in _rows(ordered, values):
         if (player, game) != run_of:
             run, run_of = 0, (player, game)
         if not won:
@@ -120,7 +140,7 @@ def _most_sung(player_id: int, values: dict[str, Any]) -> tuple[dict[str, Any] |
     ).group_by(_results.c.player_id)
     rows = [
         (player, int(twenties or 0), int(forties or 0), int(tutes or 0))
-        for player, twenties, forties, tutes in db.session.execute(sums, values)
+        for player, twenties, forties, tutes in _rows(sums, values)
     ]
     cantes = max(rows, key=lambda row: (row[1] + row[2], -row[0]), default=None)
     tutes = max(rows, key=lambda row: (row[3], -row[0]), default=None)
@@ -150,7 +170,7 @@ def _biggest_comeback(player_id: int, values: dict[str, Any]) -> dict[str, Any] 
         )
         .limit(_SIDE_ROOM)
     )
-    rows = list(db.session.execute(best, values))
+    rows = list(_rows(best, values))
     if not rows:
         return None
     match_id, game, deficit, side, _player = rows[0]
@@ -158,24 +178,27 @@ def _biggest_comeback(player_id: int, values: dict[str, Any]) -> dict[str, Any] 
         players = [row.player_id for row in rows if (row.match_id, row.side) == (match_id, side)]
     else:  # the player's own comeback: their partners are named from the match's side
         partners = select(_results.c.player_id).where(_results.c.match_id == match_id, _results.c.side == side)
-        players = list(db.session.scalars(partners.order_by(_results.c.seat)))
+        players = [row[0] for row in _rows(partners.order_by(_results.c.seat), {})]
     return {"match_id": match_id, "game": game, "deficit": deficit, "player_ids": players}
 
 
-def _pairs(player_id: int, values: dict[str, Any], partners: bool) -> list[tuple[int, int, int, int, int]]:
-    """Return each two players' finished matches of the year as partners (the same side of a match of
-    pairs) or as opponents, as (first id, second id, matches, first's wins, second's wins), lower id first."""
+def _pairs(player_id: int, values: dict[str, Any]) -> list[tuple[int, int, int, int, int, int, int]]:
+    """Return each two players' finished matches of the year together, lower id first (or the player
+    first): (first id, second id, matches as partners, those won, matches as opponents, the first's
+    wins in them, the second's). One pass over the year's pairs of results."""
     mine, theirs = _results.alias("mine"), _results.alias("theirs")
-    sided = mine.c.side == theirs.c.side if partners else mine.c.side != theirs.c.side
+    partners, won = mine.c.side == theirs.c.side, mine.c.won.cast(Integer)
     statement = (
         select(
             mine.c.player_id,
             theirs.c.player_id,
-            func.count(),
-            func.sum(mine.c.won.cast(Integer)),
-            func.sum(theirs.c.won.cast(Integer)),
+            func.sum(partners.cast(Integer)),
+            func.sum(case((partners, won), else_=0)),
+            func.sum(case((partners, 0), else_=1)),
+            func.sum(case((partners, 0), else_=won)),
+            func.sum(case((partners, 0), else_=theirs.c.won.cast(Integer))),
         )
-        .join(theirs, and_(theirs.c.match_id == mine.c.match_id, theirs.c.player_id != mine.c.player_id, sided))
+        .join(theirs, and_(theirs.c.match_id == mine.c.match_id, theirs.c.player_id != mine.c.player_id))
         .where(mine.c.user_id == bindparam("user_id"), mine.c.status == FINISHED, _in_year(mine.c.played_at))
         .group_by(mine.c.player_id, theirs.c.player_id)
     )
@@ -183,21 +206,21 @@ def _pairs(player_id: int, values: dict[str, Any], partners: bool) -> list[tuple
         statement = statement.where(mine.c.player_id == player_id)
     else:
         statement = statement.where(mine.c.player_id < theirs.c.player_id)
-    return [(a, b, int(n), int(wa or 0), int(wb or 0)) for a, b, n, wa, wb in db.session.execute(statement, values)]
+    return [(a, b, *(int(n or 0) for n in counts)) for a, b, *counts in _rows(statement, values)]
 
 
-def _best_pair(player_id: int, values: dict[str, Any]) -> dict[str, Any] | None:
+def _best_pair(pairs: list[tuple[int, int, int, int, int, int, int]]) -> dict[str, Any] | None:
     """Return the two partners who won the most matches together in the year (then in fewest matches)."""
-    pairs = [pair for pair in _pairs(player_id, values, partners=True) if pair[3] > 0]
-    best = max(pairs, key=lambda pair: (pair[3], -pair[2], -pair[0], -pair[1]), default=None)
+    won = [pair for pair in pairs if pair[3] > 0]
+    best = max(won, key=lambda pair: (pair[3], -pair[2], -pair[0], -pair[1]), default=None)
     return None if best is None else {"player_ids": [best[0], best[1]], "together": best[2], "won": best[3]}
 
 
-def _top_rivalry(player_id: int, values: dict[str, Any]) -> dict[str, Any] | None:
+def _top_rivalry(pairs: list[tuple[int, int, int, int, int, int, int]]) -> dict[str, Any] | None:
     """Return the two players who met most often in the year on opposite sides, with each one's wins."""
-    rivals = _pairs(player_id, values, partners=False)
-    top = max(rivals, key=lambda pair: (pair[2], -pair[0], -pair[1]), default=None)
-    return None if top is None else {"player_ids": [top[0], top[1]], "met": top[2], "wins": [top[3], top[4]]}
+    met = [pair for pair in pairs if pair[4] > 0]
+    top = max(met, key=lambda pair: (pair[4], -pair[0], -pair[1]), default=None)
+    return None if top is None else {"player_ids": [top[0], top[1]], "met": top[4], "wins": [top[5], top[6]]}
 
 
 def _champions(user: User, year: int, zone: tzinfo, games: Iterable[str], player_id: int) -> list[dict[str, Any]]:
@@ -231,9 +254,10 @@ def work_out_year(user: User, year: int, zone: tzinfo, player_id: int = WHOLE_TA
     as a document of plain values (`YearReview.review`)."""
     since, until = year_bounds(year, zone)
     values = {"user_id": user.id, "since": since, "until": until}
-    played = _matches_played(player_id, values)
+    played = _matches_played(user, year, zone, player_id, values)
     nights, seconds = _time_at_table(player_id, values)
     cantes, tutes = _most_sung(player_id, values)
+    pairs = _pairs(player_id, values)
     games = sorted(played, key=lambda game: (-played[game][0], game))
     return {
         "matches": {game: played[game][0] for game in games},
@@ -245,8 +269,8 @@ def work_out_year(user: User, year: int, zone: tzinfo, player_id: int = WHOLE_TA
         "cantes": cantes,
         "tutes": tutes,
         "comeback": _biggest_comeback(player_id, values),
-        "pair": _best_pair(player_id, values),
-        "rivalry": _top_rivalry(player_id, values),
+        "pair": _best_pair(pairs),
+        "rivalry": _top_rivalry(pairs),
     }
 
 
@@ -266,12 +290,5 @@ def named_ids(review: dict[str, Any]) -> set[int]:
 
 def player_names(user: User, ids: Sequence[int] | set[int]) -> dict[int, str]:
     """Return the account's players of these ids by id, with their names as they are now."""
-    rows = db.session.execute(
-        select(Player.id, Player.name).where(Player.user_id == user.id, Player.id.in_(sorted(ids)))
-    )
+    rows = _rows(select(Player.id, Player.name).where(Player.user_id == user.id, Player.id.in_(sorted(ids))), {})
     return {player_id: name for player_id, name in rows}
-
-
-def first_year(user: User) -> datetime | None:
-    """Return when the account's first match began, or None before any."""
-    return db.session.scalar(select(func.min(Match.created_at)).where(Match.user_id == user.id))
