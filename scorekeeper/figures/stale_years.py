@@ -16,11 +16,18 @@ from .locks import lock_figures
 _REACH = timedelta(days=2)
 
 _reviews = YearReview.__table__
-_STALE = (
+#: Its parameters are `stale_parameters`: on PostgreSQL a deal of a match being played sends it
+#: inside the statement that stores the deal (`statements.deal_in_one`).
+STALE_YEARS = (
     update(_reviews)
-    .where(_reviews.c.user_id == bindparam("account"), _reviews.c.year >= bindparam("from_year"))
+    .where(_reviews.c.user_id == bindparam("stale_account"), _reviews.c.year >= bindparam("stale_from_year"))
     .values(review=None, stale=_reviews.c.stale + 1)
 )
+
+
+def stale_parameters(user_id: int, since: datetime | None) -> dict[str, int]:
+    """Return the parameters of `STALE_YEARS` that make the account's years from that of `since` on stale."""
+    return {"stale_account": user_id, "stale_from_year": 0 if since is None else (since - _REACH).year}
 
 
 def make_years_stale(user_id: int, since: datetime | None = None) -> None:
@@ -32,7 +39,6 @@ def make_years_stale(user_id: int, since: datetime | None = None) -> None:
     after it, or makes that year's row stale once the row is there.
     """
     lock_figures(user_id)
-    from_year = 0 if since is None else (since - _REACH).year
     # On the session's connection: as a statement of the session's own, it would flush the change's
     # objects first, in the middle of a change that writes its rows itself (`upkeep.store_result`).
-    db.session.connection().execute(_STALE, {"account": user_id, "from_year": from_year})
+    db.session.connection().execute(STALE_YEARS, stale_parameters(user_id, since))

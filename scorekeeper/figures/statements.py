@@ -17,6 +17,7 @@ from sqlalchemy import Select, Update, bindparam, case, insert, select, true, up
 from ..db.sql import fixed_limit
 from ..models import Deal, IdempotencyKey, Match, PlayerResult
 from .increments import at_or_after
+from .stale_years import STALE_YEARS
 
 _matches = Match.__table__
 _deals = Deal.__table__
@@ -141,14 +142,15 @@ _KEY_COLUMNS = ("user_id", "key", "match_id", "body", "created_at")
 def deal_in_one(seats: int, with_key: bool) -> Select[Any]:
     """Return one statement that stores a deal added to a match still being played after it, on PostgreSQL.
 
-    It sends in one round trip what would be four: the match's UPDATE (`update_match`, with its
+    It sends in one round trip what would be five: the match's UPDATE (`update_match`, with its
     version check and whether a later match exists), the deal's INSERT, the UPDATE of its `seats`
-    players' results (`update_results` of `DEAL_FIGURES`) and, `with_key`, the INSERT of the
-    request's idempotency key, each a data-modifying WITH query. It answers one row (`later`,
+    players' results (`update_results` of `DEAL_FIGURES`), the UPDATE that makes the account's kept
+    years stale (`stale_years.STALE_YEARS`) and, `with_key`, the INSERT of the request's
+    idempotency key, each a data-modifying WITH query. It answers one row (`later`,
     the deal's id), or none when the match changed meanwhile; the other writes are then made all
     the same, and rolled back with the rest of the change. SQLite has no data-modifying WITH.
     The deal's parameters are its columns' names after `deal_`, the key's after `key_`
-    (`deal_parameters`, `key_parameters`).
+    (`deal_parameters`, `key_parameters`), the years' `stale_parameters`.
     """
     matched = update_match(False, True).cte("matched")
     stored = (
@@ -157,7 +159,7 @@ def deal_in_one(seats: int, with_key: bool) -> Select[Any]:
         .returning(_deals.c.id)
         .cte("stored")
     )
-    writes = [update_results(seats, DEAL_FIGURES).cte("rescored")]
+    writes = [update_results(seats, DEAL_FIGURES).cte("rescored"), STALE_YEARS.cte("aged")]
     if with_key:
         writes.append(insert(_keys).values({name: bindparam(f"key_{name}") for name in _KEY_COLUMNS}).cte("kept"))
     return select(matched.c.later, stored.c.id).select_from(matched.join(stored, true())).add_cte(*writes)

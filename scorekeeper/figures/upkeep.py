@@ -36,7 +36,7 @@ from .locks import lock_figures
 from .nights import group_nights, last_deal_at
 from .rows import rating_rows, result_rows
 from .running import add_running_sums, run_up
-from .stale_years import make_years_stale
+from .stale_years import make_years_stale, stale_parameters
 from .statements import (
     DEAL_FIGURES,
     INSERT_DEAL,
@@ -111,6 +111,7 @@ def _append(
     if in_one:
         rows = result_rows(match, result, [*facts, deal.data])
         parameters.update(deal_parameters(row), **results_parameters(match.id, rows, DEAL_FIGURES))
+        parameters.update(stale_parameters(match.user_id, match.created_at))
         if kept_key is not None:
             parameters.update(key_parameters(kept_key))
         stored = db.session.execute(deal_in_one(len(rows), kept_key is not None), parameters).first()
@@ -176,9 +177,7 @@ def store_result(
     # The summaries count matches by status and sum finished ones only: a deal of a match
     # still being played leaves them as they are.
     summarize = match.status != status_before or match.status == FINISHED
-    if rescored:  # else `refresh_figures` does
-        make_years_stale(match.user_id, match.created_at)
-    else:
+    if not rescored:  # else the statement that stored the deal did, and made the years stale
         refresh_figures(
             match,
             result,

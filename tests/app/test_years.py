@@ -24,7 +24,7 @@ from scorekeeper.models import Player, PlayerResult, YearReview
 from scorekeeper.services import years as kept_years
 
 from ..conftest import Browser
-from .matchhelpers import start
+from .matchhelpers import start, tute_form
 from .test_killed_upgrades import migrate_to
 from .test_matches import text
 from .test_nights import import_matches
@@ -32,6 +32,9 @@ from .test_seasons import user
 
 MADRID = pytz.timezone("Europe/Madrid")
 EVENING = datetime(2026, 3, 7, 19, 0, tzinfo=UTC)
+#: The year the tests run in, and a moment at its start: a match started in a test is of this year.
+THIS_YEAR = datetime.now(UTC).year
+NEW_YEAR_NOW = datetime(THIS_YEAR, 1, 1, 0, 1, tzinfo=UTC)
 
 
 def match_of(
@@ -319,25 +322,44 @@ def kept(app: Flask) -> dict[tuple[int, int], bool]:
 
 
 def test_a_kept_year_is_read_until_a_change_of_its_days_makes_it_stale(ana: Browser, app: Flask) -> None:
+    # This year and one two years back: a change made today reaches back two days at most.
+    this, old = THIS_YEAR, THIS_YEAR - 2
     import_matches(
-        app, [tute_won(datetime(2025, 5, 1, 19, tzinfo=UTC), "Ana", "Luis"), tute_won(EVENING, "Luis", "Ana")]
+        app,
+        [tute_won(datetime(old, 5, 1, 19, tzinfo=UTC), "Ana", "Luis"), tute_won(NEW_YEAR_NOW, "Luis", "Ana")],
     )
-    assert "1 win in a row" in text(ana.get("/years/2025")) and "2026 at the table" in text(ana.get("/years/2026"))
-    assert kept(app) == {(2025, 0): True, (2026, 0): True}
+    assert "1 win in a row" in text(ana.get(f"/years/{old}"))
+    assert f"{this} at the table" in text(ana.get(f"/years/{this}"))
+    assert kept(app) == {(old, 0): True, (this, 0): True}
     # Kept, it is read as stored: a review changed by hand shows (the page does not work it out again).
     with app.app_context():
-        row = db.session.scalars(select(YearReview).where(YearReview.year == 2025)).one()
+        row = db.session.scalars(select(YearReview).where(YearReview.year == old)).one()
         row.review = {**row.review, "nights": 41}
         db.session.commit()
-    assert "41" in text(ana.get("/years/2025"))
-    # A match started today (in December 2026) leaves 2025 as kept, and makes this year's stale.
+    assert "41" in text(ana.get(f"/years/{old}"))
+    # A match started today leaves the older year as kept, and makes this year's stale.
     start(ana, "tute2", ["Ana", "Luis"])
-    assert kept(app) == {(2025, 0): True, (2026, 0): False}
+    assert kept(app) == {(old, 0): True, (this, 0): False}
     # A change of an older match (an import, here) makes every year from then on stale.
-    import_matches(app, [tute_won(datetime(2025, 6, 1, 19, tzinfo=UTC), "Luis", "Ana")])
-    assert kept(app) == {(2025, 0): False, (2026, 0): False}
-    page = text(ana.get("/years/2025"))
-    assert "41" not in page and "Most frequent rivalry" in page and kept(app)[(2025, 0)]
+    import_matches(app, [tute_won(datetime(old, 6, 1, 19, tzinfo=UTC), "Luis", "Ana")])
+    assert kept(app) == {(old, 0): False, (this, 0): False}
+    page = text(ana.get(f"/years/{old}"))
+    assert "41" not in page and "Most frequent rivalry" in page and kept(app)[(old, 0)]
+
+
+def test_a_deal_of_a_match_being_played_makes_its_year_stale(ana: Browser, app: Flask) -> None:
+    # Each deal moves the night's hours at the table: on PostgreSQL the years are made stale by the
+    # statement that stores the deal, on SQLite by a statement of their own.
+    import_matches(app, [tute_won(NEW_YEAR_NOW, "Ana", "Luis")])
+    match = start(ana, "tute2", ["Ana", "Luis"]).headers["Location"]
+    ana.get(f"/years/{THIS_YEAR}")
+    assert kept(app) == {(THIS_YEAR, 0): True}
+    assert ana.post(f"{match}/deal", data=tute_form(70, 0)).status_code == 302
+    assert kept(app) == {(THIS_YEAR, 0): False}
+    ana.get(f"/years/{THIS_YEAR}")
+    with app.app_context():
+        stored = db.session.scalars(select(YearReview.review).where(YearReview.year == THIS_YEAR)).one()
+    assert stored["nights"] == 2 and stored == review(app, THIS_YEAR)
 
 
 def test_a_year_made_stale_while_it_was_worked_out_is_not_stored(ana: Browser, app: Flask) -> None:
