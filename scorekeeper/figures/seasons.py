@@ -6,7 +6,9 @@ table is read from the players' running sums (`PlayerResult.run_*`, kept by `upk
 player did in a season is their running sums at its end minus those at its start, each found in
 one step down an index. A season's table therefore costs the same on the thousandth night as on
 the first, and needs no table of its own to keep up to date: it follows the results, which a
-rebuild (`flask recompute`) writes again.
+rebuild (`flask recompute`) writes again. Only the standings a player's page places them in are
+kept once a season is over (`services.season_places`), so that every player's page reads them in one
+step rather than counting every player's sums again.
 """
 
 from __future__ import annotations
@@ -289,6 +291,66 @@ def games_of_season(user: User, season: SeasonSpan, zone: tzinfo) -> list[tuple[
     return sorted(((game, count) for game, count in counted if count), key=lambda pair: (-pair[1], pair[0]))
 
 
+def seasons_placed(user: User, player: Player, game: str, zone: tzinfo, today: date) -> list[SeasonSpan]:
+    """Return the seasons of `game` a player's page places them in: the calendar year of their last
+    match of it and the PLACES_YEARS - 1 before, and the named seasons that have begun and end in
+    those years, the latest to end first, at most PLACES_SHOWN.
+
+    Two queries: the years they played, and the named seasons. Bounding the seasons bounds what
+    placing them costs: a player of ten years is placed in as many seasons as one of two.
+    """
+    ends = db.session.connection().execute(_PLAYER_ENDS, {"player_id": player.id, "game": game})
+    years = _years(ends, zone)[:PLACES_YEARS]
+    if not years:
+        return []
+    spans = [calendar_year(year) for year in years]
+    spans += [
+        span for span in named_seasons(user) if span.has_begun(today) and years[-1] <= span.ends_on.year <= years[0]
+    ]
+    spans.sort(key=lambda span: (span.ends_on, span.season_id or 0), reverse=True)
+    return spans[:PLACES_SHOWN]
+
+
+def standings_figure(game: str, span: SeasonSpan) -> str:
+    """Return the name a season's standings in `game` are kept under (`YearReview.figure`): the game,
+    the season's days and its league points, so that a season named again with other days or points
+    is placed again."""
+    points = span.points
+    return f"{game} {span.starts_on} {span.ends_on} {points.win} {points.shared} {points.other} {points.best_of or 0}"
+
+
+def standings(user: User, game: str, spans: Sequence[SeasonSpan], zone: tzinfo) -> list[dict[str, Any]]:
+    """Return each season's standings in `game`, its days in `zone`, as a document of plain values:
+    {"of": how many players are placed, "placed": {player id (as text, as JSON keeps it): [place,
+    league points, matches played]}}.
+
+    One query for every season: every player's running sums at each season's bounds. Placed as
+    `season_table` places them, without laying the table out: by league points, then wins, then
+    points scored, those equal on all three sharing a place.
+    """
+    moments = sorted({moment for span in spans for moment in span.bounds(zone)})
+    index = {moment: at for at, moment in enumerate(moments)}
+    rows = [(row[0], row[1:]) for row in _sums(user, game, moments, False)] if moments else []
+    documents = []
+    for span in spans:
+        since, until = (4 * index[moment] for moment in span.bounds(zone))
+        ranked = []
+        for player_id, sums in rows:
+            played, won, shared, scored = _between(sums[since : since + 4], sums[until : until + 4])
+            if played > 0:
+                league = span.points.of(won, shared, played)[0]
+                ranked.append(((league, won, scored), player_id, played))
+        ranked.sort(reverse=True)
+        placed: dict[str, list[int]] = {}
+        place, previous = 0, None
+        for at, (standing, player_id, played) in enumerate(ranked):
+            if standing != previous:
+                place, previous = at + 1, standing
+            placed[str(player_id)] = [place, standing[0], played]
+        documents.append({"of": len(ranked), "placed": placed})
+    return documents
+
+
 @dataclass(frozen=True)
 class SeasonPlace:
     """A player's place in one season of a game: out of how many players, with their league points."""
@@ -300,42 +362,10 @@ class SeasonPlace:
     played: int
 
 
-def player_places(user: User, player: Player, game: str, zone: tzinfo, today: date) -> list[SeasonPlace]:
-    """Return the player's place in the latest seasons of `game` they finished a match in: the calendar
-    year of their last match of it and the PLACES_YEARS - 1 before, and the named seasons that have
-    begun and end in those years, the latest to end first, at most PLACES_SHOWN.
-
-    Three queries: the years they played, the named seasons, and every player's running sums at
-    each season's bounds, together. Bounding the seasons bounds the query: a player of ten years
-    is placed in as many seasons as one of two.
-    """
-    ends = db.session.connection().execute(_PLAYER_ENDS, {"player_id": player.id, "game": game})
-    years = _years(ends, zone)[:PLACES_YEARS]
-    if not years:
-        return []
-    spans = [calendar_year(year) for year in years]
-    spans += [
-        span for span in named_seasons(user) if span.has_begun(today) and years[-1] <= span.ends_on.year <= years[0]
-    ]
-    spans.sort(key=lambda span: (span.ends_on, span.season_id or 0), reverse=True)
-    spans = spans[:PLACES_SHOWN]
-    moments = sorted({moment for span in spans for moment in span.bounds(zone)})
-    index = {moment: at for at, moment in enumerate(moments)}
-    rows = [(row[0], row[1:]) for row in _sums(user, game, moments, False)]
-    places = []
-    for span in spans:
-        since, until = (4 * index[moment] for moment in span.bounds(zone))
-        # Placed as `_placed` places them, without laying the table out: the player's place is one
-        # more than the players ahead of them on league points, then wins, then points scored.
-        standings, mine = [], None
-        for player_id, sums in rows:
-            played, won, shared, scored = _between(sums[since : since + 4], sums[until : until + 4])
-            if played > 0:
-                league = span.points.of(won, shared, played)[0]
-                standings.append((league, won, scored))
-                if player_id == player.id:
-                    mine = (league, won, scored, played)
-        if mine is not None:
-            ahead = sum(standing > mine[:3] for standing in standings)
-            places.append(SeasonPlace(span, 1 + ahead, len(standings), mine[0], mine[3]))
-    return places
+def place_in(span: SeasonSpan, standings: dict[str, Any], player_id: int) -> SeasonPlace | None:
+    """Return the player's place in a season's `standings`, or None if they are not placed in it."""
+    line = standings["placed"].get(str(player_id))
+    if line is None:
+        return None
+    place, points, played = line
+    return SeasonPlace(span, place, standings["of"], points, played)

@@ -166,18 +166,19 @@ class PlayerPair(Model):
 
 
 class YearReview(Model):
-    """Derived: the year at the table (`figures.years`) of an account, or of one of its players, in
-    one time zone, as it was last worked out from the results and deals.
+    """Derived: what reads a year's results whole, in one time zone, as it was last worked out: the
+    year at the table (`figures.years`) of an account or of one of its players, and the standings of
+    a season that is over (`figures.seasons`), each a `figure` of the year it ends in.
 
     A cache, and the only derived table kept lazily: a page that finds no `review` works it out
-    and stores it (`services.years`); any change of a match from a day of the year on, of a
+    and stores it (`services.kept`); any change of a match from a day of the year on, of a
     player, of the nights or a rebuild makes the year's rows stale again (`review` None, `stale`
     one more), so a review worked out meanwhile is not stored. A year that is over is worked
     out once; `flask --app scorekeeper recompute` forgets them all.
     """
 
     __tablename__ = "year_reviews"
-    __table_args__ = (UniqueConstraint("user_id", "year", "zone", "player_id"),)
+    __table_args__ = (UniqueConstraint("user_id", "year", "zone", "player_id", "figure"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
@@ -186,6 +187,9 @@ class YearReview(Model):
     zone: Mapped[str] = mapped_column(String(64))
     #: The player whose year it is; 0 for the whole table's.
     player_id: Mapped[int] = mapped_column(default=0)
+    #: What is kept: "year" for the year at the table; a season's standings in a game are named by
+    #: the game, the season's days and its league points (`figures.seasons.standings_figure`).
+    figure: Mapped[str] = mapped_column(String(64), default="year", server_default="year")
     #: Grows each time the year is made stale: a review is stored only if it did not grow meanwhile.
     stale: Mapped[int] = mapped_column(default=0)
     review: Mapped[dict[str, Any] | None] = mapped_column(JSON)

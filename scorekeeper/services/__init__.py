@@ -5,6 +5,8 @@
 - `matches`: a match's life, every change to it checked and scored whole by the rules engine first;
 - `seasons`: the seasons an account names;
 - `years`: the years at the table as kept, worked out again when a change made them stale;
+- `season_places`: a player's places in the latest seasons, those over kept as the years are;
+- `kept`: how figures that read a year whole are kept until a change makes them stale;
 - `entry_links`: the secret links through which the other phones at the table enter deals;
 - `idempotency`: requests sent again with the key of a change already made;
 - `bulk`: rebuilding everything from the facts;
@@ -56,6 +58,7 @@ from .matches import (
     stop_sharing,
 )
 from .players import add_player, rename_player, set_player_archived
+from .season_places import player_places
 from .seasons import change_season, delete_season, name_season
 from .years import year_review
 
@@ -93,6 +96,7 @@ __all__ = [
     "once",
     "open_entry_link",
     "own_match_to_change",
+    "player_places",
     "recompute_all",
     "rematch",
     "rename_player",

@@ -8,9 +8,11 @@ from sqlalchemy import select
 from ..errors import InvalidInput, NotFound
 from ..extensions import db
 from ..figures.locks import lock_figures
+from ..figures.seasons import named_season
 from ..models import MAX_ID, Season, User
 from ..season_rules import SeasonRules, check_season
 from .base import atomic
+from .season_places import forget_kept_standings
 
 
 def _season_of(user: User, season_id: int) -> Season:
@@ -47,6 +49,7 @@ def change_season(user: User, season_id: int, rules: SeasonRules) -> Season:
     lock_figures(user.id)  # as `name_season`
     if _same_name(user, rules.name, but=season.id):
         raise InvalidInput(_("There is already a season called %(name)s.", name=rules.name), "name")
+    forget_kept_standings(user, named_season(season))
     for field, value in rules.__dict__.items():
         setattr(season, field, value)
     return season
@@ -55,4 +58,6 @@ def change_season(user: User, season_id: int, rules: SeasonRules) -> Season:
 @atomic
 def delete_season(user: User, season_id: int) -> None:
     """Forget a named season; its matches stay, and so do the calendar years."""
-    db.session.delete(_season_of(user, season_id))
+    season = _season_of(user, season_id)
+    forget_kept_standings(user, named_season(season))
+    db.session.delete(season)

@@ -8,7 +8,7 @@ from flask_login import current_user
 from werkzeug.wrappers import Response
 
 from .. import formats, services
-from ..figures import pairs, reads, seasons
+from ..figures import pairs, reads
 from ..forms import PlayerForm, add_form_error, required_text
 from ..pages import charts
 from ..pages.rivals import rival_lines
@@ -77,7 +77,7 @@ def detail(player_id: int) -> str:
     player = queries.player_for(current_user, player_id)
     figures, shown = reads.player_page_figures(current_user, player, request.args.get("game"))
     zone, today = formats.viewer_zone(), formats.viewer_today()
-    places = seasons.player_places(current_user, player, shown.game, zone, today) if shown else []
+    places = services.player_places(current_user, player, shown.game, zone, today) if shown else []
     return render_template(
         "players/detail.html",
         player=player,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,12 @@ from sqlalchemy import select
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.figures import seasons
-from scorekeeper.models import Match, Player, PlayerRating, PlayerResult, User
+from scorekeeper.models import Match, Player, PlayerRating, PlayerResult, User, YearReview
 from scorekeeper.reads import transfer
+from scorekeeper.season_rules import LeaguePoints
 
 from ..conftest import Browser
+from .matchhelpers import start
 from .test_api import Api, api  # noqa: F401  (the fixture)
 from .test_killed_upgrades import migrate_to
 from .test_matches import text
@@ -283,6 +286,85 @@ def test_the_player_page_names_their_place_in_each_season(ana: Browser, app: Fla
     assert "Season 2026 Place 1 of 3 6 points, 2 matches" in shown
     assert "Season 2025 Place 2 of 2 0 points, 1 match" in shown
     assert 'href="/seasons/2026?game=tute2"' in page.get_data(as_text=True)
+
+
+THIS_YEAR = datetime.now(UTC).year
+
+
+def kept_standings(app: Flask) -> dict[str, bool]:
+    """Return the account's kept standings of seasons, by their figure: whether a document is stored."""
+    with app.app_context():
+        rows = db.session.execute(select(YearReview.figure, YearReview.review).where(YearReview.figure != "year"))
+        return {figure: review is not None for figure, review in rows}
+
+
+def test_a_season_that_is_over_is_placed_once_and_kept_until_a_change_of_its_matches(ana: Browser, app: Flask) -> None:
+    # Years two and three back: a change made today reaches back two days at most.
+    old, older = THIS_YEAR - 2, THIS_YEAR - 3
+    import_matches(
+        app,
+        [
+            tute(datetime(older, 5, 1, 19, tzinfo=UTC), "Luis", "Ana"),
+            tute(datetime(old, 5, 1, 19, tzinfo=UTC), "Ana", "Luis"),
+        ],
+    )
+    ana_id, luis_id = player_id(app, "Ana"), player_id(app, "Luis")
+    old_year, older_year = (seasons.standings_figure("tute2", seasons.calendar_year(year)) for year in (old, older))
+    shown = text(ana.get(f"/players/{ana_id}?game=tute2"))
+    assert f"Season {old} Place 1 of 2 3 points, 1 match" in shown
+    assert f"Season {older} Place 2 of 2 0 points, 1 match" in shown
+    # Both are over, and kept: every player's place in each, for any player's page.
+    assert kept_standings(app) == {old_year: True, older_year: True}
+    with app.app_context():
+        row = db.session.scalars(select(YearReview).where(YearReview.figure == old_year)).one()
+        assert row.year == old
+        assert row.review == {"of": 2, "placed": {str(ana_id): [1, 3, 1], str(luis_id): [2, 0, 1]}}
+        # Kept, it is read as stored: standings changed by hand show (the page does not count them again).
+        row.review = {"of": 9, "placed": {str(ana_id): [7, 0, 1]}}
+        db.session.commit()
+    assert f"Season {old} Place 7 of 9" in text(ana.get(f"/players/{ana_id}?game=tute2"))
+    # Luis's page reads the same standings: the older season's as kept, and in the hand-made ones he is not placed.
+    luis_page = text(ana.get(f"/players/{luis_id}?game=tute2"))
+    assert f"Season {older} Place 1 of 2" in luis_page and f"Season {old} Place" not in luis_page
+    # A match started today leaves the seasons that are over as kept.
+    start(ana, "tute2", ["Ana", "Luis"])
+    assert kept_standings(app) == {old_year: True, older_year: True}
+    # A change of a match of a season (an import, here) makes it stale, and those after it.
+    import_matches(app, [tute(datetime(older, 6, 1, 19, tzinfo=UTC), "Ana", "Carmen")])
+    assert kept_standings(app) == {old_year: False, older_year: False}
+    shown = text(ana.get(f"/players/{ana_id}?game=tute2"))
+    assert f"Season {old} Place 1 of 2 3 points" in shown and f"Season {older} Place 1 of 3 3 points" in shown
+    assert kept_standings(app) == {old_year: True, older_year: True}
+    # The season under way is counted at each look, and not kept: each deal would make it stale.
+    import_matches(app, [tute(datetime(THIS_YEAR, 1, 1, 19, tzinfo=UTC), "Ana", "Luis")])
+    assert f"Season {THIS_YEAR} Place 1 of 2" in text(ana.get(f"/players/{ana_id}?game=tute2"))
+    assert seasons.standings_figure("tute2", seasons.calendar_year(THIS_YEAR)) not in kept_standings(app)
+
+
+def test_a_named_season_named_again_or_forgotten_forgets_its_kept_standings(ana: Browser, app: Flask) -> None:
+    old = THIS_YEAR - 1
+    import_matches(app, [tute(datetime(old, 5, 1, 19, tzinfo=UTC), "Ana", "Luis")])
+    with app.app_context():
+        rules = services.SeasonRules("Liga de primavera", date(old, 3, 1), date(old, 5, 31))
+        season_id = services.name_season(user(app), rules).id
+    ana_id = player_id(app, "Ana")
+    assert "Liga de primavera Place 1 of 2 3 points" in text(ana.get(f"/players/{ana_id}?game=tute2"))
+    spring = seasons.standings_figure("tute2", seasons.SeasonSpan(None, rules.starts_on, rules.ends_on, LeaguePoints()))
+    assert kept_standings(app)[spring]
+    with app.app_context():
+        services.change_season(user(app), season_id, replace(rules, win_points=2))
+    assert spring not in kept_standings(app)
+    assert "Liga de primavera Place 1 of 2 2 points" in text(ana.get(f"/players/{ana_id}?game=tute2"))
+    with app.app_context():
+        services.delete_season(user(app), season_id)
+    assert len(kept_standings(app)) == 1  # the calendar year's alone
+
+
+def player_id(app: Flask, name: str) -> int:
+    with app.app_context():
+        found = db.session.scalar(select(Player.id).where(Player.name == name))
+        assert found is not None
+        return found
 
 
 def test_the_upgrade_that_began_keeping_running_sums_sums_earlier_results(

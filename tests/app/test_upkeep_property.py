@@ -14,7 +14,7 @@ import contextlib
 import json
 import math
 from collections import Counter
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -52,6 +52,8 @@ from scorekeeper.models import (
 )
 from scorekeeper.reads import transfer
 from scorekeeper.rules import SUITS, RuleViolation, max_cards
+from scorekeeper.season_rules import SeasonSpan
+from scorekeeper.services import season_places
 
 from ..rules.test_properties import tute_deals
 
@@ -143,6 +145,7 @@ def kept_years_are_what_the_facts_give() -> int:
                 YearReview.year == year,
                 YearReview.zone == str(zone),
                 YearReview.player_id == whose,
+                YearReview.figure == "year",
             )
         )
         if stored is not None:
@@ -155,6 +158,46 @@ def keep_years() -> None:
     """Have every year at the table the property reads worked out and kept, as its page does."""
     for user, year, zone, whose in year_keys():
         services.year_review(user, year, zone, whose)
+
+
+#: A day after every season the property names: each is over then, and its standings are kept.
+AFTER_EVERY_SEASON = date(9000, 1, 1)
+
+
+def standings_keys() -> list[tuple[User, str, SeasonSpan, Any]]:
+    """Return the seasons' standings the property keeps: every account's calendar years played and
+    seasons named, in UTC and in Madrid, in each game played here."""
+    keys = []
+    for user in db.session.scalars(select(User).order_by(User.id)):
+        for zone in (pytz.UTC, pytz.timezone("Europe/Madrid")):
+            spans = [seasons.calendar_year(year) for year in seasons.years_played(user, zone)]
+            spans += seasons.named_seasons(user)
+            keys += [(user, game, span, zone) for game in ("tute2", "tute4", "pocha") for span in spans]
+    return keys
+
+
+def keep_standings() -> None:
+    """Have the standings of every season the property reads kept, as if each were over."""
+    for user, game, span, zone in standings_keys():
+        season_places.season_standings(user, game, [span], zone, AFTER_EVERY_SEASON)
+
+
+def kept_standings_are_what_the_facts_give() -> int:
+    """Require every season's standings still kept to be what its facts give now; return how many were kept."""
+    kept = 0
+    for user, game, span, zone in standings_keys():
+        stored = db.session.scalar(
+            select(YearReview.review).where(
+                YearReview.user_id == user.id,
+                YearReview.zone == str(zone),
+                YearReview.figure == seasons.standings_figure(game, span),
+            )
+        )
+        if stored is not None:
+            kept += 1
+            fresh = seasons.standings(user, game, [span], zone)[0]
+            assert stored == fresh, f"{game} {span} {zone}: standings kept stale"
+    return kept
 
 
 def season_tables() -> dict[tuple[str, str, str], list[Any]]:
@@ -476,11 +519,13 @@ class Upkeep(RuleBasedStateMachine):
     def derived_tables_are_what_a_rebuild_from_the_facts_makes(self) -> None:
         # The years at the table kept after the last step are still kept only if it changed nothing they read.
         Upkeep.compared.update({"years kept through a change": kept_years_are_what_the_facts_give()})
+        Upkeep.compared.update({"season standings kept through a change": kept_standings_are_what_the_facts_give()})
         kept, tables = derived_tables(), season_tables()
         services.recompute_all()
         assert_same_tables(kept, derived_tables())
         assert tables == season_tables(), "a season's table differs from a rebuild's"
         keep_years()
+        keep_standings()
         Upkeep.compared.update({table: len(rows) for table, rows in kept.items()})
         Upkeep.compared.update({"season table lines": sum(len(lines) for lines in tables.values())})
 
@@ -551,6 +596,7 @@ def test_any_sequence_of_changes_keeps_the_derived_tables_as_a_rebuild_from_the_
     assert set(Upkeep.compared) == {model.__table__.name for model in DERIVED} | {
         "season table lines",
         "years kept through a change",
+        "season standings kept through a change",
     }
     assert all(rows >= SETTINGS.max_examples for rows in Upkeep.compared.values()), Upkeep.compared
     # And that the changes took each way of keeping the figures: moved by the changed match alone,

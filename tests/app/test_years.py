@@ -21,7 +21,7 @@ from scorekeeper.extensions import db
 from scorekeeper.figures import years
 from scorekeeper.figures.stale_years import make_years_stale
 from scorekeeper.models import Player, PlayerResult, YearReview
-from scorekeeper.services import years as kept_years
+from scorekeeper.services import kept as kept_figures
 
 from ..conftest import Browser
 from .matchhelpers import start, tute_form
@@ -317,7 +317,9 @@ def test_the_year_page_shows_its_figures_links_each_player_s_year_and_sends_its_
 def kept(app: Flask) -> dict[tuple[int, int], bool]:
     """Return the account's kept years as {(year, player id): whether a review is stored}."""
     with app.app_context():
-        rows = db.session.execute(select(YearReview.year, YearReview.player_id, YearReview.review))
+        rows = db.session.execute(
+            select(YearReview.year, YearReview.player_id, YearReview.review).where(YearReview.figure == "year")
+        )
         return {(year, player): review is not None for year, player, review in rows}
 
 
@@ -365,12 +367,12 @@ def test_a_deal_of_a_match_being_played_makes_its_year_stale(ana: Browser, app: 
 def test_a_year_made_stale_while_it_was_worked_out_is_not_stored(ana: Browser, app: Flask) -> None:
     import_matches(app, [tute_won(EVENING, "Ana", "Luis")])
     with app.app_context():
-        key = {"user_id": user(app).id, "year": 2026, "zone": "UTC", "player_id": 0}
-        read_at = kept_years._keep_a_row(key)
+        key = {"user_id": user(app).id, "year": 2026, "zone": "UTC", "player_id": 0, "figure": "year"}
+        (read_at,) = kept_figures._keep_rows([key])
         review = years.work_out_year(user(app), 2026, pytz.UTC)
         make_years_stale(user(app).id, EVENING)  # a deal entered meanwhile, by another phone
         db.session.commit()
-        kept_years._store(key, read_at, review)
+        kept_figures._store([(key, read_at, review)])
     assert kept(app) == {(2026, 0): False}
     with app.app_context():
         assert services.year_review(user(app), 2026, pytz.UTC) == review
