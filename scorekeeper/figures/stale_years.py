@@ -1,5 +1,6 @@
 """Make the kept years at the table stale (`YearReview`): the write side of `figures.years`, which
-every change of what a year reads calls in its own transaction."""
+every change of what a year reads calls in its own transaction. The standings kept of seasons that
+are over are rows of the year they end in, made stale with it."""
 
 from __future__ import annotations
 
