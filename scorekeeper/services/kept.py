@@ -1,7 +1,7 @@
 """Figures kept in `YearReview` rows: read in one step, worked out and stored when stale.
 
 Kept so that what reads many results is read whole once rather than at each look: the years at
-the table (`services.years`) and the standings of seasons that are over (`services.seasons`).
+the table (`services.years`) and the standings of seasons that are over (`services.season_places`).
 Every change of what they read makes their rows stale again (`figures.stale_years`). Stored
 lazily, by the first page that finds them stale, in two steps, so that a change made while they
 are worked out is never hidden: the rows are there (committed) before the figures are read, so a

@@ -39,17 +39,9 @@ def season_standings(
 
     A season that is over is placed once and kept until a change of its matches (any player's page
     then reads it in one step); a season under way is counted from the running sums at each look,
-    as each deal would make it stale. Those to count are counted together, in one query.
+    as each deal would make it stale.
     """
-    over = [span for span in spans if span.is_over(today)]
-    under_way = [span for span in spans if not span.is_over(today)]
-    counted: dict[SeasonSpan, dict[str, Any]] = {}
-
-    def work_out(keys: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-        stale = [span for span in over if standings_figure(game, span) in {key["figure"] for key in keys}]
-        counted.update(zip(stale + under_way, standings(user, game, stale + under_way, zone), strict=True))
-        return [counted[span] for span in stale]
-
+    over = {standings_figure(game, span): span for span in spans if span.is_over(today)}
     keys = [
         {
             "user_id": user.id,
@@ -57,14 +49,15 @@ def season_standings(
             "year": span.ends_on.year,
             "zone": str(zone),
             "player_id": WHOLE_TABLE,
-            "figure": standings_figure(game, span),
+            "figure": figure,
         }
-        for span in over
+        for figure, span in over.items()
     ]
-    counted.update(zip(over, kept_documents(keys, work_out), strict=True))
-    if under_way and under_way[0] not in counted:
-        counted.update(zip(under_way, standings(user, game, under_way, zone), strict=True))
-    return [counted[span] for span in spans]
+    kept = kept_documents(keys, lambda stale: standings(user, game, [over[key["figure"]] for key in stale], zone))
+    placed = dict(zip(over.values(), kept, strict=True))
+    under_way = [span for span in spans if span not in placed]
+    placed.update(zip(under_way, standings(user, game, under_way, zone), strict=True))
+    return [placed[span] for span in spans]
 
 
 def forget_kept_standings(user: User, span: SeasonSpan) -> None:

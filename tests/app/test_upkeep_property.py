@@ -135,19 +135,19 @@ def year_keys() -> list[tuple[User, int, Any, int]]:
     return keys
 
 
+def stored_review(user: User, zone: Any, figure: str, *where: Any) -> Any:
+    """Return the document kept of a figure of the account in a time zone (None: none stored)."""
+    kept = select(YearReview.review).where(
+        YearReview.user_id == user.id, YearReview.zone == str(zone), YearReview.figure == figure, *where
+    )
+    return db.session.scalar(kept)
+
+
 def kept_years_are_what_the_facts_give() -> int:
     """Require every year at the table still kept to be what its facts give now; return how many were kept."""
     kept = 0
     for user, year, zone, whose in year_keys():
-        stored = db.session.scalar(
-            select(YearReview.review).where(
-                YearReview.user_id == user.id,
-                YearReview.year == year,
-                YearReview.zone == str(zone),
-                YearReview.player_id == whose,
-                YearReview.figure == "year",
-            )
-        )
+        stored = stored_review(user, zone, "year", YearReview.year == year, YearReview.player_id == whose)
         if stored is not None:
             kept += 1
             assert stored == years.work_out_year(user, year, zone, whose), f"{year} {zone} {whose}: kept stale"
@@ -160,6 +160,21 @@ def keep_years() -> None:
         services.year_review(user, year, zone, whose)
 
 
+#: The games whose seasons the property reads.
+SEASON_GAMES = ("tute2", "tute4", "pocha")
+
+
+def season_spans() -> list[tuple[User, Any, SeasonSpan]]:
+    """Return every account's seasons, in UTC and in Madrid (whose days end an hour earlier): the
+    calendar years played and the seasons named."""
+    found = []
+    for user in db.session.scalars(select(User).order_by(User.id)):
+        for zone in (pytz.UTC, pytz.timezone("Europe/Madrid")):
+            spans = [seasons.calendar_year(year) for year in seasons.years_played(user, zone)]
+            found += [(user, zone, span) for span in spans + seasons.named_seasons(user)]
+    return found
+
+
 #: A day after every season the property names: each is over then, and its standings are kept.
 AFTER_EVERY_SEASON = date(9000, 1, 1)
 
@@ -167,13 +182,7 @@ AFTER_EVERY_SEASON = date(9000, 1, 1)
 def standings_keys() -> list[tuple[User, str, SeasonSpan, Any]]:
     """Return the seasons' standings the property keeps: every account's calendar years played and
     seasons named, in UTC and in Madrid, in each game played here."""
-    keys = []
-    for user in db.session.scalars(select(User).order_by(User.id)):
-        for zone in (pytz.UTC, pytz.timezone("Europe/Madrid")):
-            spans = [seasons.calendar_year(year) for year in seasons.years_played(user, zone)]
-            spans += seasons.named_seasons(user)
-            keys += [(user, game, span, zone) for game in ("tute2", "tute4", "pocha") for span in spans]
-    return keys
+    return [(user, game, span, zone) for user, zone, span in season_spans() for game in SEASON_GAMES]
 
 
 def keep_standings() -> None:
@@ -186,13 +195,7 @@ def kept_standings_are_what_the_facts_give() -> int:
     """Require every season's standings still kept to be what its facts give now; return how many were kept."""
     kept = 0
     for user, game, span, zone in standings_keys():
-        stored = db.session.scalar(
-            select(YearReview.review).where(
-                YearReview.user_id == user.id,
-                YearReview.zone == str(zone),
-                YearReview.figure == seasons.standings_figure(game, span),
-            )
-        )
+        stored = stored_review(user, zone, seasons.standings_figure(game, span))
         if stored is not None:
             kept += 1
             fresh = seasons.standings(user, game, [span], zone)[0]
@@ -205,28 +208,24 @@ def season_tables() -> dict[tuple[str, str, str], list[Any]]:
     UTC and in Madrid, whose days end an hour earlier) and the seasons named, counting every match
     and each player's best two."""
     tables: dict[tuple[str, str, str], list[Any]] = {}
-    for user in db.session.scalars(select(User).order_by(User.id)):
-        for zone in (pytz.UTC, pytz.timezone("Europe/Madrid")):
-            spans = [seasons.calendar_year(year) for year in seasons.years_played(user, zone)]
-            spans += seasons.named_seasons(user)
-            for span in spans:
-                for game in ("tute2", "tute4", "pocha"):
-                    for best_of in (span.points.best_of, 2):
-                        lines = seasons.season_table(user, game, span, zone, best_of)
-                        key = (user.username, f"{span.name or span.year} {zone} best {best_of}", game)
-                        tables[key] = [
-                            (
-                                line.place,
-                                line.player_id,
-                                line.played,
-                                line.won,
-                                line.shared,
-                                line.points,
-                                line.scored,
-                                None if line.rating_change is None else round(line.rating_change, 9),
-                            )
-                            for line in lines
-                        ]
+    for user, zone, span in season_spans():
+        for game in SEASON_GAMES:
+            for best_of in (span.points.best_of, 2):
+                lines = seasons.season_table(user, game, span, zone, best_of)
+                key = (user.username, f"{span.name or span.year} {zone} best {best_of}", game)
+                tables[key] = [
+                    (
+                        line.place,
+                        line.player_id,
+                        line.played,
+                        line.won,
+                        line.shared,
+                        line.points,
+                        line.scored,
+                        None if line.rating_change is None else round(line.rating_change, 9),
+                    )
+                    for line in lines
+                ]
     return tables
 
 
