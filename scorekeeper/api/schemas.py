@@ -201,6 +201,11 @@ def result() -> Schema:
                             **nullable(side),
                             "description": "The side that won the deal (Tute); null in Pocha.",
                         },
+                        "juegos": {
+                            **per_side,
+                            "description": "The juegos the deal earned each side, where the match counts juegos "
+                            "(Tute's juegos mode); absent otherwise.",
+                        },
                     },
                 },
             },

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..forms import AuctionDealForm, DealForm
 from ..i18n import gettext, suit_word
-from ..rules import MAX_BID, SUITS, SubastadoOptions, contract_outcome, next_seat
+from ..rules import MAX_BID, SUITS, SubastadoOptions, cante_value, contract_outcome, next_seat
 from ..rules.common import DECK_POINTS, possible_card_points
 from ..rules.subastado_deal import MAX_DEALS
 from .base import WebGame
@@ -69,8 +69,8 @@ class SubastadoWeb(WebGame):
         said: dict[tuple[Any, ...], str],
         options: Mapping[str, object],
     ) -> tuple[str, list[str]]:
-        """Return who won the auction, the bid and trump, and whether the contract was made (or that
-        everyone passed, or the tute), in a line."""
+        """Return who won the auction, the bid and trump, the declarer's cantes, and whether the contract was
+        made (or that everyone passed, or the tute), in a line."""
         if deal.get("passed"):
             return said.get(("passed",)) or said.setdefault(("passed",), gettext("everyone passed")), []
         tute = deal.get("tute")
@@ -80,11 +80,20 @@ class SubastadoWeb(WebGame):
         trump, declarer = deal["trump"], deal["declarer"]
         total, contract_made = contract_outcome(deal, options)
         parts = [
-            gettext("%(name)s bid %(bid)s in %(suit)s", name=names[declarer], bid=deal["bid"], suit=suit_word(trump)),
+            gettext("%(name)s bid %(bid)s in %(suit)s", name=names[declarer], bid=deal["bid"], suit=suit_word(trump))
+        ]
+        # Only the declarer sings: each cante once, without the name again.
+        parts += [
+            gettext(
+                "sang %(points)s in %(suit)s", points=cante_value(cante["suit"], trump), suit=suit_word(cante["suit"])
+            )
+            for cante in deal.get("cantes") or []
+        ]
+        parts.append(
             gettext("contract made with %(total)s", total=total)
             if contract_made
-            else gettext("contract failed with %(total)s", total=total),
-        ]
+            else gettext("contract failed with %(total)s", total=total)
+        )
         return " · ".join(parts), []
 
     def deal_schema(self, players: int, number: bool = False) -> Schema:

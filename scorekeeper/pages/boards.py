@@ -15,13 +15,12 @@ from typing import Any, Protocol
 from markupsafe import Markup
 
 from ..games import WebGame, web_game
-from ..i18n import gettext, ngettext
+from ..i18n import ngettext
 from ..models import ABANDONED, Match
 from ..reads.documents import match_document
 from ..reads.matches import ShownMatch
-from ..rules import Game, MatchResult, bidding_order, check_match, check_options, get_game
-from ..rules.options import as_int, as_str
-from .charts import running_totals_svg
+from ..rules import Game, MatchGoal, MatchResult, bidding_order, check_match, check_options, get_game
+from .charts import match_chart
 from .deal_table import DealRow, deal_rows
 
 
@@ -65,8 +64,10 @@ class Scoreboard:
     side_names: list[str]
     totals: tuple[int, ...]
     juegos: tuple[int, ...] | None
-    target: int | None
-    mode: str | None
+    #: What ends the match: its target (of juegos or points) or its number of deals.
+    goal: MatchGoal
+    #: The rules engine's result, whose figures this lays out.
+    result: MatchResult
     rows: list[DealRow]
     finished: bool
     abandoned: bool
@@ -80,12 +81,8 @@ class Scoreboard:
 
     @property
     def chart(self) -> Markup:
-        """Return the running totals of each side as an SVG line chart."""
-        description = gettext(
-            "Running totals, deal by deal: %(standings)s.",
-            standings=", ".join(f"{name} {total}" for name, total in zip(self.side_names, self.totals)),
-        )
-        return running_totals_svg(self.side_names, [row.running for row in self.rows], description)
+        """Return what decides the match as an SVG line chart: each side's juegos or running total, deal by deal."""
+        return match_chart(self.side_names, self.result)
 
     def deal_rows(self, editable: bool) -> Markup:
         """Return the lines of the deal-by-deal table, with the address of each deal's edit form when `editable`."""
@@ -197,9 +194,13 @@ def match_result(match: ShownMatch, deals: Sequence[StoredDeal] | None = None) -
     read = match.deals if deals is None else deals
     if cached is not None and len(cached.get("deals") or ()) == len(read):
         try:
-            return MatchResult.from_dict(cached)
+            result = MatchResult.from_dict(cached)
         except (KeyError, TypeError, ValueError):  # a cache of another shape: score the facts
             pass
+        else:
+            # A match to juegos cached before its deals said their juegos: score the facts for them.
+            if result.juegos is None or result.juegos_per_deal:
+                return result
     return check_match(match_document(match, None if deals is None else [deal.data for deal in deals]))
 
 
@@ -243,8 +244,8 @@ def scoreboard(match: ShownMatch, deals: Sequence[StoredDeal] | None = None) -> 
         side_names=sides,
         totals=result.totals,
         juegos=result.juegos,
-        target=as_int(options, "target") if "target" in options else None,
-        mode=as_str(options, "mode") if "mode" in options else None,
+        goal=game.goal(options, len(names)),
+        result=result,
         rows=rows,
         finished=result.finished,
         abandoned=abandoned,

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..figures.reads import GameFigures
+from ..i18n import gettext
+from ..rules import MatchResult
 from ..templating import macro
 from ..text import seat_marks
 
@@ -209,6 +211,23 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], d
     """Return a line chart of each side's running total, deal by deal, as SVG (empty before any deal)."""
     chart = running_totals(names, running, description)
     return Markup("") if chart is None else macro("_charts.html", "line_chart")(chart)
+
+
+def match_chart(side_names: Sequence[str], result: MatchResult) -> Markup:
+    """Return what decides a match, side by side and deal by deal, as an SVG line chart: the juegos where
+    the match counts them (each deal saying its own), else the running totals."""
+    if result.juegos_per_deal:
+        running = result.running_juegos()
+        description = gettext(
+            "Juegos, deal by deal: %(standings)s.",
+            standings=", ".join(f"{name} {count}" for name, count in zip(side_names, running[-1] if running else ())),
+        )
+        return running_totals_svg(side_names, running, description)
+    description = gettext(
+        "Running totals, deal by deal: %(standings)s.",
+        standings=", ".join(f"{name} {total}" for name, total in zip(side_names, result.totals)),
+    )
+    return running_totals_svg(side_names, result.running_totals(), description)
 
 
 def bars(counts: Sequence[tuple[str, int]], description: str) -> BarChart | None:

@@ -13,7 +13,7 @@ from ..figures.nights import MatchRow, NightRows
 from ..models import FINISHED
 from ..rules import MatchResult, get_game
 from .addresses import address_of
-from .charts import running_totals_svg
+from .charts import match_chart
 
 
 def _scored_in_points(match: MatchRow) -> bool:
@@ -153,10 +153,6 @@ def played_match(match: MatchRow, names: list[str], deals: int) -> PlayedMatch:
     standing = ", ".join(f"{name} {value}" for name, value in zip(sides, values))
     if result.juegos is not None:
         standing = i18n.gettext("%(standing)s (juegos)", standing=standing)
-    description = i18n.gettext(
-        "Running totals, deal by deal: %(standings)s.",
-        standings=", ".join(f"{name} {total}" for name, total in zip(sides, result.totals)),
-    )
     return PlayedMatch(
         match=match,
         players=names,
@@ -164,7 +160,7 @@ def played_match(match: MatchRow, names: list[str], deals: int) -> PlayedMatch:
         finished=result.finished,
         standing=standing,
         deals=deals,
-        chart=running_totals_svg(sides, result.running_totals(), description),
+        chart=match_chart(sides, result),
     )
 
 

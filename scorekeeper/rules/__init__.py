@@ -11,7 +11,7 @@ are exported for the rest of the package::
     [88, 42]
 """
 
-from .base import DealResult, Game, MatchResult
+from .base import DealResult, Game, MatchGoal, MatchResult
 from .common import (
     CARD_POINTS,
     DECK_POINTS,
@@ -58,6 +58,7 @@ __all__ = [
     "Contract",
     "DealResult",
     "Game",
+    "MatchGoal",
     "MatchResult",
     "OptionSpec",
     "PochaDeal",

@@ -13,24 +13,42 @@ from .options import OptionSpec, read_options
 
 @dataclass(frozen=True)
 class DealResult:
-    """The score of one deal: per side, and the side that won it (None in Pocha)."""
+    """The score of one deal: per side, the side that won it (None in Pocha), and the juegos it earned
+    each side where the match counts them (None where it does not)."""
 
     number: int
     scores: tuple[int, ...]
     winner: int | None
+    juegos: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON-shaped form of DESIGN.md's result."""
-        return {"number": self.number, "scores": list(self.scores), "winner": self.winner}
+        """Return the JSON-shaped form of a deal's result (docs/api.md); `juegos` only where the match counts them."""
+        shaped: dict[str, Any] = {"number": self.number, "scores": list(self.scores), "winner": self.winner}
+        if self.juegos is not None:
+            shaped["juegos"] = list(self.juegos)
+        return shaped
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DealResult:
-        """Rebuild a deal's result from what `to_dict` gave."""
+        """Rebuild a deal's result from what `to_dict` gave (a result cached before deals kept their
+        juegos has none: `MatchResult.juegos_per_deal` says so)."""
+        juegos = data.get("juegos")
         return cls(
             int(data["number"]),
             tuple(int(s) for s in data["scores"]),
             None if data["winner"] is None else int(data["winner"]),
+            None if juegos is None else tuple(int(count) for count in juegos),
         )
+
+
+@dataclass(frozen=True)
+class MatchGoal:
+    """What ends a match under its house rules: a `target` of juegos or of points (`unit`, what the
+    standings count), or a set number of `deals`; None where the rules set neither."""
+
+    unit: str
+    target: int | None = None
+    deals: int | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +71,24 @@ class MatchResult:
         current = tuple(0 for _ in self.sides)
         for deal in self.deals:
             current = tuple(a + b for a, b in zip(current, deal.scores))
+            running.append(current)
+        return running
+
+    @property
+    def juegos_per_deal(self) -> bool:
+        """Tell whether each deal says the juegos it earned (every deal of a match that counts them,
+        unless the result was kept before deals said it)."""
+        return self.juegos is not None and all(deal.juegos is not None for deal in self.deals)
+
+    def running_juegos(self) -> list[tuple[int, ...]]:
+        """Return each side's juegos after each deal, deal by deal (empty where the match counts none)."""
+        if not self.juegos_per_deal:
+            return []
+        running: list[tuple[int, ...]] = []
+        current = tuple(0 for _ in self.sides)
+        for deal in self.deals:
+            assert deal.juegos is not None  # juegos_per_deal
+            current = tuple(a + b for a, b in zip(current, deal.juegos))
             running.append(current)
         return running
 
@@ -143,6 +179,10 @@ class Game(ABC):
     def ranked_by_points(self, options: Mapping[str, object]) -> bool:
         """Tell whether a match under checked `options` is won on points rather than on juegos."""
         return True
+
+    @abstractmethod
+    def goal(self, options: Mapping[str, object], players: int) -> MatchGoal:
+        """Return what ends a match of `players` under checked `options`: its target or its number of deals."""
 
     @abstractmethod
     def play(

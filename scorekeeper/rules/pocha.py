@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .base import DealResult, Game, MatchResult
+from .base import DealResult, Game, MatchGoal, MatchResult
 from .common import SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text
 from .messages import N_
 from .options import OptionSpec, as_bool, as_int
@@ -287,6 +287,10 @@ class PochaGame(Game):
     def ranks(self, result: MatchResult) -> list[int]:
         places = sorted(set(result.totals), reverse=True)
         return [places.index(total) + 1 for total in result.totals]
+
+    def goal(self, options: Mapping[str, object], players: int) -> MatchGoal:
+        """Return the number of deals the schedule sets: the match ends with its last."""
+        return MatchGoal("points", deals=len(pocha_schedule(players, PochaOptions.from_values(options))))
 
     def browser_details(self, options: Mapping[str, object], players: int) -> dict[str, Any]:
         """Return the schedule, the hook, the bidding order and the score of every bid and tricks pair."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .base import DealResult, Game, MatchResult
+from .base import DealResult, Game, MatchGoal, MatchResult
 from .common import CARD_POINTS, DECK_POINTS, SUITS, Code, ErrorLog, next_seat, possible_card_points
 from .messages import N_
 from .options import OptionSpec, as_int
@@ -113,6 +113,13 @@ class SubastadoGame(Game):
             1 if seat in result.winners else offset + others.index(total) + 1
             for seat, total in enumerate(result.totals)
         ]
+
+    def goal(self, options: Mapping[str, object], players: int) -> MatchGoal:
+        """Return the points that end the match, or the set number of deals it is played for instead."""
+        deals = options.get("deals")
+        if deals is not None:
+            return MatchGoal("points", deals=as_int(options, "deals"))
+        return MatchGoal("points", target=as_int(options, "target"))
 
     def browser_details(self, options: Mapping[str, object], players: int) -> dict[str, Any]:
         """Return the bids the auction allows, card points, cante values, the scoring rules and the match's end."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .base import DealResult, Game, MatchResult
+from .base import DealResult, Game, MatchGoal, MatchResult
 from .common import (
     CARD_POINTS,
     DECK_POINTS,
@@ -127,6 +127,10 @@ class TuteGame(Game):
     def ranked_by_points(self, options: Mapping[str, object]) -> bool:
         return options.get("mode") == "points"
 
+    def goal(self, options: Mapping[str, object], players: int) -> MatchGoal:
+        """Return the target, of juegos or of points as the house rule `mode` says."""
+        return MatchGoal(as_str(options, "mode"), target=as_int(options, "target"))
+
     def browser_details(self, options: Mapping[str, object], players: int) -> dict[str, Any]:
         """Return the card points, the last trick's bonus, cante values, tutes, juegos and the target."""
         rules = TuteOptions.from_values(options)
@@ -190,13 +194,20 @@ class TuteGame(Game):
             if deal is None or log.count() != start:
                 continue  # once a deal is wrong the standing is unknown; keep checking the rest
             scores, winner = score_tute_deal(deal, rules, sides)
-            results.append(DealResult(number, scores, winner))
+            earned: tuple[int, ...] | None = None
+            if rules.mode == "juegos":
+                # A tute that wins the match at once earns no juegos: the match is over whatever they stand at.
+                won = (
+                    0 if deal.tute is not None and rules.tute_ends_match else juegos_earned(deal, scores[winner], rules)
+                )
+                earned = tuple(won if side == winner else 0 for side in range(len(sides)))
+            results.append(DealResult(number, scores, winner, earned))
             totals = [t + s for t, s in zip(totals, scores)]
             last_dealer = deal.dealer
             if deal.tute is not None and rules.tute_ends_match:
                 finished, winners = True, (winner,)
-            elif rules.mode == "juegos":
-                juegos[winner] += juegos_earned(deal, scores[winner], rules)
+            elif earned is not None:
+                juegos[winner] += earned[winner]
                 if juegos[winner] >= rules.target:
                     finished, winners = True, (winner,)
             elif max(totals) >= rules.target:

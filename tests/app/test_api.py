@@ -147,7 +147,7 @@ def test_add_deals_and_the_result_follows(api: Api) -> None:
     response = api.post(f"/api/v1/matches/{match_id}/deals", {**DEAL, "number": 1})
     body = response.get_json()
     assert response.status_code == 201
-    assert body["result"]["deals"] == [{"number": 1, "scores": [108, 82], "winner": 0}]
+    assert body["result"]["deals"] == [{"number": 1, "scores": [108, 82], "winner": 0, "juegos": [1, 0]}]
     assert body["match"]["deals"] == [DEAL]
 
 

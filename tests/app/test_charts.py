@@ -60,13 +60,28 @@ def test_names_are_escaped_and_no_chart_before_any_deal(app: Flask) -> None:
 
 
 def test_the_scoreboard_and_the_detail_page_show_the_chart(ana: Browser) -> None:
-    start(ana, "tute2", ["Ana", "Luis"])
+    start(ana, "tute2", ["Ana", "Luis"], opt_mode="points")
     assert "<svg" not in ana.get("/matches/1").get_data(as_text=True)
     ana.post("/matches/1/deal", data=tute_form(70, 0))
     for path in ("/matches/1", "/history/1"):
         page = ana.get(path).get_data(as_text=True)
         assert '<svg class="chart"' in page
         assert "Running totals, deal by deal: Ana 80, Luis 50." in page
+
+
+def test_a_match_to_juegos_charts_the_juegos_that_decide_it_not_the_card_points(ana: Browser) -> None:
+    start(ana, "tute2", ["Ana", "Luis"], opt_target="3")
+    ana.post("/matches/1/deal", data=tute_form(70, 0))  # Ana 80 to 50: a juego
+    ana.post("/matches/1/deal", data=tute_form(30, 1, number=2, dealer=1))  # Luis 100 to 30: a juego
+    ana.post("/matches/1/deal", data=tute_form(80, 0, number=3))  # Ana 90 to 40: a juego
+    for path in ("/matches/1", "/history/1", "/nights/1"):
+        page = ana.get(path).get_data(as_text=True)
+        assert "Juegos, deal by deal: Ana 2, Luis 1." in page, path
+        assert "Running totals" not in page, path
+        points = re.findall(r'<polyline class="series series-0" points="([^"]+)"', page)[0].split()
+        heights = [float(point.split(",")[1]) for point in points]
+        # Ana's line: 0, 1, 1, 2 juegos (the start and three deals): up, level, up
+        assert heights[0] > heights[1] == heights[2] > heights[3], path
 
 
 def test_a_bar_chart_says_each_count_and_is_empty_without_any(app: Flask) -> None:

@@ -104,7 +104,8 @@ def test_a_whole_subastado_match_to_500_through_the_pages(ana: Browser, app: Fla
         "cantes": [{"seat": 1, "suit": "copas"}],
     }
     board = text(ana.get("/matches/1"))
-    assert "Luis bid 80 in copas · contract made with 112" in board and "won by Luis" in board
+    assert "points of 500" in board  # the standings say the target
+    assert "Luis bid 80 in copas · sang 40 in copas · contract made with 112" in board and "won by Luis" in board
     assert "Deal 2: Luis deals." in board and "Carmen speaks first in the auction." in board
     # everyone passes: nothing scored, the deal moves on
     assert ana.post("/matches/1/deal", data=passed(number=2, dealer=1)).status_code == 302
@@ -114,7 +115,7 @@ def test_a_whole_subastado_match_to_500_through_the_pages(ana: Browser, app: Fla
     # RULES.md's second example: Ana bids 100 in oros and fails with 90
     ana.post("/matches/1/deal", data=contract(0, 100, 70, number=3, dealer=2, trump="oros", sung=("espadas",)))
     board = text(ana.get("/matches/1"))
-    assert "Ana bid 100 in oros · contract failed with 90" in board
+    assert "Ana bid 100 in oros · sang 20 in espadas · contract failed with 90" in board
     assert "−100" in board or "-100" in board
     dealer = 0
     for number in range(4, 10):
@@ -124,6 +125,12 @@ def test_a_whole_subastado_match_to_500_through_the_pages(ana: Browser, app: Fla
     assert "Winner: Luis" in board and "Enter deal" not in board
     assert ana.post("/matches/1/rematch").location == "/matches/2"
     assert "Tute subastado" in text(ana.get("/players/2"))
+
+
+def test_a_match_played_for_a_set_number_of_deals_says_so_over_its_points(ana: Browser) -> None:
+    start(ana, "subastado", PLAYERS, opt_deals="12")
+    board = text(ana.get("/matches/1"))
+    assert "points in 12 deals" in board and "points of 500" not in board
 
 
 def test_a_refused_subastado_deal_says_why_at_each_field_and_keeps_the_values(ana: Browser) -> None:

@@ -9,7 +9,7 @@ EXAMPLE_CANTES = [(0, "oros"), (1, "copas")]
 
 def test_tute2_cantes_example_scores_108_to_82_and_earns_one_juego() -> None:
     result = score_match(match("tute2", [tute_deal((78, 42), 0, trump="copas", cantes=EXAMPLE_CANTES)]))
-    assert result["deals"] == [{"number": 1, "scores": [108, 82], "winner": 0}]
+    assert result["deals"] == [{"number": 1, "scores": [108, 82], "winner": 0, "juegos": [1, 0]}]
     assert result["juegos"] == [1, 0]
 
 
@@ -20,7 +20,7 @@ def test_double_over_100_makes_the_same_deal_earn_two_juegos() -> None:
 
 def test_tied_deal_goes_to_the_side_that_took_the_last_trick() -> None:
     result = score_match(match("tute2", [tute_deal((55, 65), 0)]))
-    assert result["deals"][0] == {"number": 1, "scores": [65, 65], "winner": 0}
+    assert result["deals"][0] == {"number": 1, "scores": [65, 65], "winner": 0, "juegos": [1, 0]}
 
 
 def test_points_mode_ends_when_a_total_passes_101_and_the_higher_total_wins() -> None:
@@ -36,20 +36,20 @@ def test_tute4_cantes_count_for_the_singer_s_team() -> None:
     deal = tute_deal((64, 56), 0, trump="bastos", cantes=[(2, "espadas"), (3, "bastos")])
     result = score_match(match("tute4", [deal]))
     assert result["sides"] == [[0, 2], [1, 3]]
-    assert result["deals"][0] == {"number": 1, "scores": [94, 96], "winner": 1}
+    assert result["deals"][0] == {"number": 1, "scores": [94, 96], "winner": 1, "juegos": [0, 1]}
 
 
 def test_tute3_cante_example_scores_50_80_40_and_the_singer_wins() -> None:
     deal = tute_deal((50, 40, 30), 2, trump="oros", cantes=[(1, "oros")])
     result = score_match(match("tute3", [deal]))
     assert result["sides"] == [[0], [1], [2]]
-    assert result["deals"][0] == {"number": 1, "scores": [50, 80, 40], "winner": 1}
+    assert result["deals"][0] == {"number": 1, "scores": [50, 80, 40], "winner": 1, "juegos": [0, 1, 0]}
     assert result["juegos"] == [0, 1, 0]
 
 
 def test_tute3_tie_without_the_last_trick_goes_to_the_tied_player_first_after_the_dealer() -> None:
     result = score_match(match("tute3", [tute_deal((60, 60, 0), 2, dealer=0)]))
-    assert result["deals"][0] == {"number": 1, "scores": [60, 60, 10], "winner": 1}
+    assert result["deals"][0] == {"number": 1, "scores": [60, 60, 10], "winner": 1, "juegos": [0, 1, 0]}
 
 
 def test_pocha_example_forbids_the_dealer_bid_of_2_and_scores_the_deal() -> None:

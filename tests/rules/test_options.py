@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.rules import GAMES, OptionSpec, RuleViolation, check_options, get_game, score_match
+from scorekeeper.rules import GAMES, MatchGoal, OptionSpec, RuleViolation, check_options, get_game, score_match
 
 from .helpers import codes, match
 
@@ -53,6 +53,24 @@ def test_target_default_follows_the_mode() -> None:
     assert score_match(match("tute2", [], {"mode": "points"}))["juegos"] is None
     spec = {s.name: s for s in get_game("tute2").option_specs}["target"]
     assert spec.default is None and "101" in spec.description
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "players", "goal"),
+    [
+        ("tute2", {}, 2, MatchGoal("juegos", target=3)),
+        ("tute3", {"mode": "points"}, 3, MatchGoal("points", target=101)),
+        ("tute4", {"mode": "points", "target": 250}, 4, MatchGoal("points", target=250)),
+        ("subastado", {}, 3, MatchGoal("points", target=500)),
+        ("subastado", {"players": 4, "deals": 12}, 4, MatchGoal("points", deals=12)),
+        ("pocha", {}, 4, MatchGoal("points", deals=28)),
+        ("pocha", {"schedule": [1, 2, 3]}, 5, MatchGoal("points", deals=3)),
+    ],
+)
+def test_each_game_says_what_ends_a_match_under_its_house_rules(
+    name: str, options: dict[str, object], players: int, goal: MatchGoal
+) -> None:
+    assert get_game(name).goal(check_options(name, options, players), players) == goal
 
 
 def test_allowed_values_are_described_in_words() -> None:

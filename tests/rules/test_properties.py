@@ -286,6 +286,20 @@ def test_rescoring_the_same_document_gives_the_same_result_and_leaves_it_untouch
 
 
 @given(st.one_of(tute_matches(), pocha_matches()))
+def test_the_juegos_each_deal_earned_add_up_to_the_match_s_juegos(doc: dict[str, Any]) -> None:
+    result = check_match(doc)
+    running = result.running_juegos()
+    if result.juegos is None:
+        assert running == [] and all(deal.juegos is None for deal in result.deals)
+        return
+    assert len(running) == len(result.deals)
+    assert (running[-1] if running else tuple(0 for _ in result.sides)) == result.juegos
+    for deal in result.deals:  # only a deal's winner earns juegos
+        assert deal.juegos is not None
+        assert all(count == 0 for side, count in enumerate(deal.juegos) if side != deal.winner)
+
+
+@given(st.one_of(tute_matches(), pocha_matches()))
 def test_a_result_rebuilt_from_its_cached_form_is_the_result(doc: dict[str, Any]) -> None:
     try:
         result = check_match(doc)

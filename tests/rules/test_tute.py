@@ -57,7 +57,7 @@ def test_the_other_side_has_120_minus_one_side_s_points() -> None:
 
 def test_last_trick_bonus_is_configurable() -> None:
     result = score_match(match("tute2", [tute_deal((60, 60), 1)], {"last_trick_bonus": 0}))
-    assert result["deals"][0] == {"number": 1, "scores": [60, 60], "winner": 1}
+    assert result["deals"][0] == {"number": 1, "scores": [60, 60], "winner": 1, "juegos": [0, 1]}
 
 
 def test_most_a_deal_can_hold_is_230() -> None:
@@ -94,10 +94,10 @@ def test_double_over_100_needs_101_not_100() -> None:
 def test_tute_wins_the_deal_with_optional_partial_points_and_no_last_trick() -> None:
     declared = {"dealer": 0, "trump": "oros", "tute": {"seat": 1, "kind": "caballos"}}
     result = score_match(match("tute2", [declared]))
-    assert result["deals"][0] == {"number": 1, "scores": [0, 0], "winner": 1}
+    assert result["deals"][0] == {"number": 1, "scores": [0, 0], "winner": 1, "juegos": [0, 1]}
     assert result["juegos"] == [0, 1]
     partial = score_match(match("tute2", [tute_deal((30, 42), None, tute=(0, "reyes"))]))
-    assert partial["deals"][0] == {"number": 1, "scores": [30, 42], "winner": 0}
+    assert partial["deals"][0] == {"number": 1, "scores": [30, 42], "winner": 0, "juegos": [1, 0]}
 
 
 def test_after_a_tute_the_points_leave_out_the_four_cards_the_declarer_holds() -> None:
@@ -169,7 +169,7 @@ def test_the_holder_of_the_2_of_oros_leads_when_the_seat_before_deals() -> None:
 def test_cantes_of_the_declaring_seat_still_count_after_a_tute() -> None:
     deal = tute_deal((10, 20), None, trump="copas", tute=(2, "caballos"), cantes=[(2, "copas"), (2, "oros")])
     result = score_match(match("tute4", [deal]))
-    assert result["deals"][0] == {"number": 1, "scores": [70, 20], "winner": 0}
+    assert result["deals"][0] == {"number": 1, "scores": [70, 20], "winner": 0, "juegos": [1, 0]}
     twice = tute_deal(None, None, tute=(0, "reyes"), cantes=[(0, "copas"), (0, "copas")])
     assert codes(match("tute2", [twice])) == ["cante_suit_twice"]
 

@@ -32,25 +32,30 @@ def test_the_house_rules_are_tute2_s() -> None:
 
 def test_the_highest_deal_score_wins() -> None:
     result = played(tute_deal((20, 30, 70), 0))
-    assert result["deals"][0] == {"number": 1, "scores": [30, 30, 70], "winner": 2}
+    assert result["deals"][0] == {"number": 1, "scores": [30, 30, 70], "winner": 2, "juegos": [0, 0, 1]}
 
 
 def test_a_tie_at_the_top_goes_to_the_tied_player_who_took_the_last_trick() -> None:
     # Luis and Carmen tie on 60; Carmen took the last trick
     result = played(tute_deal((10, 60, 50), 2, dealer=0))
-    assert result["deals"][0] == {"number": 1, "scores": [10, 60, 60], "winner": 2}
+    assert result["deals"][0] == {"number": 1, "scores": [10, 60, 60], "winner": 2, "juegos": [0, 0, 1]}
 
 
 @pytest.mark.parametrize(("dealer", "winner"), [(0, 1), (1, 0), (2, 0)])
 def test_a_tie_the_last_trick_does_not_settle_goes_to_the_first_tied_after_the_dealer(dealer: int, winner: int) -> None:
     # Ana and Luis tie on 60; Carmen took the last trick and scored 10
     result = played(tute_deal((60, 60, 0), 2, dealer=dealer))
-    assert result["deals"][0] == {"number": 1, "scores": [60, 60, 10], "winner": winner}
+    assert result["deals"][0] == {
+        "number": 1,
+        "scores": [60, 60, 10],
+        "winner": winner,
+        "juegos": [int(side == winner) for side in range(3)],
+    }
 
 
 def test_a_three_way_tie_goes_to_the_one_who_took_the_last_trick() -> None:
     result = played(tute_deal((40, 40, 40), 1, dealer=2), last_trick_bonus=0)
-    assert result["deals"][0] == {"number": 1, "scores": [40, 40, 40], "winner": 1}
+    assert result["deals"][0] == {"number": 1, "scores": [40, 40, 40], "winner": 1, "juegos": [0, 1, 0]}
 
 
 def test_cantes_count_for_the_player_who_sang_each_suit_once() -> None:
@@ -64,7 +69,7 @@ def test_cantes_count_for_the_player_who_sang_each_suit_once() -> None:
 
 def test_a_tute_wins_the_deal_for_the_declarer_and_keeps_only_their_cantes() -> None:
     result = played(tute_deal(None, None, tute=(2, "reyes"), cantes=[(2, "oros")]))
-    assert result["deals"][0] == {"number": 1, "scores": [0, 0, 40], "winner": 2}
+    assert result["deals"][0] == {"number": 1, "scores": [0, 0, 40], "winner": 2, "juegos": [0, 0, 1]}
     assert result["juegos"] == [0, 0, 1]
     assert codes(match("tute3", [tute_deal(None, None, tute=(2, "reyes"), cantes=[(1, "oros")])])) == ["seat_invalid"]
 

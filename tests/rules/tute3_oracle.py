@@ -66,11 +66,15 @@ def result(document: dict[str, Any]) -> dict[str, Any]:
         deals.append({"number": number, "scores": scores, "winner": winner})
         totals = [t + s for t, s in zip(totals, scores)]
         declared = bool(deal.get("tute"))
+        if rules["mode"] == "juegos":  # what the deal earned each player, written down as it is played
+            deals[-1]["juegos"] = [0, 0, 0]
         if declared and (rules["tute"] == "match" or rules["mode"] == "points"):
             finished, winners = True, [winner]
         elif rules["mode"] == "juegos":
             big = 2 if rules["double_over_100"] else 1
-            juegos[winner] += big if declared or scores[winner] >= 101 else 1
+            earned = big if declared or scores[winner] >= 101 else 1
+            juegos[winner] += earned
+            deals[-1]["juegos"][winner] = earned
             if juegos[winner] >= rules["target"]:
                 finished, winners = True, [winner]
         elif max(totals) >= rules["target"]:
