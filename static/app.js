@@ -311,7 +311,8 @@ function checkAuction(form, rules) {
     const { total, made } = Rules.kinds.auction.contract(rules, deal);
     state.textContent = fillIn(made ? state.dataset.made : state.dataset.failed, { total, bid: deal.bid });
   } else {
-    state.textContent = "";
+    const bid = problems.some((p) => p.field === "bid") ? null : deal.bid;
+    state.textContent = contract && bid !== null ? fillIn(state.dataset.needs, { bid }) : "";
   }
   errors.push(...formProblems(problems, deal));
   return errors;
