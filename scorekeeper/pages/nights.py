@@ -46,6 +46,8 @@ class Night:
     winners: dict[str, list[str]]
     #: Per game, each player's line of the night's standings, best first.
     standings: dict[str, list[NightStanding]]
+    #: Per game, how many of the night's matches were of it.
+    matches: dict[str, int]
 
     @property
     def points(self) -> dict[str, list[NightStanding]]:
@@ -91,6 +93,7 @@ def night(rows: NightRows) -> Night:
         most = max((line.won for line in lines), default=0)
         winners[game] = [line.name for line in lines if most and line.won == most]
     ends = [rows.ends.get(match.id, match.created_at) for match in rows.matches]
+    per_game = {game: sum(1 for match in rows.matches if match.game == game) for game in games}
     return Night(
         id=rows.first.id,
         start=rows.first.created_at,
@@ -101,6 +104,7 @@ def night(rows: NightRows) -> Night:
         players=players,
         winners=winners,
         standings=standings,
+        matches=per_game,
     )
 
 
@@ -173,40 +177,51 @@ def shown_night(rows: NightRows) -> NightPage:
 
 
 @dataclass(frozen=True)
+class NightGame:
+    """One game of a night, as a line of its card: how many matches, who won most, and the points of those
+    won on points, most first."""
+
+    title: str
+    matches: int
+    winners: list[str]
+    points: str | None
+
+
+@dataclass(frozen=True)
 class NightCard:
     """One night of a page of nights, as nights/index.html lays it out: its address, day and place, its
-    games and match count, its players, each game's winners (with their count) and points."""
+    match count and players, then a line for each game."""
 
     href: str
     day: Markup
     note: str | None
-    games: str
     matches: int
     players: str
-    winners: list[tuple[str, str, int]]
-    points: list[tuple[str, str]]
+    games: list[NightGame]
 
 
 def night_cards(found: Sequence[Night]) -> list[NightCard]:
-    """Return the cards of a page of nights: when, where, what was played by whom, who won, the points."""
+    """Return the cards of a page of nights: when, where, who played, and each game's matches, winners and points."""
     address, day = address_of("nights.night", "night_id"), formats.day_writer()
     titles: dict[str, str] = {}
 
     def title(game: str) -> str:
         return titles.get(game) or titles.setdefault(game, i18n.game_title(game))
 
+    def points(rows: Sequence[NightStanding]) -> str | None:
+        scored = sorted((row for row in rows if row.points is not None), key=lambda row: -(row.points or 0))
+        return " · ".join(f"{row.name} {row.points}" for row in scored) or None
+
     return [
         NightCard(
             href=address(night.id),
             day=day(night.start),
             note=night.note or None,
-            games=", ".join(title(game) for game in night.games),
             matches=len(night.match_ids),
             players=", ".join(night.players),
-            winners=[(title(game), ", ".join(names), len(names)) for game, names in night.winners.items() if names],
-            points=[
-                (title(game), ", ".join(f"{row.name} {row.points}" for row in rows if row.points is not None))
-                for game, rows in night.points.items()
+            games=[
+                NightGame(title(game), night.matches[game], night.winners[game], points(night.standings[game]))
+                for game in night.games
             ],
         )
         for night in found

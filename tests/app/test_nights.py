@@ -251,11 +251,31 @@ def test_the_nights_page_shows_date_place_games_players_winners_and_points(ana: 
     a_night_of_three(app)
     page = text(ana.get("/nights"))
     assert "Mar 7, 2026 · At Carmen's" in page
-    assert "Tute (two players), Pocha · 3 matches" in page
-    assert "Ana, Luis, Carmen" in page
-    assert "Tute (two players): winners Ana, Luis" in page  # one match each: a tie, both named
-    assert "Pocha: winner Carmen" in page
-    assert "Pocha points: Carmen 15, Ana 10, Luis 10" in page  # everyone exact: 10, and 5 a trick
+    assert "3 matches · Ana, Luis, Carmen" in page
+    # A line for each game: one match each is a tie, both named
+    assert "Tute (two players) · 2 matches · winners Ana, Luis Pocha" in page
+    assert "Pocha · 1 match · winner Carmen Points, highest first: Carmen 15 · Ana 10 · Luis 10" in page
+
+
+def pocha(start_at: datetime, cards: int, bids: list[int], tricks: list[int]) -> dict[str, Any]:
+    """Return a finished Pocha match of Ana, Luis and Carmen, one deal of `cards` each, as an import carries it."""
+    match = played(start_at, [20], players=("Ana", "Luis", "Carmen"), game="pocha")
+    match["document"]["options"] = {"schedule": [cards], "hook": False}
+    match["document"]["deals"] = [{"dealer": 0, "cards": cards, "trump": None, "bids": bids, "tricks": tricks}]
+    return match
+
+
+def test_a_night_s_card_lists_each_game_s_points_highest_first_whoever_won_more(ana: Browser, app: Flask) -> None:
+    import_matches(
+        app,
+        [
+            pocha(T0, 1, [0, 1, 1], [0, 0, 1]),  # Carmen wins: Ana 10, Luis -5, Carmen 15
+            pocha(T0 + timedelta(hours=1), 4, [1, 3, 1], [1, 3, 0]),  # Luis wins: Ana 15, Luis 25, Carmen -5
+        ],
+    )
+    page = text(ana.get("/nights"))
+    # Luis and Carmen won a match each and Ana none; Ana scored most points
+    assert "Pocha · 2 matches · winners Luis, Carmen Points, highest first: Ana 25 · Luis 20 · Carmen 10" in page
 
 
 def test_a_night_s_page_shows_its_matches_charts_and_standings(ana: Browser, app: Flask) -> None:
