@@ -22,6 +22,9 @@ class WebGame(ABC):
     signed_scores: bool = False
     #: The house rules the new-match form does not ask, because the names typed set them (`options_for_table`).
     seated_options: frozenset[str] = frozenset()
+    #: Whether a deal fits one row of numbers, a column per player (`describe_deal`'s figures and the scores):
+    #: its deal table is then a score sheet, as the table keeps it on paper, rather than a card per deal.
+    score_sheet: bool = False
 
     def __init__(self, engine: Game, asks_leader: bool = False) -> None:
         self.engine = engine
@@ -81,6 +84,10 @@ class WebGame(ABC):
         looked up in the catalogue once; `options` are the match's checked house rules (whether a
         subastado contract was made depends on the last trick's bonus).
         """
+
+    def sheet_label(self, deal: Mapping[str, Any]) -> str:
+        """Return what a score sheet's row says of a deal beside its number (short: its column is narrow)."""
+        return ""
 
     @abstractmethod
     def deal_schema(self, players: int, number: bool = False) -> Schema:

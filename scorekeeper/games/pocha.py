@@ -27,6 +27,7 @@ class PochaWeb(WebGame):
 
     folder = "pocha"
     signed_scores = True
+    score_sheet = True
 
     def deal_form(self, seat_names: Sequence[str], side_names: Sequence[str]) -> DealForm:
         """Return the deal form: dealer, trump, and each player's bid and tricks."""
@@ -63,6 +64,11 @@ class PochaWeb(WebGame):
                 said[cards_key] = ngettext("%(num)s card", "%(num)s cards", deal["cards"])
             said[key] = f"{said[cards_key]} · {said[trump_key]}"
         return said[key], details
+
+    def sheet_label(self, deal: Mapping[str, Any]) -> str:
+        """Return the cards in hand and the trump's initial ("5 O"; "5 –" without trump), as a paper sheet's rows."""
+        trump = deal.get("trump")
+        return f"{deal['cards']} {suit_name(trump)[0] if trump else '–'}"
 
     def deal_schema(self, players: int, number: bool = False) -> Schema:
         """Return the schema of a Pocha deal (any table: the seats' count is checked by the engine)."""

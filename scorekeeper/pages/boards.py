@@ -20,8 +20,13 @@ from ..models import ABANDONED, Match
 from ..reads.documents import match_document
 from ..reads.matches import ShownMatch
 from ..rules import Game, MatchGoal, MatchResult, bidding_order, check_match, check_options, get_game
-from .charts import match_chart
-from .deal_table import DealRow, deal_rows
+from ..text import seat_marks
+from .charts import keyed_chart, match_chart
+from .deal_table import DealRow, deal_rows, sheet_rows
+
+#: The letters a score sheet's row has for its players' names, shared among them: past their share a
+#: column is headed by the player's mark, and a key names each mark.
+SHEET_LETTERS = 36
 
 
 class StoredDeal(Protocol):
@@ -85,8 +90,22 @@ class Scoreboard:
         return match_chart(self.side_names, self.result)
 
     def deal_rows(self, editable: bool) -> Markup:
-        """Return the lines of the deal-by-deal table, with the address of each deal's edit form when `editable`."""
+        """Return the lines of the deal-by-deal table, with the address of each deal's edit form when `editable`:
+        a score sheet's rows where the game's deals fit one (`WebGame.score_sheet`), else a card per deal."""
+        if self.web.score_sheet:
+            return sheet_rows(self.rows, self.match.id, bool(editable))
         return deal_rows(self.rows, self.side_names, self.match.id, self.web.signed_scores, bool(editable))
+
+    @property
+    def side_marks(self) -> list[str] | None:
+        """Return a short mark for each side where a score sheet's columns are too narrow for the names, else None."""
+        widest = max((len(name) for name in self.side_names), default=0)
+        return seat_marks(self.side_names) if widest > SHEET_LETTERS // max(len(self.side_names), 1) else None
+
+    @property
+    def sheet_key(self) -> bool:
+        """Tell whether a score sheet headed by marks needs a key of its own: the chart above it has none."""
+        return self.side_marks is not None and not keyed_chart(self.side_names)
 
     @property
     def web(self) -> WebGame:
@@ -227,6 +246,7 @@ def scoreboard(match: ShownMatch, deals: Sequence[StoredDeal] | None = None) -> 
                 scores=scored.scores,
                 running=running,
                 winner=None if scored.winner is None else sides[scored.winner],
+                label=web.sheet_label(deal.data) if web.score_sheet else "",
             )
         )
     if result.deals:

@@ -134,6 +134,12 @@ class BarChart:
     bars: list[Bar]
 
 
+def keyed_chart(names: Sequence[str]) -> bool:
+    """Tell whether a chart of these sides ends its lines in their marks (`seat_marks`), with a key under it
+    naming each mark, rather than in their names."""
+    return any(len(name) > LONGEST_END_NAME for name in names)
+
+
 def running_totals(names: Sequence[str], running: Sequence[Sequence[int]], description: str) -> LineChart | None:
     """Lay out a line chart of each side's running total, deal by deal (none before any deal).
 
@@ -149,7 +155,7 @@ def running_totals(names: Sequence[str], running: Sequence[Sequence[int]], descr
     low, high = min(low, tick_values[0]), max(high, tick_values[-1])
     deals = len(running)
     # Names that fit stand at their lines' ends; else marks do, and the key under the plot names them.
-    keyed = any(len(name) > LONGEST_END_NAME for name in names)
+    keyed = keyed_chart(names)
     ends = seat_marks(list(names)) if keyed else list(names)
     columns = 2 if all(len(name) <= LONGEST_PAIRED_NAME for name in names) else 1
     key_height = KEY_ROW * -(-len(names) // columns) + 4 if keyed else 0

@@ -1,4 +1,5 @@
-"""The deal-by-deal table's rows, written in Python (see `deal_rows`) inside templates/matches/_table.html."""
+"""The deal-by-deal table's rows, a card per deal or a score sheet's row, written in Python (see `deal_rows`)
+inside templates/matches/_table.html."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ class DealRow:
     scores: tuple[int, ...]
     running: tuple[int, ...]
     winner: str | None
+    #: What a score sheet's row says beside the deal's number (a Pocha deal's cards and trump), if anything.
+    label: str = ""
 
     @property
     def dealt(self) -> str:
@@ -79,5 +82,34 @@ def deal_rows(
             detail = f"<small>{details[index]}</small><br>\n        " if details else ""
             shown = f"{score:+d}" if signed else score
             append(f'{cell_starts[index]}{detail}<span class="score">{shown}{running_start}{running[index]}{cell_end}')
+        append("\n    </tr>\n    ")
+    return Markup("".join(parts))
+
+
+def sheet_rows(rows: Sequence[DealRow], match_id: int, editable: bool) -> Markup:
+    """Return a score sheet's rows: each deal's number (its edit link where `editable`) and label, then for
+    each player their figures of the deal over their running total, marked where the deal cost them points.
+
+    Written here for the reason `deal_rows` is: a long Pocha match of eight is some three hundred cells.
+    """
+    edit_label = gettext("Edit deal %(number)s")
+    edit_address = address_of("matches.edit_deal", "number", match_id=match_id) if editable else None
+    parts: list[str] = []
+    append = parts.append
+    for row in rows:
+        number = (
+            f'<a href="{edit_address(row.number)}" aria-label="{escape(edit_label % {"number": row.number})}">'
+            f"{row.number}</a>"
+            if edit_address is not None
+            else str(row.number)
+        )
+        label = f"<small>{escape(row.label)}</small>" if row.label else ""
+        append(f'<tr>\n      <th scope="row" class="deal-number">{number}{label}</th>')
+        details = row.details
+        for index, (score, running) in enumerate(zip(row.scores, row.running)):
+            # A detail is figures alone ("bid/tricks", formatted from whole numbers): nothing to escape.
+            detail = f"<small>{details[index]}</small>" if details else ""
+            lost = ' class="lost"' if score < 0 else ""
+            append(f'\n      <td{lost}>{detail}<span class="running">{running}</span></td>')
         append("\n    </tr>\n    ")
     return Markup("".join(parts))
