@@ -57,8 +57,7 @@ function keep(form) {
 function readyForNext(form) {
   /* A deal entered in one go (Tute): the next deal's number, the next dealer, and empty choices. */
   const next = Number(form.elements.number.value) + 1;
-  const heading = $("h1", form);
-  if (heading) heading.textContent = heading.textContent.replace(/\d+/, String(next));
+  renumber(form, next);
   form.elements.number.value = String(next);
   const button = $("button[type=submit]", form);
   button.textContent = button.textContent.replace(/\d+/, String(next));
@@ -70,6 +69,13 @@ function readyForNext(form) {
   $$("input[type=number], input[inputmode=numeric]", form).forEach((input) => { input.value = input.dataset.start || ""; });
   $$("input[type=checkbox]", form).forEach((input) => { input.checked = false; });
   restart(form);
+}
+
+function renumber(form, next) {
+  /* The form's heading and the tab's title name the deal now being entered. */
+  const heading = $("h1", form);
+  if (heading) heading.textContent = heading.textContent.replace(/\d+/, String(next));
+  document.title = document.title.replace(/\d+/, String(next));
 }
 
 function restart(form) {
@@ -142,8 +148,7 @@ function nextBidsDeal(form) {
   rows.dataset.dealer = String(dealer);
   form.elements.dealer.value = String(dealer);
   form.elements.number.value = String(next);
-  const heading = $("h1", form);
-  if (heading) heading.textContent = heading.textContent.replace(/\d+/, String(next));
+  renumber(form, next);
   const one = new Intl.PluralRules(document.documentElement.lang || undefined).select(cards) === "one";
   const info = $("#deal-cards", form);
   if (info) info.textContent = fillIn(one ? form.dataset.dealsOne : form.dataset.dealsOther, { name: plan.names[dealer], num: cards });
@@ -209,8 +214,8 @@ function keptCount(path) {
 }
 
 function showKept() {
-  /* The deals kept on this phone for this match, and the totals they give (on the scoreboard and
-     under the deal form). */
+  /* The deals kept on this phone for this match, and the totals they give: on the scoreboard, as
+     its standings, next deal and deal table; under the deal form, as a list and its totals. */
   const box = $("#kept-deals");
   if (!box || typeof Rules === "undefined") return;
   const plan = JSON.parse(box.dataset.plan);
@@ -220,15 +225,100 @@ function showKept() {
   if (!mine.length) return;
   const standing = Rules.follow(plan.rules, { totals: plan.totals, juegos: plan.juegos, dealt: plan.next_number - 1 },
     mine.map((kept) => kept.deal));
+  if (showProvisionalBoard(plan, mine, standing)) {
+    box.hidden = true;
+    return;
+  }
   const { totals, juegos } = standing;
   const lines = mine.map((kept, index) => dealLine(box.dataset.keptDeal, plan, kept, standing.scores[index] || Rules.score(plan.rules, kept.deal).scores));
-  const points = (side) => `${totals[side]} ${box.dataset.pointsWord}`;
-  const said = plan.side_names.map((name, side) => (juegos ? `${name} ${juegos[side]} ${box.dataset.juegosWord}, ${points(side)}` : `${name} ${totals[side]}`));
+  const count = (name, num) => fillIn(saying(box, name, num), { num });
+  const said = plan.side_names.map((name, side) => (juegos ? `${name} ${count("juegos", juegos[side])}, ${count("points", totals[side])}` : `${name} ${totals[side]}`));
   const list = Object.assign(document.createElement("ul"), { className: "list" });
   list.replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
   box.replaceChildren(
     Object.assign(document.createElement("h2"), { textContent: box.dataset.keptTitle }), list,
     Object.assign(document.createElement("p"), { className: "provisional", textContent: `${box.dataset.provisional}: ${said.join(" · ")}` }));
+}
+
+function sayAgain(node, values, count = null) {
+  /* Say a sentence of the page again with other values (its data-say, or data-say-one and -other by `count`). */
+  if (!node) return;
+  const template = count === null ? node.dataset.say : saying(node, "say", count);
+  if (template) node.textContent = fillIn(template, values);
+}
+
+function showProvisionalBoard(plan, mine, standing) {
+  /* The scoreboard as the deals kept on this phone leave the match, marked as provisional: the
+     standings ranked on the totals they give (juegos where the match counts them), who deals next,
+     the one way on (the deal form kept on the phone) and the kept deals in the deal table, each
+     marked as not sent. The server says it all again once they are sent. False off the scoreboard. */
+  const table = $("#totals table.standings");
+  if (!table) return false;
+  const note = $("#provisional-note");
+  if (note) { sayAgain(note, { num: mine.length }, mine.length); note.hidden = false; }
+  $("#totals").classList.add("provisional");
+  const scores = standing.juegos || standing.totals;
+  const rows = $$("tr.standing", table);
+  rows.forEach((row) => {
+    const side = Number(row.dataset.side);
+    row.dataset.rank = String(1 + scores.filter((other) => other > scores[side]).length);
+    $(".rank", row).textContent = row.dataset.rank;
+    row.classList.remove("winner");
+    $$(".badge", row).forEach((badge) => badge.remove());
+    const bid = $(".bid", row);
+    if (bid) bid.replaceChildren();  /* the bids waiting for their tricks were kept with them */
+    $(".score", row).textContent = String(scores[side]);
+    if (standing.juegos && $(".points", row)) $(".points", row).textContent = String(standing.totals[side]);
+  });
+  rows.sort((one, other) => Number(one.dataset.rank) - Number(other.dataset.rank) || Number(one.dataset.side) - Number(other.dataset.side))
+    .forEach((row) => row.parentNode.append(row));
+  const next = $("#next");
+  if (next) {
+    const dealer = standing.next_dealer;
+    const over = standing.finished || dealer === null;
+    const said = $(".next-dealer", next);
+    if (over && said) said.textContent = said.dataset.sayOver || "";
+    else sayAgain(said, { number: standing.dealt + 1, name: plan.names[dealer] });
+    const cards = $(".next-cards", next);
+    if (cards) {
+      cards.hidden = over || !standing.next_cards;
+      const first = plan.rules.bidding_order ? plan.rules.bidding_order[dealer][0] : null;
+      if (!cards.hidden) sayAgain(cards, { num: standing.next_cards, name: plan.names[first] }, standing.next_cards);
+    }
+    $$(".bids-sum, .next-step", next).forEach((node) => { node.hidden = true; });
+    const button = $("#kept-next", next);
+    if (button) { sayAgain(button, { number: standing.dealt + 1 }); button.hidden = over; }
+  }
+  showKeptRows(plan, mine, standing);
+  return true;
+}
+
+function showKeptRows(plan, mine, standing) {
+  /* Each kept deal as a row of the deal table, after the sent ones, marked as not sent. */
+  const template = $("#kept-row");
+  const body = $("table.deals tbody");
+  if (!template || !body) return;
+  body.closest(".table-wrap").hidden = false;
+  const none = $("#no-deals");
+  if (none) none.hidden = true;
+  $$("tr.unsent", body).forEach((row) => row.remove());
+  let running = plan.totals.slice();
+  mine.forEach((kept, index) => {
+    const scores = standing.scores[index];
+    if (!scores) return;  /* after the match's end: the server will refuse it, and say so */
+    running = running.map((total, side) => total + scores[side]);
+    const row = template.content.firstElementChild.cloneNode(true);
+    $("[data-fill=number]", row).textContent = String(kept.number);
+    $$("td", row).filter((cell) => !cell.classList.contains("summary")).forEach((cell, side) => {
+      const put = (name, text) => { const node = $(`[data-fill=${name}]`, cell); if (node) node.textContent = text; };
+      /* a deal of bids and tricks says each player's, as the sent rows do */
+      put("detail", kept.deal.bids && kept.deal.tricks ? `${kept.deal.bids[side]}/${kept.deal.tricks[side]}` : "");
+      put("score", template.dataset.signed && scores[side] >= 0 ? `+${scores[side]}` : String(scores[side]));
+      put("running", String(running[side]));
+      cell.classList.toggle("lost", scores[side] < 0);
+    });
+    body.append(row);
+  });
 }
 
 /* ---------------------------------------------------------------- sending, in order */

@@ -1,0 +1,120 @@
+"""The scoreboard without a connection: after deals kept on the phone, and reloaded offline, it shows
+the standings those deals give (marked as provisional), who deals next and the kept deals in the deal
+table, marked as not sent; once they are sent, the server shows the same standings and next deal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .conftest import Phone, Server
+from .test_offline_evening import back_online, enter_tute, queued, start_on_the_server, stored_deals, wait_for_queue
+from .test_offline_table import BANNER, wait_for_kept
+from .test_table import SAVE
+
+#: What the scoreboard says of the standings and the next deal, as a player reads them.
+BOARD = """() => ({
+  standings: Array.from(document.querySelectorAll('#totals tr.standing')).map(row => row.innerText.replace(/\\s+/g, ' ').trim()),
+  next: document.querySelector('#next .next-dealer').innerText.trim(),
+  cards: (document.querySelector('#next .next-cards:not([hidden])') || { innerText: '' }).innerText.trim(),
+})"""
+
+
+def keep_the_table(phone: Phone, match_id: int = 1) -> None:
+    """Open the scoreboard through the service worker, so that it and its deal form are kept on the phone."""
+    phone.go(f"/matches/{match_id}")
+    phone.page.wait_for_function("navigator.serviceWorker.controller !== null")
+    phone.go(f"/matches/{match_id}")
+    wait_for_kept(phone, {f"/matches/{match_id}", f"/matches/{match_id}/deal"})
+
+
+def sent_and_shown(phone: Phone, match_id: int = 1) -> dict[str, Any]:
+    """Let the kept deals go, then read the server's own scoreboard."""
+    with phone.page.expect_navigation(timeout=15000):  # the page reloads itself once they are sent
+        back_online(phone)
+        expect(phone.page.locator(BANNER)).to_contain_text("were sent", timeout=15000)
+    wait_for_queue(phone, 0)
+    phone.go(f"/matches/{match_id}")
+    assert phone.page.locator("tr.unsent").count() == 0 and phone.page.locator("#provisional-note").is_hidden()
+    return dict(phone.page.evaluate(BOARD))
+
+
+def test_twelve_tute_deals_kept_offline_show_on_the_scoreboard_as_the_server_then_shows_them(
+    phone: Phone, server: Server
+) -> None:
+    start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "juegos", "target": 20})
+    keep_the_table(phone)
+    phone.go("/matches/1/deal")
+    phone.context.set_offline(True)
+    points = [70, 40, 90, 20, 65, 55, 100, 30, 61, 80, 50, 75]
+    for number, ana in enumerate(points, start=1):
+        enter_tute(phone, ana, number % 2)
+        expect(phone.page.locator("h1")).to_have_text(f"Deal {number + 1}")
+    wait_for_queue(phone, 12)
+    assert phone.page.title().startswith("Deal 13 ")  # the tab's title follows the heading
+    phone.tap("a.button:has-text('Back to the scoreboard')")
+    phone.page.wait_for_url("**/matches/1")
+    note = phone.page.locator("#provisional-note")
+    expect(note).to_have_text("Provisional, with 12 deals kept on this phone and not sent yet.")
+    expect(phone.page.locator("#next .next-dealer")).to_have_text("Deal 13: Ana deals.")
+    expect(phone.page.locator("#kept-next")).to_have_text("Enter deal 13")
+    assert phone.page.locator("#next .next-step").is_hidden()
+    assert phone.page.locator("#no-deals").is_hidden()
+    unsent = phone.page.locator("tr.unsent")
+    expect(unsent).to_have_count(12)
+    assert [unsent.nth(n).locator("th").inner_text() for n in (0, 11)] == ["1", "12"]
+    offline = phone.page.evaluate(BOARD)
+    phone.page.reload()  # the copy kept when the match had no deal, said again from the kept ones
+    expect(note).to_be_visible()
+    assert phone.page.evaluate(BOARD) == offline
+    assert phone.page.title().startswith("Tute (two players) ")
+    # Juegos: each deal's winner one (none over 100 at double_over_100 off); the plural as online
+    phone.tap("#kept-next")
+    phone.page.wait_for_selector("form.deal-form")
+    expect(phone.page.locator("#kept-deals .provisional")).to_contain_text("juegos")
+    assert " 1 juegos" not in phone.page.locator("#kept-deals").inner_text()
+    phone.go("/matches/1")
+    assert sent_and_shown(phone) == offline
+    assert [deal["points"][0] for deal in stored_deals(server)] == points
+
+
+def test_pocha_deals_kept_offline_show_in_the_score_sheet_with_the_next_cards_as_the_server_then_does(
+    phone: Phone, server: Server
+) -> None:
+    start_on_the_server(server, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {})  # 1 1 1 1 2 3 …
+    keep_the_table(phone)
+    phone.go("/matches/1/deal")
+    phone.context.set_offline(True)
+    for number in range(1, 6):
+        dealer = (number - 1) % 4
+        order = [(dealer + step) % 4 for step in range(1, 5)]
+        cards = 1 if number <= 4 else 2
+        # One card: the first two to bid bid one each, and the second misses; two cards: the first bids one
+        # and the second none, and both take one (the bids never add up to the cards: the dealer's hook).
+        for seat in order:
+            phone.choose(f"bids-{seat}", 1 if seat == order[0] or (cards == 1 and seat == order[1]) else 0)
+        phone.tap(SAVE)
+        expect(phone.page.locator("#offline-tricks")).to_be_visible()
+        phone.choose(f"tricks-{order[0]}", 1)
+        phone.choose(f"tricks-{order[1]}", cards - 1)
+        for seat in order[2:-1]:
+            phone.choose(f"tricks-{seat}", 0)
+        phone.tap(SAVE)
+        wait_for_queue(phone, 2 * number)
+    phone.go("/matches/1")
+    expect(phone.page.locator("#provisional-note")).to_have_text(
+        "Provisional, with 5 deals kept on this phone and not sent yet."
+    )
+    rows = phone.page.locator("table.sheet tr.unsent")
+    expect(rows).to_have_count(5)
+    # deal 5, Ana deals two cards: Luis bids 1 and takes 1, Carmen bids 0 and takes 1 (−5)
+    cells = rows.nth(4).locator("td")
+    assert [cells.nth(seat).locator("small").inner_text() for seat in range(4)] == ["0/0", "1/1", "0/1", "0/0"]
+    assert "lost" in (cells.nth(2).get_attribute("class") or "")
+    offline = phone.page.evaluate(BOARD)
+    assert offline["next"] == "Deal 6: Luis deals." and offline["cards"] == "3 cards each; Carmen bids first."
+    phone.page.reload()
+    assert phone.page.evaluate(BOARD) == offline
+    assert sent_and_shown(phone) == offline
+    assert len(stored_deals(server)) == 5 and queued(phone) == []
