@@ -289,7 +289,7 @@ def test_the_bids_waiting_for_tricks_show_on_the_scoreboard_and_the_live_view(an
     ana.post("/matches/1/bids", data=bids_form([2, 1, 1], number=1, dealer=0, cards=5))  # Luis, Carmen, then Ana
     # Level at 0 points, all three share the first rank, in seat order, each with their bid before their total.
     pending = re.compile(
-        r"Bids\s+Points\s+1\s+Ana\s+2\s+0\s+1\s+Luis\s+1\s+0\s+1\s+Carmen\s+1\s+0\s.*"
+        r"Bids\s+points in 1 deal\s+1\s+Ana\s+2\s+0\s+1\s+Luis\s+1\s+0\s+1\s+Carmen\s+1\s+0\s.*"
         r"The bids add up to 4 of 5: 1 trick is left over, so someone will take more than they bid\.",
         re.S,
     )

@@ -110,7 +110,7 @@ def test_a_tute3_deal_through_the_json_api(app: Flask) -> None:
     answer = api.post(f"/api/v1/matches/{match_id}/deals", first)
     assert answer.status_code in (200, 201)
     result = answer.get_json()["result"]
-    assert result["deals"][0] == {"number": 1, "scores": [60, 60, 10], "winner": 1}
+    assert result["deals"][0] == {"number": 1, "scores": [60, 60, 10], "winner": 1, "juegos": [0, 1, 0]}
     assert result["next_dealer"] == 1
     wrong = api.post(f"/api/v1/matches/{match_id}/deals", {**first, "number": 2, "points": [60, 60]})
     assert wrong.status_code == 422 and wrong.get_json()["errors"][0]["code"] == "malformed"
