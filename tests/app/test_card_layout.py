@@ -68,7 +68,8 @@ def faults(card: ResultCard, layout: Layout) -> list[str]:
         for dot in layout.dots
     ]
     if layout.chart is not None:
-        boxes.append(("the chart", tuple(float(edge) for edge in layout.chart)))  # type: ignore[arg-type]
+        left, top, right, bottom = layout.chart
+        boxes.append(("the chart", (float(left), float(top), float(right), float(bottom))))
     found += [
         f"{a!r} over {b!r}" for n, (a, one) in enumerate(boxes) for b, other in boxes[n + 1 :] if overlap(one, other)
     ]
@@ -97,27 +98,25 @@ def match_card(title: str, sides: list[tuple[str, str]], verdict: str = "Winner"
     )
 
 
-def games_card(title: str, day: str, verdict: str, games: dict[str, list[tuple[str, str]]], fit: bool) -> ResultCard:
-    """Return a night's or a year's card: each game's heading and its lines (name, score)."""
+def games_card(title: str, day: str, verdict: str, games: dict[str, list[tuple[str, str]]]) -> ResultCard:
+    """Return a night's or a year's card: each game's heading and its lines (name, score), as many as fit."""
     lines: list[CardLine] = []
     for game, rows in games.items():
         lines.append(CardLine(None, game, "", False, None))
         lines += [CardLine(n + 1, name, score, n == 0, None) for n, (name, score) in enumerate(rows)]
-    return ResultCard("Scorekeeper", "card.png", title, day, verdict, tuple(lines), (), True, as_many_as_fit=fit)
+    return ResultCard("Scorekeeper", "card.png", title, day, verdict, tuple(lines), (), True, as_many_as_fit=True)
 
 
 # ---------------------------------------------------------------- the rules, on cards made here
 
 
-def test_a_name_too_long_beside_its_score_shrinks_the_lines_or_goes_on_two_and_a_pair_breaks_after_its_ampersand() -> (
-    None
-):
+def test_names_too_long_beside_their_scores_stay_whole_and_a_pair_breaks_between_its_names() -> None:
     # The cards that cut "Maximilia…" and "Luis & Pa…": scores in juegos leave a name little room.
     three = match_card("Tute for three (three players)", [(n, "2 juegos (245)") for n in SPANISH[:3]])
     layout = lay_out(three, measure)
     assert faults(three, layout) == [] and layout.shown == 3
     assert [names_of(layout, n) for n in range(3)] == [[name] for name in SPANISH[:3]]
-    assert min(placed.size for placed in layout.texts if placed.kind == "rank") >= 28
+    assert min(placed.size for placed in layout.texts if placed.kind == "score") >= 28
     pair = f"{SPANISH[0]} & {ITALIAN[0]}"
     four = match_card(
         "Tute in pairs (four players)", [(pair, "2 juegos (245)"), (" & ".join(NORWEGIAN), "1 juego (0)")]
@@ -128,13 +127,13 @@ def test_a_name_too_long_beside_its_score_shrinks_the_lines_or_goes_on_two_and_a
     # A year's champions, beside their points: broken between two names, not inside one.
     champions = f"Luis · {SPANISH[0]}"
     records = {f"Record {n}": [(champions if n == 2 else EIGHT[n], "24 points")] for n in range(8)}
-    year = games_card("2026 at the table", "Jan 1, 2026 – Dec 7, 2026", "Matches: 114", records, True)
+    year = games_card("2026 at the table", "Jan 1, 2026 – Dec 7, 2026", "Matches: 114", records)
     layout = lay_out(year, measure)
     assert faults(year, layout) == [] and names_of(layout, 5) in ([champions], ["Luis ·", SPANISH[0]])
 
 
 def test_a_growing_name_is_written_smaller_a_step_then_on_two_lines_never_cut() -> None:
-    ways = []
+    ways: list[str] = []
     for letters in range(0, 23):
         name = f"{SPANISH[1]} {'Ruiz de Arana y Montes'[:letters]}".strip()
         card = match_card("Tute for three (three players)", [(name, "2 juegos (245)"), ("Ana", "1"), ("Luis", "0")])
@@ -163,21 +162,19 @@ def test_a_long_title_takes_the_day_s_room_and_a_long_subtitle_wraps() -> None:
     games = {"Tute for three (three players)": [(SPANISH[0], "44 points")], "Pocha": [(SPANISH[1], "24 points")]}
     title = f"{SPANISH[2]}'s 2026 at the table"
     card = games_card(
-        title, "Jan 1, 2026 – Dec 31, 2026", "Matches: 114 · Won: 40 · Nights: 31 · Hours at the table: 62", games, True
+        title, "Jan 1, 2026 – Dec 31, 2026", "Matches: 114 · Won: 40 · Nights: 31 · Hours at the table: 62", games
     )
     layout = lay_out(card, measure)
     assert faults(card, layout) == []
     (day,) = [placed for placed in layout.texts if placed.kind == "day"]
     (brand,) = [placed for placed in layout.texts if placed.kind == "brand"]
-    assert [placed.text for placed in layout.texts if placed.kind == "title"] == [
-        title
-    ] and day.baseline == brand.baseline
+    assert [placed.text for placed in layout.texts if placed.kind == "title"] == [title]
+    assert day.baseline == brand.baseline
     night = games_card(
         "Game night",
         "7 Mar 2026",
         "3 matches: Tute for three (three players), Tute in pairs (four players), Pocha",
         games,
-        True,
     )
     layout = lay_out(night, measure)
     assert faults(night, layout) == []
@@ -190,7 +187,7 @@ def test_a_long_title_takes_the_day_s_room_and_a_long_subtitle_wraps() -> None:
 def test_a_game_s_heading_never_ends_a_column_and_a_game_that_fits_one_column_is_not_split() -> None:
     # The year card that left "Tute in pairs (four players)" at the foot of a column: nine records.
     records = {f"Record {n}" if n else "Tute in pairs (four players)": [(EIGHT[n % 8], "150 points")] for n in range(9)}
-    year = games_card("2026 at the table", "Jan 1, 2026 – Dec 31, 2026", "Matches: 114", records, True)
+    year = games_card("2026 at the table", "Jan 1, 2026 – Dec 31, 2026", "Matches: 114", records)
     layout = lay_out(year, measure)
     assert faults(year, layout) == [] and layout.shown == len(year.lines)
     # The night card that split Pocha: two players of Tute for two, five of Pocha.
@@ -202,7 +199,6 @@ def test_a_game_s_heading_never_ends_a_column_and_a_game_that_fits_one_column_is
             "Tute (two players)": [(SPANISH[0], "1/1"), (SPANISH[1], "0/1")],
             "Pocha": [(name, "0/1 · 30") for name in EIGHT[:5]],
         },
-        True,
     )
     layout = lay_out(night, measure)
     assert faults(night, layout) == []
@@ -217,7 +213,7 @@ def test_a_card_of_as_many_lines_as_fit_leaves_out_the_last_players_of_its_longe
         "Pocha": [(f"{name} & {other}", "0/1 · 30") for name, other in zip(EIGHT, reversed(EIGHT))],
         "Tute in pairs (four players)": [(f"{name} & {other}", "1/2") for name, other in zip(EIGHT[:4], EIGHT[4:])],
     }
-    night = games_card("Game night", "7 Mar 2026", "2 matches", games, True)
+    night = games_card("Game night", "7 Mar 2026", "2 matches", games)
     layout = lay_out(night, measure)
     assert faults(night, layout) == []
     shown = {placed.line for placed in layout.texts if placed.line >= 0}
@@ -280,7 +276,7 @@ def recorded() -> Iterator[tuple[list[tuple[ResultCard, Layout]], list[tuple[str
     """Record each card laid out, and each text drawn on a card with the box of its letters."""
     layouts: list[tuple[ResultCard, Layout]] = []
     drawn: list[tuple[str, tuple[float, float, float, float]]] = []
-    draw_text, lay = ImageDraw.ImageDraw.text, card_image.lay_out
+    draw_text, lay = ImageDraw.ImageDraw.text, lay_out
 
     def laid(card: ResultCard, measure: Any) -> Layout:
         layouts.append((card, lay(card, measure)))
