@@ -213,13 +213,15 @@ def offline_screens(app: Any, context: Any, base: str, scheme: str) -> None:
 
 
 def a_night(app: Any) -> tuple[int, int]:
-    """Play, for an account of its own ("bea"), a Pocha match for five to its end (a deal of one card,
-    three of two) and a Tute match for two; return the Pocha match's id and the night's."""
-    names = ["Inmaculada Rodríguez", "Begoña", "Íñigo", "Guadalupe", "Bartolomé"]
+    """Play, for an account of its own ("bea"), a Tute match for three to one juego and a Pocha match for
+    five to its end (a deal of one card, three of two), names of 20 letters among them; return the Pocha
+    match's id and the night's."""
+    names = ["Inmaculada Rodríguez", "Begoña", "Íñigo", "Guadalupe Echeverría", "Bartolomé Villalobos"]
     with app.app_context():
         user = services.create_user("bea", PASSWORD)
-        tute = services.start_match(user, "tute2", ["Begoña", "Íñigo"], {"target": 1}, 0)
-        services.add_deal(tute, {"dealer": 0, "trump": "espadas", "points": [40, 80], "last_trick": 1, "cantes": []})
+        tute = services.start_match(user, "tute3", ["Maximiliano Quintero", "Bartolomé Villalobos", "Begoña"],
+                                    {"target": 1}, 0)
+        services.add_deal(tute, {"dealer": 0, "trump": "espadas", "points": [70, 30, 20], "last_trick": 0})
         match = services.start_match(user, "pocha", names, {"schedule": [1, 2, 2, 2]}, 0)
         for dealer, cards, bids, tricks in (
             (0, 1, [0, 1, 1, 0, 0], [0, 1, 0, 0, 0]),

@@ -7,7 +7,8 @@
 - `offline`: what a deal form carries to go on entering deals without a connection;
 - `charts`: the charts' coordinates (a match's running totals, a player's bids and ratings);
 - `rivals`: a player's rivals and partners, as their page lists them;
-- `cards`: what a match's or a night's result card says, and `card_image`, which draws it as a PNG;
+- `cards`: what a match's or a night's result card says; `card_layout` (with `card_standings` and
+  `card_fit`) where each of its words goes, measured; and `card_image`, which draws it as a PNG;
 - `qr`: the QR codes of the links another phone opens;
 - `addresses`: the addresses handed to other phones (entry and share links), and the router asked once per list.
 

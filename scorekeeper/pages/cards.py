@@ -41,6 +41,9 @@ class ResultCard:
     #: Each side's running total after each deal, for the chart.
     running: tuple[tuple[int, ...], ...]
     dark: bool
+    #: Whether the image shows as many of the lines as fit, the first first (a night's, a year's),
+    #: rather than every one (a match's standings).
+    as_many_as_fit: bool = False
 
     @property
     def text(self) -> str:
@@ -110,4 +113,5 @@ def night_card(page: NightPage, dark: bool) -> ResultCard:
         lines=tuple(lines),
         running=(),
         dark=dark,
+        as_many_as_fit=True,
     )

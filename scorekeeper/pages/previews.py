@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from ..i18n import game_title
 from .addresses import public_url
 from .boards import Scoreboard
-from .card_image import HEIGHT as CARD_HEIGHT
-from .card_image import WIDTH as CARD_WIDTH
+from .card_standings import HEIGHT as CARD_HEIGHT
+from .card_standings import WIDTH as CARD_WIDTH
 from .cards import match_card
 
 

@@ -219,4 +219,5 @@ def year_card(page: YearPage, dark: bool) -> ResultCard:
         lines=tuple(lines),
         running=(),
         dark=dark,
+        as_many_as_fit=True,
     )

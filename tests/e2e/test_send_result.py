@@ -1,13 +1,22 @@
 """Sending a finished match's result from the phone: its card handed to the share sheet as a PNG of
-1200×630 in the page's theme where the phone shares files, else saved; and its short text."""
+1200×630 in the page's theme where the phone shares files, else saved, every name of 20 letters
+written whole in each language; and its short text."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
-from .conftest import Phone
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.pages.card_fit import ELLIPSIS
+
+from ..app.test_card_layout import overlap, recorded
+from .conftest import Phone, Server
+from .test_fit import SMALL_PHONE, choose_language
+from .test_fit_pages import LONG
 from .test_table import enter_tute_deal
 
 #: A share sheet that keeps what it was handed, for the test to read.
@@ -95,3 +104,35 @@ def test_the_year_at_the_table_goes_to_the_share_sheet_as_its_card(phone: Phone)
     assert card["type"] == "image/png" and (card["width"], card["height"]) == (1200, 630)
     assert card["name"].startswith("scorekeeper-20") and "Tute (two players): Ana" in sent["text"]
     assert phone.errors == []
+
+
+@pytest.mark.parametrize("language", ["en", "es", "it", "nb"])
+def test_a_card_of_20_letter_names_goes_to_the_share_sheet_with_every_name_whole(
+    browser: Any, server: Server, language: str
+) -> None:
+    phone = Phone(browser, server, **SMALL_PHONE)
+    phone.page.add_init_script(RECORD_SHARES)
+    phone.sign_up()
+    with server.app.app_context():  # Tute for three and in pairs, scored in juegos: the names' least room
+        user = services.user_named("ana")
+        assert user is not None
+        three = services.start_match(user, "tute3", LONG[:3], {"target": 1}, 0)
+        services.add_deal(three, {"dealer": 0, "trump": "oros", "points": [70, 30, 20], "last_trick": 0})
+        four = services.start_match(user, "tute4", LONG[3:7], {"target": 1}, 0)
+        services.add_deal(four, {"dealer": 0, "trump": "oros", "points": [80, 40], "last_trick": 0})
+        matches = {three.id: LONG[:3], four.id: [f"{LONG[3]} & {LONG[5]}", f"{LONG[4]} & {LONG[6]}"]}
+        db.session.remove()
+    choose_language(phone, language)
+    for number, (match_id, names) in enumerate(matches.items(), 1):
+        with recorded() as (_, drawn):  # what the server writes on the card, with the box of its letters
+            phone.go(f"/matches/{match_id}")
+            phone.tap("button[data-card-url]")
+            [card] = shared(phone, number)[-1]["files"]
+        assert (card["width"], card["height"]) == (1200, 630)
+        assert [words for words, _ in drawn if ELLIPSIS in words] == []
+        assert [words for words, box in drawn if box[0] < 57 or box[2] > 1143 or box[3] > 614] == []
+        assert [(a, b) for n, (a, one) in enumerate(drawn) for b, other in drawn[n + 1 :] if overlap(one, other)] == []
+        written = " ".join(words for words, _ in drawn)
+        assert [name for name in names if name not in written] == [], language
+    assert phone.errors == []
+    phone.close()
