@@ -10,6 +10,7 @@ from flask_babel import gettext, ngettext
 from .. import formats
 from ..i18n import game_title, status_word
 from .boards import Scoreboard, StandingLine
+from .charts import decisive_running
 from .nights import NightPage
 
 
@@ -38,7 +39,7 @@ class ResultCard:
     day: str
     verdict: str
     lines: tuple[CardLine, ...]
-    #: Each side's running total after each deal, for the chart.
+    #: What decides the match, each side's after each deal, for the chart: juegos or running totals.
     running: tuple[tuple[int, ...], ...]
     dark: bool
     #: Whether the image shows as many of the lines as fit, the first first (a night's, a year's),
@@ -82,7 +83,7 @@ def match_card(board: Scoreboard, dark: bool) -> ResultCard:
         day=formats.day_text(board.match.created_at),
         verdict=verdict,
         lines=tuple(CardLine(line.rank, line.name, _score(line), line.winner, line.side) for line in board.standings),
-        running=tuple(row.running for row in board.rows),
+        running=tuple(decisive_running(board.result)),
         dark=dark,
     )
 

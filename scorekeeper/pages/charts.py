@@ -219,11 +219,16 @@ def running_totals_svg(names: Sequence[str], running: Sequence[Sequence[int]], d
     return Markup("") if chart is None else macro("_charts.html", "line_chart")(chart)
 
 
+def decisive_running(result: MatchResult) -> list[tuple[int, ...]]:
+    """Return what decides a match, each side's after each deal: the juegos where the match counts them
+    (each deal saying its own), else the running totals."""
+    return result.running_juegos() if result.juegos_per_deal else result.running_totals()
+
+
 def match_chart(side_names: Sequence[str], result: MatchResult) -> Markup:
-    """Return what decides a match, side by side and deal by deal, as an SVG line chart: the juegos where
-    the match counts them (each deal saying its own), else the running totals."""
+    """Return what decides a match, side by side and deal by deal (`decisive_running`), as an SVG line chart."""
     if result.juegos_per_deal:
-        running = result.running_juegos()
+        running = decisive_running(result)
         description = gettext(
             "Juegos, deal by deal: %(standings)s.",
             standings=", ".join(f"{name} {count}" for name, count in zip(side_names, running[-1] if running else ())),

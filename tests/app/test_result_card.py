@@ -9,7 +9,8 @@ import struct
 from flask import Flask
 from PIL import Image, ImageChops, ImageDraw
 
-from scorekeeper.pages import card_image
+from scorekeeper.pages import boards, card_image, cards
+from scorekeeper.reads import matches
 
 from ..conftest import Browser
 from .matchhelpers import start, tute_form
@@ -106,3 +107,13 @@ def test_a_night_s_card_gives_each_game_s_standings_of_the_night(ana: Browser) -
 def test_another_account_gets_no_night_card(ana: Browser, bea: Browser) -> None:
     finished_match(ana)
     assert bea.get("/nights/1/card.png").status_code == 404
+
+
+def test_a_match_to_juegos_charts_its_juegos_on_its_card(ana: Browser, app: Flask) -> None:
+    start(ana, "tute2", ["Ana", "Luis"], opt_target="2")
+    ana.post("/matches/1/deal", data=tute_form(70, 0))  # Ana 80 to 50: a juego
+    ana.post("/matches/1/deal", data=tute_form(30, 1, number=2, dealer=1))  # Luis 100 to 30: a juego
+    ana.post("/matches/1/deal", data=tute_form(80, 0, number=3))  # Ana 90 to 40: the second juego, the match
+    with app.test_request_context():
+        card = cards.match_card(boards.scoreboard(matches.match_to_show(1)), dark=False)
+    assert card.running == ((1, 0), (1, 1), (2, 1))  # what decided the match, not 80 to 50, 110 to 150...
