@@ -1,5 +1,6 @@
 """Take the README's screenshots of the deal forms, of a scoreboard of eight, of a table joining a match,
-of the phone without a connection (a kept deal refused, a deal form reloaded), and of the Pocha scoreboard with
+of the phone without a connection (a kept deal refused, a deal form reloaded, the scoreboard of twelve kept deals),
+of a finished Pocha of eight's score sheet, and of the Pocha scoreboard with
 its bids waiting in Spanish, Italian and Norwegian, of a season's league table and of the year at the table: a
 phone of 360×740, light and dark; and save a finished match's, a night's and a year's result card, light and dark.
 
@@ -26,6 +27,7 @@ from werkzeug.serving import make_server
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
+from scorekeeper.rules import SUITS
 
 HERE = Path(__file__).parent
 PASSWORD = "a long secret"
@@ -176,7 +178,8 @@ def keep_deal(page: Any, points: int) -> None:
 
 def offline_screens(app: Any, context: Any, base: str, scheme: str) -> None:
     """Photograph the banner of kept deals refused because the match was finished on another
-    phone, and a deal form reloaded without a connection with the deals kept so far."""
+    phone, a deal form reloaded without a connection with the deals kept so far, and the
+    scoreboard reloaded without a connection after twelve kept deals."""
     page = context.new_page()
     match_id = start(app, {"mode": "points", "target": 101})
     page.goto(f"{base}/matches/{match_id}/deal")
@@ -207,9 +210,48 @@ def offline_screens(app: Any, context: Any, base: str, scheme: str) -> None:
     page.reload()
     page.wait_for_selector("#kept-deals:not([hidden])")
     page.screenshot(path=str(HERE / f"offline-reload-{scheme}.png"), full_page=True)
-    print(HERE / f"offline-refused-{scheme}.png", HERE / f"offline-reload-{scheme}.png")
+    for points in (90, 20, 65, 55, 100, 30, 61, 80, 50, 75):  # twelve deals kept in all
+        keep_deal(page, points)
+    page.goto(f"{base}/matches/{match_id}")  # the scoreboard's copy, said again from the kept deals
+    page.reload()
+    page.wait_for_selector("#provisional-note:not([hidden])")
+    page.screenshot(path=str(HERE / f"offline-scoreboard-{scheme}.png"))
+    print(HERE / f"offline-refused-{scheme}.png", HERE / f"offline-reload-{scheme}.png",
+          HERE / f"offline-scoreboard-{scheme}.png")
     context.set_offline(False)
+    page.evaluate("localStorage.removeItem('scorekeeper-queue')")  # the other scheme keeps its own
     page.close()
+
+
+def a_score_sheet(app: Any) -> str:
+    """Play a Pocha of eight to its end (the classic schedule, a miss or two a deal); return its address."""
+    with app.app_context():
+        user = services.user_named("ana")
+        match = services.start_match(user, "pocha", EIGHT, {"hook": False}, 0)
+        number = 0
+        while match.status == "playing":
+            cards = match.result["next_cards"]
+            tricks = [0] * 8
+            for trick in range(cards):
+                tricks[(number * 3 + trick) % 8] += 1
+            bids = list(tricks)
+            for seat in ((number + 2) % 8, (number + 5) % 8):  # two players miss by one
+                bids[seat] = bids[seat] + 1 if bids[seat] < cards else bids[seat] - 1
+            services.add_deal(match, {"dealer": number % 8, "cards": cards, "trump": SUITS[number % 4],
+                                      "bids": bids, "tricks": tricks})
+            number += 1
+        match_id = match.id
+        db.session.remove()
+    return f"/matches/{match_id}"
+
+
+def score_sheet(page: Any, base: str, scheme: str, address: str) -> None:
+    """Photograph a finished Pocha of eight's score sheet, a screen from its head."""
+    page.goto(base + address)
+    page.wait_for_load_state("networkidle")
+    page.locator("table.sheet").evaluate("node => window.scrollTo(0, node.getBoundingClientRect().top + scrollY - 8)")
+    page.screenshot(path=str(HERE / f"pocha-sheet-{scheme}.png"))
+    print(HERE / f"pocha-sheet-{scheme}.png")
 
 
 def a_night(app: Any) -> tuple[int, int]:
@@ -277,6 +319,7 @@ def main() -> None:
         app = create_app({"SECRET_KEY": "screens", "INSTANCE_PATH": folder, "LOCAL_NETWORK_ADDRESS": "127.0.0.2",
                           "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/screens.sqlite"})
         pages = fill(app)
+        sheet = a_score_sheet(app)
         night = a_night(app)
         league = a_league(app)
         year = a_year(app)
@@ -314,6 +357,7 @@ def main() -> None:
                 joined.screenshot(path=str(HERE / f"table-phone-{scheme}.png"))
                 print(HERE / f"entry-link-{scheme}.png", HERE / f"table-phone-{scheme}.png")
                 table_phone.close()
+                score_sheet(page, base, scheme, sheet)
                 offline_screens(app, context, base, scheme)
                 result_cards(browser, base, scheme, *night)
                 season_table(browser, base, scheme, league)
