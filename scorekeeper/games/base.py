@@ -85,8 +85,9 @@ class WebGame(ABC):
         subastado contract was made depends on the last trick's bonus).
         """
 
-    def sheet_label(self, deal: Mapping[str, Any]) -> str:
-        """Return what a score sheet's row says of a deal beside its number (short: its column is narrow)."""
+    def sheet_label(self, deal: Mapping[str, Any], said: dict[tuple[Any, ...], str]) -> str:
+        """Return what a score sheet's row says of a deal beside its number (short: its column is narrow);
+        `said` keeps the words already looked up for the match's deals, as `describe_deal`'s does."""
         return ""
 
     @abstractmethod

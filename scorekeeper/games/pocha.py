@@ -65,10 +65,13 @@ class PochaWeb(WebGame):
             said[key] = f"{said[cards_key]} · {said[trump_key]}"
         return said[key], details
 
-    def sheet_label(self, deal: Mapping[str, Any]) -> str:
+    def sheet_label(self, deal: Mapping[str, Any], said: dict[tuple[Any, ...], str]) -> str:
         """Return the cards in hand and the trump's initial ("5 O"; "5 –" without trump), as a paper sheet's rows."""
         trump = deal.get("trump")
-        return f"{deal['cards']} {suit_name(trump)[0] if trump else '–'}"
+        key = ("initial", trump)
+        if key not in said:
+            said[key] = suit_name(trump)[0] if trump else "–"
+        return f"{deal['cards']} {said[key]}"
 
     def deal_schema(self, players: int, number: bool = False) -> Schema:
         """Return the schema of a Pocha deal (any table: the seats' count is checked by the engine)."""

@@ -246,7 +246,7 @@ def scoreboard(match: ShownMatch, deals: Sequence[StoredDeal] | None = None) -> 
                 scores=scored.scores,
                 running=running,
                 winner=None if scored.winner is None else sides[scored.winner],
-                label=web.sheet_label(deal.data) if web.score_sheet else "",
+                label=web.sheet_label(deal.data, said) if web.score_sheet else "",
             )
         )
     if result.deals:
