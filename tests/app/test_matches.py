@@ -224,7 +224,8 @@ def test_pocha_bids_then_tricks(ana: Browser) -> None:
     done = ana.post("/matches/1/deal", data=tricks_form([2, 0, 1, 1], [2, 1, 1, 1], number=1, dealer=3, cards=5))
     assert done.status_code == 302
     board = text(ana.get("/matches/1"))
-    assert "+20" in board and "-5" in board and "+15" in board
+    # the score sheet's row: each player's bid/tricks over their total (one deal: its score)
+    assert "1 5 – 2/2 20 0/1 -5 1/1 15 1/1 15" in board
     assert "Winner: Ana" in board
 
 
@@ -361,7 +362,7 @@ def test_edit_a_pocha_deal(ana: Browser) -> None:
     response = edit(ana, 1, 1, tricks_form([2, 2], [1, 2], number=1, dealer=0, cards=3))
     assert response.status_code == 302
     page = text(ana.get("/matches/1"))
-    assert "2/1 -5" in page and "2/2 +20" in page
+    assert "2/1 -5" in page and "2/2 20" in page  # the sheet: bid/tricks over each running total
 
 
 def test_abandon_keeps_the_deals_and_has_no_winner(ana: Browser) -> None:
