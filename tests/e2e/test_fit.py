@@ -313,7 +313,7 @@ MEASURE = """() => {
       name: row.querySelector(".name").textContent, title: row.querySelector(".name").title,
       total: row.querySelector("td.score").textContent.trim(), bid: (row.querySelector("td.bid") || {}).textContent,
       box: box(row), nameBox: box(row.querySelector(".name"))})),
-    steps: all("#next .button").map(box),
+    steps: all("#next .button:not([hidden])").map(box),
     lines: all("#next .next-dealer, #next .next-cards").map(box),
     width: document.documentElement.scrollWidth,
   };

@@ -34,14 +34,19 @@ MEASURE = """() => {
     return box.width > 0 && box.right > width + 0.5 && getComputedStyle(node).position !== 'fixed'
       && !node.closest('.table-wrap, .visually-hidden, .skip, dialog:not([open])');
   }).map((node) => node.tagName.toLowerCase() + (node.className && typeof node.className === 'string' ? '.' + node.className.split(' ')[0] : ''));
-  /* a table head whose words reach past its cell, over the next head */
+  /* a table head whose words in sight reach past its cell, over the next head (what is read out only,
+     visually hidden, is laid out whole but never seen) */
   const heads = [...document.querySelectorAll('th')].filter((head) => {
-    const hidden = head.querySelector('.visually-hidden');
-    if (hidden && hidden.textContent.trim() === head.textContent.trim()) return false;  /* read out only */
-    const range = document.createRange();
-    range.selectNodeContents(head);
-    const text = range.getBoundingClientRect(), cell = head.getBoundingClientRect();
-    return cell.width > 2 && text.width > 0 && (text.right > cell.right + 0.5 || text.left < cell.left - 0.5);
+    const cell = head.getBoundingClientRect();
+    const walker = document.createTreeWalker(head, NodeFilter.SHOW_TEXT);
+    const boxes = [];
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      if (text.parentElement.closest('.visually-hidden') || !text.data.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      boxes.push(...Array.from(range.getClientRects()).filter((r) => r.width > 0));
+    }
+    return cell.width > 2 && boxes.some((r) => r.right > cell.right + 0.5 || r.left < cell.left - 0.5);
   }).map((head) => 'th: ' + head.textContent.trim());
   return [document.documentElement.scrollWidth, width, [...new Set(over.concat(heads))].slice(0, 5)];
 }"""
