@@ -11,6 +11,7 @@ from flask import Flask
 
 from scorekeeper import create_app
 from scorekeeper.pages import addresses
+from scorekeeper.web.hosting import StartRefused
 
 from ..conftest import LOCAL_NETWORK, Browser
 from .matchhelpers import start
@@ -68,7 +69,7 @@ def test_a_public_address_under_a_path_keeps_it(ana: Browser, app: Flask) -> Non
     "wrong", ["scores.example.org", "ftp://scores.example.org", "https://", "https://x.org/?a=1", "https://x.org/#top"]
 )
 def test_a_public_address_that_is_not_one_stops_the_start(wrong: str, tmp_path: object) -> None:
-    with pytest.raises(ValueError, match="SCOREKEEPER_PUBLIC_URL"):
+    with pytest.raises(StartRefused, match="SCOREKEEPER_PUBLIC_URL"):
         create_app(
             {
                 "PUBLIC_URL": wrong,
