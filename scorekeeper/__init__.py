@@ -62,7 +62,7 @@ def _create_app(test_config: Mapping[str, Any] | None) -> Flask:
     # models registers the tables
     from . import cli, extensions, models, views  # noqa: F401
     from .db import checkpoints, schema
-    from .web import assets, security
+    from .web import assets, reach, security
 
     extensions.db.init_app(app)
     extensions.end_reads_with_commit(app)
@@ -97,7 +97,8 @@ def _create_app(test_config: Mapping[str, Any] | None) -> Flask:
             if migrate:
                 schema.apply_migrations()
                 schema.fill_missing_figures()
-            current = hosting.announce(app, database, found, migrated=migrate)
+            listening = reach.find_listening(app)
+            current = hosting.announce(app, database, found, migrated=migrate, reach=reach.phones_reach(listening))
             if not current and hosting.made_for_a_command():
                 # `db upgrade`, say, which migrates once the app is made: the lock is its until it ends.
                 hosting.keep_until_the_command_ends(migrating.pop_all())

@@ -237,9 +237,10 @@ def keep_until_the_command_ends(lock: ExitStack) -> None:
     click.get_current_context().find_root().call_on_close(lock.close)
 
 
-def announce(app: Flask, database: Database, before: SchemaState, migrated: bool) -> bool:
-    """Log the start's line (version, database, schema revision, instance folder); refuse a database this
-    version cannot serve. Return whether the schema is this version's.
+def announce(app: Flask, database: Database, before: SchemaState, migrated: bool, reach: str | None) -> bool:
+    """Log the start's line (version, database, schema revision, instance folder, and where the table's phones
+    reach the app, `reach`); refuse a database this version cannot serve. Return whether the schema is this
+    version's.
 
     `before` is the schema as the start found it, `migrated` whether the start applied the migrations.
     A database that is behind is still opened for a `flask` command; one a newer version upgraded, by none.
@@ -254,7 +255,7 @@ def announce(app: Flask, database: Database, before: SchemaState, migrated: bool
     line = (
         f"Scorekeeper {package_version()} (code in {Path(__file__).parent.parent}); database: {database.shown}"
         f"{', created just now' if database.new_file else ''}; schema revision {revision}; "
-        f"instance folder {app.instance_path}"
+        f"instance folder {app.instance_path}{f'; {reach}' if reach else ''}"
     )
     # A command on a database that is behind says so itself, unless it is one that can use it (`db upgrade`, `backup`).
     app.logger.info(line)
