@@ -29,26 +29,21 @@ def migrating_alone(engine: Engine, waiting: Callable[[], None]) -> Iterator[Non
     fails half way (a column that exists already, a version row that moved). Whoever comes second waits
     here (`waiting` is called first, to say so), then finds nothing left to do.
 
-    On PostgreSQL, a session-level advisory lock on a connection of its own (which the server lets go if
-    the process dies); on a SQLite file, an exclusive flock of the folder it lies in (not of the file
-    itself: closing another descriptor of the database file would end SQLite's own locks on it).
+    On PostgreSQL, an advisory lock held by a transaction of its own, on a connection of its own, until
+    it ends (a transaction's rather than a session's: behind PgBouncer in transaction mode, a session's
+    lock could stay with a pooled server connection); the server ends the transaction, and the lock,
+    if the process dies. On a SQLite file, an exclusive flock of the folder it lies in (not of the
+    file itself: closing another descriptor of the database file would end SQLite's own locks on it).
     """
     if engine.dialect.name == "postgresql":
         locker = create_engine(engine.url, poolclass=NullPool)
         try:
-            with locker.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
-                taken = connection.scalar(
-                    text(f"SELECT pg_try_advisory_lock(:lock, {_SCHEMA_ID})"), {"lock": MIGRATION_LOCK}
-                )
-                if not taken:
+            with locker.connect() as connection, connection.begin():
+                key = {"lock": MIGRATION_LOCK}
+                if not connection.scalar(text(f"SELECT pg_try_advisory_xact_lock(:lock, {_SCHEMA_ID})"), key):
                     waiting()
-                    connection.execute(text(f"SELECT pg_advisory_lock(:lock, {_SCHEMA_ID})"), {"lock": MIGRATION_LOCK})
-                try:
-                    yield
-                finally:
-                    connection.execute(
-                        text(f"SELECT pg_advisory_unlock(:lock, {_SCHEMA_ID})"), {"lock": MIGRATION_LOCK}
-                    )
+                    connection.execute(text(f"SELECT pg_advisory_xact_lock(:lock, {_SCHEMA_ID})"), key)
+                yield  # the transaction's end lets the lock go
         finally:
             locker.dispose()
         return
