@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from contextlib import ExitStack
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     of a checkout, or Flask's own default for an installed package, <prefix>/var/scorekeeper-instance.
     It refuses to start (`hosting.StartRefused`) on a database it should not open: see `hosting`.
     """
+    try:
+        return _create_app(test_config)
+    except hosting.StartRefused as refusal:
+        raise hosting.as_the_server_shows_it(refusal) from None
+
+
+def _create_app(test_config: Mapping[str, Any] | None) -> Flask:
+    """Create the web app (see `create_app`)."""
     named = _named_instance(test_config)
     app = Flask(
         __name__,
@@ -52,8 +61,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     # models registers the tables
     from . import cli, extensions, models, views  # noqa: F401
-    from .db import checkpoints
-    from .web import assets, security
+    from .db import checkpoints, schema
+    from .web import assets, reach, security
 
     extensions.db.init_app(app)
     extensions.end_reads_with_commit(app)
@@ -71,18 +80,30 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     views.register(app)
     cli.register(app)
+    hosting.log_for_the_host(app)
     with app.app_context():
         extensions.configure_sqlite(extensions.db.engine, app.config["SQLITE_BUSY_TIMEOUT"])
         checkpoints.register(app, extensions.db.engine)
+        migrating = ExitStack()
         try:
+            # One process at a time reads the schema and migrates it (two hosts started at once, say):
+            # the next finds nothing left to do.
+            with hosting.opening(database.shown):
+                migrating.enter_context(
+                    schema.migrating_alone(extensions.db.engine, lambda: hosting.waiting_for_another(app, database))
+                )
             found = hosting.read_schema(database.shown)
-            if app.config["AUTO_MIGRATE"]:
-                from .db.schema import apply_migrations, fill_missing_figures
-
-                apply_migrations()
-                fill_missing_figures()
-            hosting.announce(app, database, found, migrated=app.config["AUTO_MIGRATE"])
+            migrate = app.config["AUTO_MIGRATE"] and found.known  # a newer version's is refused, never migrated
+            if migrate:
+                schema.apply_migrations()
+                schema.fill_missing_figures()
+            listening = reach.find_listening(app)
+            current = hosting.announce(app, database, found, migrated=migrate, reach=reach.phones_reach(listening))
+            if not current and hosting.made_for_a_command():
+                # `db upgrade`, say, which migrates once the app is made: the lock is its until it ends.
+                hosting.keep_until_the_command_ends(migrating.pop_all())
         finally:
+            migrating.close()
             # Hand no open connection to processes forked from this one (gunicorn --preload), and
             # leave none behind a start that failed.
             extensions.db.session.remove()
@@ -126,4 +147,7 @@ def _finish_config(app: Flask, instance_named: bool) -> None:
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
-    app.config["PUBLIC_URL"] = check_public_url(app.config.get("PUBLIC_URL"))
+    try:
+        app.config["PUBLIC_URL"] = check_public_url(app.config.get("PUBLIC_URL"))
+    except ValueError as error:
+        raise hosting.StartRefused(str(error)) from None

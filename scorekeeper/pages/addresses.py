@@ -8,8 +8,6 @@ once for the endpoint's address and puts each row's id in it.
 
 from __future__ import annotations
 
-import ipaddress
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +16,7 @@ from urllib.parse import urlsplit
 from flask import current_app, request, url_for
 
 from ..models import MAX_ID
+from ..web.reach import is_loopback, local_network_address, network_command
 
 
 def address_of(endpoint: str, key: str, **values: Any) -> Callable[[int], str]:
@@ -47,51 +46,21 @@ def public_url(endpoint: str, **values: Any) -> str:
     return f"{base}{path}"  # without a trailing slash: config.check_public_url took it off
 
 
-#: An address of TEST-NET-1 (RFC 5737), which no network routes: connecting a UDP socket to it sends
-#: nothing, and makes the system pick the interface it would leave by, so this machine's address there.
-_ROUTE_PROBE = ("192.0.2.1", 9)
-
-
 @dataclass(frozen=True)
 class TableAddress:
     """An address handed to the other phones at the table, and how far it reaches.
 
     `network` is this computer's address on the local network when the address was built from it (the
     page was opened on this computer itself); `served_here_only` says the app listens on loopback only,
-    so that the other phones cannot open it until it serves the network; `this_computer_only` says no
-    local network address was found, and the address is this computer's own.
+    so that the other phones cannot open it until it serves the network, which `command` does; and
+    `this_computer_only` says no local network address was found, and the address is this computer's own.
     """
 
     url: str
     network: str | None = None
     served_here_only: bool = False
+    command: str | None = None
     this_computer_only: bool = False
-
-
-def local_network_address() -> str | None:
-    """Return the address at which the phones of the local network reach this computer (the
-    LOCAL_NETWORK_ADDRESS setting, else the one its system would route by), or None when it has none."""
-    configured = str(current_app.config.get("LOCAL_NETWORK_ADDRESS") or "").strip()
-    if configured:
-        return configured
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(_ROUTE_PROBE)
-            found = str(probe.getsockname()[0])
-    except OSError:  # no network at all: no route to anything but this computer
-        return None
-    address = ipaddress.ip_address(found)
-    return None if address.is_loopback or address.is_unspecified else found
-
-
-def _is_loopback(host: str) -> bool:
-    """Tell whether a host name or address names this computer only."""
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def table_url(endpoint: str, **values: Any) -> TableAddress:
@@ -102,7 +71,7 @@ def table_url(endpoint: str, **values: Any) -> TableAddress:
     network instead, at the same port. PUBLIC_URL, when set, is the address whatever the page's.
     """
     host = urlsplit(f"//{request.host}")
-    if current_app.config.get("PUBLIC_URL") or not _is_loopback(host.hostname or ""):
+    if current_app.config.get("PUBLIC_URL") or not is_loopback(host.hostname or ""):
         return TableAddress(public_url(endpoint, **values))
     found = local_network_address()
     if found is None:
@@ -110,9 +79,10 @@ def table_url(endpoint: str, **values: Any) -> TableAddress:
     name = f"[{found}]" if ":" in found else found
     port = f":{host.port}" if host.port else ""
     # The server's own address: the one it listens on (werkzeug and gunicorn both put it here).
-    listening = str(request.environ.get("SERVER_NAME", "")).strip("[]")
+    served_here_only = is_loopback(str(request.environ.get("SERVER_NAME", "")))
     return TableAddress(
         f"{request.scheme}://{name}{port}{url_for(endpoint, **values)}",
         network=found,
-        served_here_only=_is_loopback(listening),
+        served_here_only=served_here_only,
+        command=network_command(host.port) if served_here_only else None,
     )

@@ -8,10 +8,15 @@ The app refuses to start (`StartRefused`) rather than:
   database of an earlier setup lies where that setup kept it: a server upgraded from a
   checkout, or whose settings lost SCOREKEEPER_INSTANCE_PATH, would otherwise come up empty,
   offering its first visitor the first account;
-- serve a database its schema is behind (or ahead of) when it is not to migrate it itself
-  (AUTO_MIGRATE false): its pages would answer with server errors. The `flask` commands other
-  than `run` still open such a database, since `db upgrade` and `backup` are how the host
-  brings it up to date and keeps a copy first.
+- serve a database its schema is behind when it is not to migrate it itself (AUTO_MIGRATE
+  false): its pages would answer with server errors. The `flask` commands other than `run`
+  still open such a database, since `db upgrade` and `backup` are how the host brings it up to
+  date and keeps a copy first;
+- open a database a newer version has upgraded, which no command of this one can use.
+
+Each refusal is one line saying what to do, not a traceback, whoever loads the app: the `flask`
+commands (`run` included) print a click.ClickException's message alone, gunicorn's master (with
+--preload) a RuntimeError's, and its workers an AppImportError's (`as_the_server_shows_it`).
 """
 
 from __future__ import annotations
@@ -19,9 +24,12 @@ from __future__ import annotations
 import logging
 import sys
 import tomllib
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import cast
 
 import click
 from alembic.migration import MigrationContext
@@ -41,8 +49,21 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 UPGRADE_COMMAND = "flask --app scorekeeper db upgrade"
 
 
-class StartRefused(RuntimeError):
-    """The app will not start as configured; the message says why and what the host can do."""
+class StartRefused(click.ClickException, RuntimeError):
+    """The app will not start as configured; the message, one line, says why and what the host can do."""
+
+
+def as_the_server_shows_it(refusal: StartRefused) -> StartRefused:
+    """Return `refusal` as the server loading the app shows it: its message alone.
+
+    A gunicorn worker that fails to load the app logs the traceback of any error but an AppImportError,
+    whose message alone it prints (and then gunicorn stops, as for any worker that fails to boot).
+    """
+    errors = sys.modules.get("gunicorn.errors")
+    if errors is None:
+        return refusal
+    shown = type("StartRefused", (StartRefused, errors.AppImportError), {})
+    return cast(StartRefused, shown(refusal.message))
 
 
 def package_version() -> str:
@@ -92,13 +113,12 @@ def refuse_a_new_database_beside_an_earlier_one(app: Flask) -> None:
         if _holds_data(path) and path.resolve() != default.resolve() and path.resolve() not in earlier:
             earlier.append(path.resolve())
     if earlier:
-        found = "".join(f"\n  {path}" for path in earlier)
+        found = " and ".join(str(path) for path in earlier)
         raise StartRefused(
             f"Scorekeeper found no database in its default instance folder and would start a new, empty one at "
-            f"{default}; but an earlier setup's database is at:{found}\n"
-            f"To keep using it, name its folder, in the settings of the server and of the flask commands alike: "
-            f"SCOREKEEPER_INSTANCE_PATH={earlier[0].parent}\n"
-            f"To start the new, empty database anyway, set SCOREKEEPER_ALLOW_NEW_DATABASE=true."
+            f"{default}, but an earlier setup's database is at {found}. To keep using it, name its folder in the "
+            f"settings of the server and of the flask commands alike: `SCOREKEEPER_INSTANCE_PATH={earlier[0].parent}`. "
+            f"To start the new, empty database anyway, set `SCOREKEEPER_ALLOW_NEW_DATABASE=true`."
         )
 
 
@@ -151,6 +171,17 @@ class SchemaState:
     known: bool
 
 
+@contextmanager
+def opening(shown: str) -> Iterator[None]:
+    """Refuse to start, naming the database (`shown`), if it cannot be reached inside this block."""
+    try:
+        yield
+    except SQLAlchemyError as error:
+        # The driver's own words, on one line (without SQLAlchemy's statement and link to its docs).
+        said = " ".join(str(getattr(error, "orig", None) or error).split())
+        raise StartRefused(f"Scorekeeper could not open its database, {shown}: {said}") from error
+
+
 def read_schema(shown: str) -> SchemaState:
     """Read the schema revision of the app's database (inside an app context), or refuse to start if it cannot."""
     from ..extensions import db
@@ -158,11 +189,8 @@ def read_schema(shown: str) -> SchemaState:
     script = ScriptDirectory.from_config(current_app.extensions["migrate"].migrate.get_config())
     head = script.get_current_head()
     assert head is not None, "the migrations have a single head (tests/app/test_factory.py)"
-    try:
-        with db.engine.connect() as connection:
-            revision = MigrationContext.configure(connection).get_current_revision()
-    except SQLAlchemyError as error:
-        raise StartRefused(f"Scorekeeper could not open its database, {shown}: {error}") from error
+    with opening(shown), db.engine.connect() as connection:
+        revision = MigrationContext.configure(connection).get_current_revision()
     known = revision is None or revision in {step.revision for step in script.walk_revisions()}
     return SchemaState(revision, head, known)
 
@@ -186,28 +214,49 @@ def schema_problem(shown: str, schema: SchemaState) -> str | None:
     )
 
 
-def announce(app: Flask, database: Database, before: SchemaState, migrated: bool) -> None:
-    """Log the start's line (version, database, schema revision, instance folder); refuse to serve an outdated schema.
+def log_for_the_host(app: Flask) -> None:
+    """Let the app's INFO lines through, the start's line among them.
+
+    gunicorn leaves Python's logging at its default, WARNING; the start's line is for the host to read
+    in gunicorn's output (journald), as is every line the app logs at INFO.
+    """
+    if app.logger.level == logging.NOTSET:
+        app.logger.setLevel(logging.INFO)
+
+
+def waiting_for_another(app: Flask, database: Database) -> None:
+    """Say that this start waits while another process (another host, a worker, a command) migrates the database."""
+    app.logger.info(
+        f"Another process is migrating the database, {database.shown}, or deriving its figures: "
+        f"this start waits for it to finish."
+    )
+
+
+def keep_until_the_command_ends(lock: ExitStack) -> None:
+    """Let `lock` go when the `flask` command the app is made for ends (call it only for one: `made_for_a_command`)."""
+    click.get_current_context().find_root().call_on_close(lock.close)
+
+
+def announce(app: Flask, database: Database, before: SchemaState, migrated: bool, reach: str | None) -> bool:
+    """Log the start's line (version, database, schema revision, instance folder, and where the table's phones
+    reach the app, `reach`); refuse a database this version cannot serve. Return whether the schema is this
+    version's.
 
     `before` is the schema as the start found it, `migrated` whether the start applied the migrations.
+    A database that is behind is still opened for a `flask` command; one a newer version upgraded, by none.
     """
     now = SchemaState(before.head, before.head, True) if migrated else before
     problem = schema_problem(database.shown, now)
-    if problem is not None and not made_for_a_command():
+    if problem is not None and (not now.known or not made_for_a_command()):
         raise StartRefused(problem)
-    if app.logger.level == logging.NOTSET:
-        # gunicorn leaves Python's logging at its default, WARNING; the start's line is for the
-        # host to read in gunicorn's output (journald), as is every line the app logs at INFO.
-        app.logger.setLevel(logging.INFO)
     revision = now.revision or "none (no tables yet)"
     if migrated and before.revision != now.revision:
         revision += f" (upgraded just now from {before.revision})" if before.revision else " (tables created just now)"
     line = (
         f"Scorekeeper {package_version()} (code in {Path(__file__).parent.parent}); database: {database.shown}"
         f"{', created just now' if database.new_file else ''}; schema revision {revision}; "
-        f"instance folder {app.instance_path}"
+        f"instance folder {app.instance_path}{f'; {reach}' if reach else ''}"
     )
-    if problem is None:
-        app.logger.info(line)
-    else:
-        app.logger.warning(f"{line}. {problem}")
+    # A command on a database that is behind says so itself, unless it is one that can use it (`db upgrade`, `backup`).
+    app.logger.info(line)
+    return problem is None

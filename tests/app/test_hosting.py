@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import shutil
 import sqlite3
 import subprocess
@@ -204,8 +203,9 @@ def test_no_new_database_is_made_by_default_while_an_earlier_setup_s_lies_elsewh
         create_app()
     message = str(refusal.value)
     assert f"would start a new, empty one at {default / 'scorekeeper.sqlite'}" in message
-    assert f"SCOREKEEPER_INSTANCE_PATH={old.parent}\n" in message
-    assert "SCOREKEEPER_ALLOW_NEW_DATABASE=true" in message
+    assert f"an earlier setup's database is at {old}." in message
+    assert f"`SCOREKEEPER_INSTANCE_PATH={old.parent}`" in message
+    assert "`SCOREKEEPER_ALLOW_NEW_DATABASE=true`" in message and "\n" not in message
     assert not default.exists()  # neither a database nor a secret key was written there
 
 
@@ -311,25 +311,93 @@ def test_the_commands_still_open_an_outdated_database_to_back_it_up_and_upgrade_
     assert command(env, "export").exit_code == 0
 
 
-def test_gunicorn_without_auto_migrate_refuses_an_outdated_database(tmp_path: Path) -> None:
-    url = at_revision(f"sqlite:///{tmp_path / 'old.sqlite'}", PREVIOUS_RELEASE_REVISION, tmp_path / "instance")
-    env = settings(DATABASE_URL=url, INSTANCE_PATH=str(tmp_path / "instance"), AUTO_MIGRATE="false", SECRET_KEY="x")
-    # The command line of the README before 0.2.0: every worker starts the app (no --preload).
-    with subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{free_port()}", "scorekeeper:create_app()"],
-        env=env,
-        stderr=subprocess.PIPE,
-        text=True,
-    ) as server:
-        try:
-            _, output = server.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.communicate()
-            pytest.fail("gunicorn served the outdated database for a minute")
-    assert server.returncode != 0
-    assert re.search(
-        rf"StartRefused: The database, SQLite file {re.escape(str(tmp_path / 'old.sqlite'))}, is at "
-        rf"schema revision {PREVIOUS_RELEASE_REVISION};",
-        output,
-    ), output[-3000:]
+@pytest.fixture(scope="session")
+def previous_release_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return a SQLite file at the previous release's schema revision, made once per worker process."""
+    folder = tmp_path_factory.mktemp("previous-release")
+    at_revision(f"sqlite:///{folder / 'old.sqlite'}", PREVIOUS_RELEASE_REVISION, folder / "instance")
+    return folder / "old.sqlite"
+
+
+def refused_start(refusal: str, folder: Path, previous: Path, migrated: Path) -> tuple[dict[str, str], str]:
+    """Set up a start the app refuses in `folder`; return its settings and the message it must give whole."""
+    folder.mkdir()
+    database = folder / "scorekeeper.sqlite"
+    named = {"INSTANCE_PATH": str(folder), "SECRET_KEY": "x"}
+    version = scorekeeper.__version__
+    if refusal == "behind":
+        shutil.copy2(previous, database)
+        return settings(**named, AUTO_MIGRATE="false"), (
+            f"The database, SQLite file {database}, is at schema revision {PREVIOUS_RELEASE_REVISION}; Scorekeeper "
+            f"{version} needs revision {HEAD}. Back it up, then run `{UPGRADE}` with the same settings"
+        )
+    if refusal == "newer":
+        shutil.copy2(migrated, database)
+        with closing(sqlite3.connect(database)) as connection, connection:
+            connection.execute("UPDATE alembic_version SET version_num = 'ffff'")
+        return settings(**named), (
+            f"The database, SQLite file {database}, is at schema revision ffff, which Scorekeeper {version} (revision "
+            f"{HEAD}) does not know: a newer version has upgraded it. Install that version again, or restore a backup"
+        )
+    if refusal == "unreachable":
+        return settings(**named, DATABASE_URL="postgresql://ana:secret@127.0.0.1:1/none"), (
+            "Scorekeeper could not open its database, postgresql+psycopg://ana:***@127.0.0.1:1/none: connection failed"
+        )
+    assert refusal == "not an address"
+    return settings(**named, PUBLIC_URL="scores.example.org"), (
+        "SCOREKEEPER_PUBLIC_URL must be the site's address, such as https://scores.example.org; it is "
+        "'scores.example.org'"
+    )
+
+
+#: How the host starts the app: the quick start, deploy/'s unit (gunicorn --preload), the README of the
+#: releases before 0.2.0 (gunicorn, each worker starting the app), and a command of the host's. (With
+#: several workers that each fail to start the app, gunicorn's master prints a traceback of its own as
+#: it stops: the app's refusal is one line in each worker's output.)
+RUNNERS = {
+    "flask run": ["-m", "flask", "--app", "scorekeeper", "run", "--port", "{port}"],
+    "gunicorn --preload": [
+        "-m",
+        "gunicorn",
+        "--preload",
+        "-w",
+        "2",
+        "-b",
+        "127.0.0.1:{port}",
+        "scorekeeper:create_app()",
+    ],
+    "gunicorn": ["-m", "gunicorn", "-w", "1", "-b", "127.0.0.1:{port}", "scorekeeper:create_app()"],
+    "flask user create": ["-m", "flask", "--app", "scorekeeper", "user", "create", "ana", "--password-stdin"],
+    "flask db upgrade": ["-m", "flask", "--app", "scorekeeper", "db", "upgrade"],
+}
+#: A database behind the code is what `db upgrade` is for: it brings it up to date rather than refuse.
+REFUSED = [
+    (refusal, runner)
+    for refusal in ("behind", "newer", "unreachable", "not an address")
+    for runner in RUNNERS
+    if (refusal, runner) != ("behind", "flask db upgrade")
+]
+
+
+@pytest.mark.parametrize(("refusal", "runner"), REFUSED, ids=[f"{refusal}, {runner}" for refusal, runner in REFUSED])
+def test_a_refused_start_says_why_and_what_to_do_in_one_line_without_a_traceback(
+    refusal: str, runner: str, tmp_path: Path, previous_release_sqlite: Path, migrated_sqlite: Path
+) -> None:
+    env, message = refused_start(refusal, tmp_path / "instance", previous_release_sqlite, migrated_sqlite)
+    arguments = [argument.format(port=free_port()) for argument in RUNNERS[runner]]
+    try:
+        done = subprocess.run(
+            [sys.executable, *arguments],
+            env={**env, "HOME": str(tmp_path)},  # gunicorn's control socket
+            cwd=tmp_path,
+            input=f"{PASSWORD}\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{runner} started on a database it should refuse")
+    output = done.stdout + done.stderr
+    assert done.returncode != 0, output
+    assert "Traceback" not in output, output
+    assert any(message in line for line in output.splitlines()), output

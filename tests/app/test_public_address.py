@@ -4,16 +4,33 @@ Host is."""
 
 from __future__ import annotations
 
+import html
+import logging
+import os
 import re
+import select
+import shlex
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
 
-from scorekeeper import create_app
-from scorekeeper.pages import addresses
+from scorekeeper import create_app, services
+from scorekeeper.extensions import db
+from scorekeeper.web import reach
+from scorekeeper.web.hosting import StartRefused
 
-from ..conftest import LOCAL_NETWORK, Browser
+from ..conftest import CHEAP_PASSWORD_HASH, LOCAL_NETWORK, PASSWORD, Browser
 from .matchhelpers import start
+from .servers import HttpBrowser, free_port
 from .test_api import TUTE, Api, token_for
 
 PUBLIC = "https://scores.example.org"
@@ -68,7 +85,7 @@ def test_a_public_address_under_a_path_keeps_it(ana: Browser, app: Flask) -> Non
     "wrong", ["scores.example.org", "ftp://scores.example.org", "https://", "https://x.org/?a=1", "https://x.org/#top"]
 )
 def test_a_public_address_that_is_not_one_stops_the_start(wrong: str, tmp_path: object) -> None:
-    with pytest.raises(ValueError, match="SCOREKEEPER_PUBLIC_URL"):
+    with pytest.raises(StartRefused, match="SCOREKEEPER_PUBLIC_URL"):
         create_app(
             {
                 "PUBLIC_URL": wrong,
@@ -98,7 +115,7 @@ def test_the_local_network_address_found_is_the_one_the_system_routes_by(
 ) -> None:
     """Without a setting, the address is the one a socket toward the network would leave from (no packet is sent)."""
     app.config["LOCAL_NETWORK_ADDRESS"] = ""
-    monkeypatch.setattr(addresses.socket, "socket", lambda *args: RoutedSocket("192.168.1.20"))
+    monkeypatch.setattr(reach.socket, "socket", lambda *args: RoutedSocket("192.168.1.20"))
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/entry-link")
     page = ana.client.get("/matches/1", headers={"Host": "localhost:5000"}).get_data(as_text=True)
@@ -116,7 +133,7 @@ def test_a_computer_on_no_network_keeps_its_own_address_and_says_so(
     ana: Browser, app: Flask, routed: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.config["LOCAL_NETWORK_ADDRESS"] = ""
-    monkeypatch.setattr(addresses.socket, "socket", lambda *args: RoutedSocket(routed))
+    monkeypatch.setattr(reach.socket, "socket", lambda *args: RoutedSocket(routed))
     start(ana, "tute2", ["Ana", "Luis"])
     ana.post("/matches/1/share")
     also_at(ana, "127.0.0.1")
@@ -133,7 +150,8 @@ def test_a_server_listening_on_this_computer_only_is_told_to_serve_the_network(a
     page = ana.client.get("/matches/1", headers={"Host": "127.0.0.1:5000"}, environ_overrides=served).get_data(
         as_text=True
     )
-    assert "the app serves this computer only: restart it for the network (flask run --host 0.0.0.0)" in page
+    assert "the app serves this computer only." in page
+    assert '<p class="command"><code>flask --app scorekeeper run --host 0.0.0.0 --port 5000</code></p>' in page
     everywhere = {"SERVER_NAME": "0.0.0.0", "SERVER_PORT": "5000"}
     page = ana.client.get("/matches/1", headers={"Host": "127.0.0.1:5000"}, environ_overrides=everywhere).get_data(
         as_text=True
@@ -161,3 +179,130 @@ class RoutedSocket:
 
     def getsockname(self) -> tuple[object, int]:
         return (self.routed, 40000)
+
+
+#: Where the start's line says the table's phones open the app, or the command that lets them in.
+PHONES_OPEN = re.compile(r"the table's phones open (\S+)")
+CANNOT_REACH = re.compile(
+    r"the table's phones cannot reach it: (.+?) listens on (\S+), this computer only; "
+    r"to serve the local network, start it with `([^`]+)`$"
+)
+
+
+@contextmanager
+def started(command: list[str], port: str, folder: Path, env: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """Start the app with a host's command line (on `port`); yield its start's line and its address on this computer."""
+    with subprocess.Popen(command, cwd=folder, env=env, stderr=subprocess.PIPE, text=True) as server:
+        assert server.stderr is not None
+        try:
+            line = ""
+            deadline = time.monotonic() + 60
+            while "schema revision" not in line and time.monotonic() < deadline:
+                ready, _, _ = select.select([server.stderr], [], [], 1)
+                said = server.stderr.readline() if ready else ""
+                assert said or server.poll() is None, f"{shlex.join(command)} stopped"
+                line = said or line
+            assert "schema revision" in line, f"{shlex.join(command)} logged no start's line"
+            url = f"http://127.0.0.1:{port}"
+            until_it_answers(url)
+            yield line.rstrip("\n"), url
+        finally:
+            server.terminate()
+            server.wait(30)
+
+
+def until_it_answers(url: str) -> None:
+    """Wait until the app answers at `url` (its server listens once the start's line is logged)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/login", timeout=5) as page:
+                assert page.status == 200
+                return
+        except (urllib.error.URLError, ConnectionError):
+            assert time.monotonic() < deadline, f"nothing answers at {url}"
+            time.sleep(0.1)
+
+
+@pytest.fixture
+def quick_start_with_a_table(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A quick start's instance folder holding ana's account and a match; return the
+    folder the host runs the app from and the settings (this computer's address on the local network
+    named only when it is on none, as a loopback address of its own)."""
+    instance = tmp_path / "instance"
+    made = create_app(
+        {
+            "SECRET_KEY": "quick start",
+            "INSTANCE_PATH": str(instance),
+            "PASSWORD_HASH_METHOD": CHEAP_PASSWORD_HASH,
+        }
+    )
+    env = {name: value for name, value in os.environ.items() if not name.startswith("SCOREKEEPER_")}
+    env.update(
+        SCOREKEEPER_INSTANCE_PATH=str(instance),
+        SCOREKEEPER_PASSWORD_HASH_METHOD=CHEAP_PASSWORD_HASH,
+        HOME=str(tmp_path),  # gunicorn's control socket
+    )
+    with made.app_context():
+        ana = services.create_user("ana", PASSWORD)
+        services.start_match(ana, "tute2", ["Ana", "Luis"], {}, 0)
+        if reach.local_network_address() is None:
+            env["SCOREKEEPER_LOCAL_NETWORK_ADDRESS"] = "127.0.0.2"
+        db.session.remove()
+        db.engine.dispose()
+    return tmp_path, env
+
+
+def served_to_the_table(line: str) -> str:
+    """Return the address the start's line says the table's phones open, checking that it answers there."""
+    found = PHONES_OPEN.search(line)
+    assert found, line
+    host = urlsplit(found.group(1)).hostname
+    assert host is not None and not host.startswith("127.0.0.1"), line
+    until_it_answers(found.group(1).rstrip("/"))
+    return found.group(1)
+
+
+def test_flask_run_says_the_phones_cannot_reach_it_and_the_command_it_and_the_page_give_lets_them_in(
+    quick_start_with_a_table: tuple[Path, dict[str, str]],
+) -> None:
+    folder, env = quick_start_with_a_table
+    flask, port = str(Path(sys.executable).parent / "flask"), str(free_port())  # the quick start's .venv/bin/flask
+    with started([flask, "--app", "scorekeeper", "run", "--port", port], port, folder, env) as (line, url):
+        refused = CANNOT_REACH.search(line)
+        assert refused and refused.groups()[:2] == ("flask run", f"127.0.0.1:{port}"), line
+        command = [flask, "--app", "scorekeeper", "run", "--host", "0.0.0.0", "--port", port]
+        assert refused.group(3) == shlex.join(command), line
+        browser = HttpBrowser(url)
+        assert browser.sign_in("ana", PASSWORD) == 302
+        assert browser.post("/matches/1/entry-link", {})[0] == 302
+        with browser.opener.open(f"{url}/matches/1", timeout=30) as answer:
+            page = answer.read().decode()
+        shown = re.search(r'<p class="command"><code>([^<]+)</code></p>', page)
+        assert shown and html.unescape(shown.group(1)) == shlex.join(command), page
+    with started(shlex.split(html.unescape(shown.group(1))), port, folder, env) as (line, _):
+        assert served_to_the_table(line).endswith(f":{port}/")
+
+
+def test_gunicorn_says_where_the_table_s_phones_reach_it_or_the_command_that_lets_them_in(
+    quick_start_with_a_table: tuple[Path, dict[str, str]],
+) -> None:
+    folder, env = quick_start_with_a_table
+    gunicorn, port = [sys.executable, "-m", "gunicorn", "--preload", "-w", "1"], str(free_port())
+    app = "scorekeeper:create_app()"
+    with started([*gunicorn, "-b", f"127.0.0.1:{port}", app], port, folder, env) as (line, _):
+        refused = CANNOT_REACH.search(line)
+        assert refused and refused.groups()[:2] == ("gunicorn", f"127.0.0.1:{port}"), line
+        command = [*gunicorn[:3], "--bind", f"0.0.0.0:{port}", *gunicorn[3:], app]
+        assert refused.group(3) == shlex.join(command), line
+    with started(command, port, folder, env) as (line, _):
+        assert served_to_the_table(line).endswith(f":{port}/")
+
+
+def test_a_site_s_start_says_the_phones_open_its_public_address(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="scorekeeper")
+    create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path), "PUBLIC_URL": PUBLIC})
+    [line] = [record.getMessage() for record in caplog.records if "schema revision" in record.getMessage()]
+    assert line.endswith(f"; the table's phones open {PUBLIC}")
