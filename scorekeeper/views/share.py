@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 from werkzeug import wrappers
@@ -63,7 +63,7 @@ def revoke(match_id: int) -> wrappers.Response:
 
 
 @bp.get("/live")
-def live() -> str:
+def live() -> Response:
     """Show the live view's page; its script reads the secret from the address's fragment and asks for
     the scoreboard (`state`). With the link's `preview`, the page carries the match's card and title
     for a chat app's preview of the link (Open Graph)."""
@@ -77,7 +77,12 @@ def live() -> str:
             pass  # a link shared no more (or a match deleted meanwhile): the page says so once its script asks
         else:
             preview = previews.link_preview(board, key)
-    return render_template("share/live.html", preview=preview)
+    response = make_response(render_template("share/live.html", preview=preview))
+    if key is not None:
+        # A preview shows the match to whoever holds the link, and only while it is shared: like every
+        # private answer, no cache may keep it.
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/live/<token>")

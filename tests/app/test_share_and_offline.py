@@ -328,7 +328,10 @@ def test_a_shared_link_previews_the_scoreboard_in_a_chat_app_with_a_card_that_lo
         assert match is not None and key == match.share_preview and key != match.share_salt
     # A chat app fetches the link as it was pasted: without its fragment, with no session.
     crawler = app.test_client()
-    page = crawler.get(address).get_data(as_text=True)
+    answer = crawler.get(address)
+    # It shows the match to whoever holds the link, and stops with the link: no cache keeps it.
+    assert answer.headers["Cache-Control"] == "no-store"
+    page = answer.get_data(as_text=True)
     image = re.search(r'<meta property="og:image" content="([^"]+)">', page)
     assert image is not None and image.group(1) == f"http://localhost/live/preview/{key}.png"
     assert '<meta property="og:title" content="Tute (two players): Ana, Luis">' in page
@@ -352,3 +355,4 @@ def test_a_shared_link_previews_the_scoreboard_in_a_chat_app_with_a_card_that_lo
     for wrong in ("0" * 32, "not-a-salt", "A" * 32, "1" * 400):
         assert crawler.get(f"/live/preview/{wrong}.png").status_code == 404
         assert crawler.get(f"/live?preview={wrong}").status_code == 200
+        assert crawler.get(f"/live?preview={wrong}").headers["Cache-Control"] == "no-store"
