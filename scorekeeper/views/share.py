@@ -94,6 +94,19 @@ def old_link(token: str) -> wrappers.Response:
     return redirect(f"{url_for('share.live')}#{token}", 303)
 
 
+@bp.get("/live/<token>/state")
+def old_state(token: str) -> Response:
+    """Answer the poll of a live view's page opened before 0.2 and left open across the upgrade: its
+    script asks by the secret in the path, and swaps the `html` of a 200 into the page, where this one's
+    refresh brings the page to the link's address of today. 404 once the link no longer shares the
+    match, which that page says as it always did."""
+    match = table_reads.match_for_share(token)
+    address = f"{url_for('share.live')}#{token}"
+    response = jsonify({"version": match.version, "html": render_template("share/_reload.html", address=address)})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.post("/live/state")
 @csrf.exempt  # it changes nothing, and the live view's phones have no session to hold a token
 def state() -> Response:

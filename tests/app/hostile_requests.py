@@ -44,6 +44,8 @@ QUERY_KEYS = {
     "statistics.leaderboard_csv": ["period", "from", "to", "min", "sort", "dir"],
     "statistics.head_to_head": ["a", "b", "page"],
     "api.list_matches": ["page", "per_page"],
+    "share.old_state": ["version"],
+    "share.live": ["preview"],
 }
 GENERIC_KEYS = ["next", "page", "per_page", "to", "from", "cards", "version", "lang", "x", "game", "player"]
 OTHER_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "PROPFIND"]
