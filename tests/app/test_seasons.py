@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytz
 from flask import Flask
 from sqlalchemy import select
@@ -19,7 +21,7 @@ from sqlalchemy import select
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.figures import seasons
-from scorekeeper.models import Match, Player, PlayerRating, PlayerResult, User, YearReview
+from scorekeeper.models import Match, Player, PlayerRating, PlayerResult, Season, User, YearReview
 from scorekeeper.reads import transfer
 from scorekeeper.season_rules import LeaguePoints
 
@@ -260,6 +262,35 @@ def test_naming_changing_and_forgetting_a_season(ana: Browser, app: Flask) -> No
     assert ana.post(f"/seasons/named/{season_id}/delete").status_code == 302
     assert ana.get(f"/seasons/named/{season_id}").status_code == 404
     assert "Season 2026" in text(ana.get("/seasons/"))
+
+
+@pytest.mark.parametrize("field", ["win_points", "shared_points", "other_points"])
+def test_league_points_given_as_spaces_are_refused_at_their_field_when_named_and_changed(
+    ana: Browser, app: Flask, field: str
+) -> None:
+    fields = {
+        "name": "Liga de otoño",
+        "starts_on": "2026-09-01",
+        "ends_on": "2026-11-30",
+        "win_points": "3",
+        "shared_points": "1",
+        "other_points": "0",
+        "best_of": "",
+    }
+    error = re.compile(rf'id="{field}-error"[^>]*>\s*<p class="error">This field is required')
+    for blank in (" ", "\t", "\n"):
+        refused = ana.post("/seasons/", data={**fields, field: blank})
+        assert refused.status_code == 422
+        page = refused.get_data(as_text=True)
+        assert error.search(page) and 'value="Liga de otoño"' in page  # what was typed stays
+    made = ana.post("/seasons/", data=fields)
+    assert made.status_code == 302
+    season_id = int(made.headers["Location"].rsplit("/", 1)[1])
+    refused = ana.post(f"/seasons/named/{season_id}/edit", data={**fields, field: " "})
+    assert refused.status_code == 422 and error.search(refused.get_data(as_text=True))
+    with app.app_context():
+        kept = db.session.get(Season, season_id)
+        assert kept is not None and (kept.win_points, kept.shared_points, kept.other_points) == (3, 1, 0)
 
 
 def test_another_account_s_season_is_not_found(ana: Browser, bea: Browser, app: Flask) -> None:
