@@ -15,7 +15,16 @@ from flask_login import UserMixin
 from sqlalchemy import JSON, Date, ForeignKey, Index, Integer, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .base import GAME_NAME_LENGTH, NAME_KEY_LENGTH, NOTE_ROOM, PLAYING, Model, UTCDateTime, utcnow
+from .base import (
+    DEFAULT_NIGHT_GAP_HOURS,
+    GAME_NAME_LENGTH,
+    NAME_KEY_LENGTH,
+    NOTE_ROOM,
+    PLAYING,
+    Model,
+    UTCDateTime,
+    utcnow,
+)
 
 #: The tables whose ids a session, a link, a token or an address holds: SQLite must never hand one
 #: out again once its row is deleted (without AUTOINCREMENT it reuses the highest id), or a phone
@@ -40,7 +49,9 @@ class User(UserMixin, Model):
     #: The time zone the pages show times in (an IANA name), or None to follow the browser.
     time_zone: Mapped[str | None] = mapped_column(String(64))
     #: Game nights: a match started less than this many hours after the night's last deal joins it.
-    night_gap_hours: Mapped[int] = mapped_column(default=4, server_default="4")
+    night_gap_hours: Mapped[int] = mapped_column(
+        default=DEFAULT_NIGHT_GAP_HOURS, server_default=str(DEFAULT_NIGHT_GAP_HOURS)
+    )
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     #: The key of the sign-in (a row of `sign_ins`) this request was made with, when it was.

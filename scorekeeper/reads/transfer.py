@@ -11,12 +11,14 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from ..errors import InvalidInput
 from ..extensions import db
-from ..models import NOTE_ROOM, STATUSES, Match, Player, Season, User
+from ..formats import is_time_zone
+from ..models import NIGHT_GAP_HOURS, NOTE_ROOM, STATUSES, Match, Player, Season, User
 from ..rules import RuleViolation, check_bids, check_match
 from ..season_rules import SeasonRules, check_season
 from ..text import USERNAME_PATTERN, clean_name, clean_note
@@ -58,6 +60,7 @@ def export_data(username: str | None = None) -> dict[str, Any]:
                 "username": user.username,
                 "password_hash": user.password_hash,
                 "created_at": _stamp(user.created_at),
+                **{name: getattr(user, name) for name in SETTINGS},
                 "players": [
                     {"name": p.name, "archived": p.archived, "created_at": _stamp(p.created_at)} for p in players
                 ],
@@ -178,10 +181,42 @@ def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> di
         "username": username,
         "password_hash": account.get("password_hash"),
         "created_at": check.date(account.get("created_at"), where),
+        "settings": _read_settings(account, where, check),
         "players": read_players,
         "matches": read_matches,
         "seasons": _read_seasons(account.get("seasons", []), where, check),
     }
+
+
+#: An account's settings in an export file: its language and time zone (None: the browser's), and the
+#: pause in hours after which a new game night begins. Files of 0.2.0 and earlier have none of them.
+SETTINGS = ("language", "time_zone", "night_gap_hours")
+
+
+def _read_settings(account: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any]:
+    """Check the account's settings the file holds, as the account page checks them; return them (only
+    those the file holds)."""
+    read = {name: account[name] for name in SETTINGS if name in account}
+    languages = list(current_app.config["LANGUAGES"])
+    language = read.get("language")
+    check.need(
+        language is None or (isinstance(language, str) and language in languages),
+        where,
+        f"has a language that is none of {', '.join(languages)}.",
+    )
+    zone = read.get("time_zone")
+    check.need(
+        zone is None or is_time_zone(zone),
+        where,
+        "has a time zone that is not one (an IANA name such as Europe/Madrid).",
+    )
+    gap = read.get("night_gap_hours", NIGHT_GAP_HOURS[0])
+    check.need(
+        isinstance(gap, int) and not isinstance(gap, bool) and gap in NIGHT_GAP_HOURS,
+        where,
+        f"has a night gap that is not a whole number of hours from {NIGHT_GAP_HOURS[0]} to {NIGHT_GAP_HOURS[-1]}.",
+    )
+    return read
 
 
 #: A named season's whole numbers in an export file, each from 0 to 100.

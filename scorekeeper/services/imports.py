@@ -32,6 +32,7 @@ from ..models import (
     name_key,
     utcnow,
 )
+from ..reads.transfer import SETTINGS
 from ..rules import MatchResult, check_match, check_options, get_game
 from ..text import clean_name
 from .accounts import user_named
@@ -53,24 +54,33 @@ def batches(items: Sequence[T], size: int = BATCH) -> Iterator[Sequence[T]]:
 def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = None) -> dict[str, int]:
     """Import checked accounts (see `transfer.read_export`) in one transaction; return what was added.
 
-    Accounts are matched by username and created when missing (with their password hash);
-    with `into`, everything goes to that account. A match already present (same uid) is skipped.
+    Accounts are matched by username and created when missing (with their password hash and settings);
+    with `into`, everything goes to that account. An account already here keeps its own settings. A
+    match already present (same uid) is skipped. `unset` counts the accounts made without settings,
+    from a file that has none.
     """
-    report = {"accounts": 0, "players": 0, "matches": 0, "skipped": 0, "seasons": 0}
+    report = {"accounts": 0, "players": 0, "matches": 0, "skipped": 0, "seasons": 0, "unset": 0}
     games: set[tuple[int, str]] = set()
     present = _present({item["uid"] for account in accounts for item in account["matches"]})
     for account in accounts:
         user = into or user_named(account["username"])
         if user is None:
+            settings = account.get("settings", {})
             user = User(
                 username=account["username"],
                 username_key=account["username"].casefold(),
                 password_hash=account["password_hash"],
                 created_at=account["created_at"],
+                # An account made by the import takes the settings of the file (nights are grouped, and
+                # seasons and years counted, as at home); those a file of 0.2.0 or earlier lacks are
+                # the defaults, as for a new account.
+                **settings,
             )
             db.session.add(user)
             db.session.flush()
             report["accounts"] += 1
+            if len(settings) < len(SETTINGS):
+                report["unset"] += 1
         players = _Players(user)
         for player in account["players"]:
             if players.add(player["name"], archived=player["archived"], created_at=player["created_at"]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,88 @@ def test_export_then_import_round_trips_every_match_exactly(app: Flask, tmp_path
         assert services.authenticate("ana", "correct horse") is not None
     again = run(other, "import", str(backup))
     assert "0 matches" in again.output and "3 matches were there already" in again.output
+
+
+def settings_of(app: Flask, username: str = "ana") -> tuple[Any, ...]:
+    """Return the account's language, time zone and night gap."""
+    with app.app_context():
+        user = services.user_named(username)
+        assert user is not None
+        return user.language, user.time_zone, user.night_gap_hours
+
+
+def test_an_export_carries_each_account_s_settings_and_an_import_restores_them(app: Flask, tmp_path: Path) -> None:
+    from .test_nights import import_matches, nights_of, played, uids
+
+    signed_in(app, "ana")
+    # Two matches six hours apart, the second after midnight in New York: one night under a gap of 9 hours.
+    evening = [played(datetime(2026, 3, 7, 23, tzinfo=UTC), [10]), played(datetime(2026, 3, 8, 5, tzinfo=UTC), [10])]
+    import_matches(app, evening)
+    with app.app_context():
+        user = services.user_named("ana")
+        services.set_language(user, "es")
+        services.set_time_zone(user, "America/New_York")
+        services.set_night_gap(user, 9)
+    assert nights_of(app) == [uids(evening)]
+    exported = run(app, "export")
+    data = json.loads(exported.output)
+    account = data["accounts"][0]
+    assert (account["language"], account["time_zone"], account["night_gap_hours"]) == ("es", "America/New_York", 9)
+    backup = tmp_path / "backup.json"
+    backup.write_text(exported.output)
+    other = fresh_app(tmp_path, "restored")
+    imported = run(other, "import", str(backup))
+    assert imported.exit_code == 0, imported.output
+    assert settings_of(other) == ("es", "America/New_York", 9)
+    assert nights_of(other) == [uids(evening)]  # grouped under the account's own gap, not the default
+    assert without_stamp(json.loads(run(other, "export").output)) == without_stamp(data)
+    # An account already there keeps the settings it chose: the file's are those of another place.
+    run(other, "user", "create", "bea", "--password-stdin", input="a long secret\n")
+    assert run(other, "import", str(backup), "--user", "bea").exit_code == 0
+    assert settings_of(other, "bea") == (None, None, 4)
+
+
+def test_an_export_of_an_earlier_version_without_settings_makes_accounts_with_the_defaults_and_says_so(
+    app: Flask, tmp_path: Path
+) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    data = json.loads(run(app, "export").output)
+    for key in ("language", "time_zone", "night_gap_hours"):  # as 0.2.0 and earlier wrote them
+        del data["accounts"][0][key]
+    backup = tmp_path / "old.json"
+    backup.write_text(json.dumps(data))
+    other = fresh_app(tmp_path, "restored")
+    imported = run(other, "import", str(backup))
+    assert imported.exit_code == 0, imported.output
+    assert "Imported 3 matches" in imported.output
+    assert "1 account was made without its language, time zone and night gap" in imported.output
+    assert settings_of(other) == (None, None, 4)
+
+
+def test_settings_no_account_can_have_are_refused_as_a_damaged_file(app: Flask, tmp_path: Path) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    signed_in(app, "bea")
+    signed_in(app, "carla")
+    data = json.loads(run(app, "export").output)
+    wrong = [
+        {"language": "xx", "time_zone": "Mars/Olympus", "night_gap_hours": 0},
+        {"language": 5, "time_zone": "Europe/Madrid\x00", "night_gap_hours": True},
+        {"language": "es", "time_zone": ["UTC"], "night_gap_hours": "4"},
+    ]
+    for account, settings in zip(data["accounts"], wrong, strict=True):
+        account.update(settings)
+    backup = tmp_path / "damaged.json"
+    backup.write_text(json.dumps(data))
+    other = fresh_app(tmp_path, "other")
+    result = run(other, "import", str(backup))
+    assert result.exit_code == 1 and "nothing was imported" in result.output
+    for where in ("account 1", "account 2"):
+        assert f"{where}: has a language that is none of en, es, it, nb." in result.output
+    for where in ("account 1", "account 2", "account 3"):
+        assert f"{where}: has a time zone that is not one (an IANA name such as Europe/Madrid)." in result.output
+        assert f"{where}: has a night gap that is not a whole number of hours from 1 to 12." in result.output
+    with other.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(User)) == 0
 
 
 def test_an_imported_history_has_every_derived_row_of_the_original(app: Flask, tmp_path: Path) -> None:
