@@ -8,7 +8,7 @@ whole, with every problem listed, before anything is written.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from flask import current_app
@@ -20,8 +20,8 @@ from ..extensions import db
 from ..formats import is_time_zone
 from ..models import NIGHT_GAP_HOURS, NOTE_ROOM, STATUSES, Match, Player, Season, User
 from ..rules import RuleViolation, check_bids, check_match
-from ..season_rules import SeasonRules, check_season
-from ..text import USERNAME_PATTERN, clean_name, clean_note
+from ..season_rules import MIN_YEAR, SeasonRules, check_season
+from ..text import USERNAME_PATTERN, clean_name, clean_note, plain_text
 from .documents import match_document
 
 FORMAT = "scorekeeper-export"
@@ -94,11 +94,23 @@ def export_data(username: str | None = None) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, "exported_at": _stamp(datetime.now(UTC)), "accounts": accounts}
 
 
+#: The earliest moment a match, a deal, a player or an account of a file can date from: the first year
+#: a season may be in. The latest is a day past the moment the file is read (a clock a little ahead):
+#: nothing was played later. Past these, a date is absurd, and may be one no database holds (year 0 or
+#: 10000 once in UTC) or no calendar of the pages can follow.
+FIRST_PLAYED = datetime(MIN_YEAR, 1, 1, tzinfo=UTC)
+CLOCK_AHEAD = timedelta(days=1)
+#: The longest password hash an account keeps, and the longest uid of a match (their columns' room).
+PASSWORD_HASH_ROOM = 255
+UID_ROOM = 32
+
+
 class _Checker:
     """Collects the problems of a file being read."""
 
     def __init__(self) -> None:
         self.problems: list[str] = []
+        self.latest = datetime.now(UTC) + CLOCK_AHEAD
 
     def need(self, condition: bool, where: str, message: str) -> bool:
         if not condition:
@@ -115,6 +127,12 @@ class _Checker:
             return None
         if parsed.tzinfo is None:
             self.problems.append(f"{where}: the date has no time zone.")
+            return None
+        # Compared as they are: Python compares aware times without the overflow of turning them to UTC.
+        if not FIRST_PLAYED <= parsed <= self.latest:
+            self.problems.append(
+                f"{where}: {value!r} is not a time a match can have been played (from {MIN_YEAR} to now)."
+            )
             return None
         return parsed
 
@@ -143,11 +161,11 @@ def read_export(data: Any) -> list[dict[str, Any]]:
 def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any]:
     username = account.get("username")
     check.need(
-        isinstance(username, str) and bool(USERNAME_PATTERN.match(username)),
+        isinstance(username, str) and bool(USERNAME_PATTERN.fullmatch(username)),
         where,
         "has no valid username (3 to 40 letters, digits or . _ - @ +).",
     )
-    check.need(isinstance(account.get("password_hash"), str), where, "has no password hash.")
+    check.need(plain_text(account.get("password_hash"), PASSWORD_HASH_ROOM) is not None, where, "has no password hash.")
     players = account.get("players")
     check.need(isinstance(players, list), where, "has no list of players.")
     read_players = []
@@ -281,8 +299,13 @@ def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[s
         where,
         "has no valid first dealer.",
     )
+    for seat, name in enumerate(document["players"]):
+        try:
+            clean_name(name)  # as the import stores it (the engine checked that it is text)
+        except InvalidInput as refused:
+            check.problems.append(f"{where}: players.{seat}: {refused.message}")
     uid = match.get("uid")
-    check.need(isinstance(uid, str) and 0 < len(uid) <= 32, where, "has no valid uid.")
+    check.need(bool(plain_text(uid, UID_ROOM)), where, "has no valid uid.")
     pending = match.get("pending")
     if pending is not None:
         try:

@@ -37,7 +37,7 @@ from .hostile_server import PASSWORD
 QUERY_KEYS = {
     "auth.login": ["next"],
     "auth.language": ["next"],
-    "matches.history": ["game", "status", "player", "page"],
+    "matches.history": ["game", "status", "player", "page", "note"],
     "matches.enter_deal": ["trump", "declarer"],
     "players.detail": ["game"],
     "statistics.leaderboard": ["period", "from", "to", "min", "sort", "dir"],
@@ -259,6 +259,8 @@ class Generator:
         }
         if key == "next":
             return rng.choice(corpus.REDIRECTS)
+        if key == "note":  # the history's search: words of a note, or any text (control characters among them)
+            return corpus.note(rng) or ""
         if key in ("from", "to"):  # the ends of the calendar often: a day added or taken falls off it
             return rng.choice(corpus.DATES[:2] if rng.random() < 0.3 else corpus.DATES)
         if key in ("player", "a", "b"):

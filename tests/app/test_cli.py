@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -247,6 +247,48 @@ def test_a_damaged_file_is_refused_whole_with_a_clear_message(app: Flask, tmp_pa
     with other.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(User)) == 0
         assert db.session.scalar(db.select(db.func.count()).select_from(Player)) == 0
+
+
+def test_times_no_match_can_have_been_played_at_and_nul_bytes_are_refused_as_a_damaged_file(
+    app: Flask, tmp_path: Path
+) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    data = json.loads(run(app, "export").output)
+    account = data["accounts"][0]
+    tomorrow_but_one = (datetime.now(UTC) + timedelta(days=2)).isoformat()
+    # Past what the database holds (year 0 or 10000 once in UTC), held but absurd, or still to come.
+    account["created_at"] = "0001-01-01T00:30:00+01:00"
+    account["players"][0]["created_at"] = "9999-12-31T23:00:00-05:00"
+    account["matches"][0]["created_at"] = "0001-01-01T00:00:00+00:00"
+    account["matches"][0]["ended_at"] = "9999-06-01T12:00:00+00:00"
+    account["matches"][1]["deal_dates"][0][1] = "1899-12-31T23:59:59+00:00"
+    account["matches"][2]["updated_at"] = tomorrow_but_one
+    # Text no database keeps (PostgreSQL refuses a NUL byte, SQLite kept it).
+    account["password_hash"] = account["password_hash"] + "\x00"
+    account["matches"][1]["uid"] = "a\x00b"
+    account["matches"][2]["match"]["players"][1] = "Luis\x00"
+    backup = tmp_path / "damaged.json"
+    backup.write_text(json.dumps(data))
+    for target in (app, fresh_app(tmp_path, "other")):  # this database (SQLite or PostgreSQL), and a new one
+        with target.app_context():
+            before = db.session.scalar(db.select(db.func.count()).select_from(Match))
+        result = run(target, "import", str(backup))
+        assert result.exit_code == 1 and "The file is damaged; nothing was imported" in result.output, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        for problem in (
+            "account 1: '0001-01-01T00:30:00+01:00' is not a time a match can have been played",
+            "account 1, player 1: '9999-12-31T23:00:00-05:00' is not a time a match can have been played",
+            "account 1, match 1: '0001-01-01T00:00:00+00:00' is not a time a match can have been played",
+            "account 1, match 1: '9999-06-01T12:00:00+00:00' is not a time a match can have been played",
+            "account 1, match 2, deal 1: '1899-12-31T23:59:59+00:00' is not a time a match can have been played",
+            f"account 1, match 3: {tomorrow_but_one!r} is not a time a match can have been played",
+            "account 1: has no password hash.",
+            "account 1, match 2: has no valid uid.",
+            "account 1, match 3: players.1: A name cannot hold invisible or control characters.",
+        ):
+            assert problem in result.output, (problem, result.output)
+        with target.app_context():
+            assert db.session.scalar(db.select(db.func.count()).select_from(Match)) == before
 
 
 def test_a_file_that_is_not_an_export_is_refused(app: Flask, tmp_path: Path) -> None:
