@@ -8,7 +8,7 @@ whole, with every problem listed, before anything is written.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import current_app
@@ -95,11 +95,10 @@ def export_data(username: str | None = None) -> dict[str, Any]:
 
 
 #: The earliest moment a match, a deal, a player or an account of a file can date from: the first year
-#: a season may be in. The latest is a day past the moment the file is read (a clock a little ahead):
-#: nothing was played later. Past these, a date is absurd, and may be one no database holds (year 0 or
-#: 10000 once in UTC) or no calendar of the pages can follow.
+#: a season may be in. The latest is the end of the year after the one the file is read in (a clock
+#: ahead, a zone ahead on New Year's Eve): nothing was played later. Past these years a date is absurd,
+#: and may be one no database holds (year 0 or 10000 once in UTC) or no calendar of the pages can follow.
 FIRST_PLAYED = datetime(MIN_YEAR, 1, 1, tzinfo=UTC)
-CLOCK_AHEAD = timedelta(days=1)
 #: The longest password hash an account keeps, and the longest uid of a match (their columns' room).
 PASSWORD_HASH_ROOM = 255
 UID_ROOM = 32
@@ -110,7 +109,8 @@ class _Checker:
 
     def __init__(self) -> None:
         self.problems: list[str] = []
-        self.latest = datetime.now(UTC) + CLOCK_AHEAD
+        self.last_year = datetime.now(UTC).year + 1
+        self.after_last = datetime(self.last_year + 1, 1, 1, tzinfo=UTC)
 
     def need(self, condition: bool, where: str, message: str) -> bool:
         if not condition:
@@ -129,9 +129,10 @@ class _Checker:
             self.problems.append(f"{where}: the date has no time zone.")
             return None
         # Compared as they are: Python compares aware times without the overflow of turning them to UTC.
-        if not FIRST_PLAYED <= parsed <= self.latest:
+        if not FIRST_PLAYED <= parsed < self.after_last:
             self.problems.append(
-                f"{where}: {value!r} is not a time a match can have been played (from {MIN_YEAR} to now)."
+                f"{where}: {value!r} is not a time a match can have been played "
+                f"(in the years {MIN_YEAR} to {self.last_year})."
             )
             return None
         return parsed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -255,14 +255,14 @@ def test_times_no_match_can_have_been_played_at_and_nul_bytes_are_refused_as_a_d
     play_an_evening(signed_in(app, "ana"))
     data = json.loads(run(app, "export").output)
     account = data["accounts"][0]
-    tomorrow_but_one = (datetime.now(UTC) + timedelta(days=2)).isoformat()
-    # Past what the database holds (year 0 or 10000 once in UTC), held but absurd, or still to come.
+    after_next_year = datetime(datetime.now(UTC).year + 2, 1, 1, 0, 30, tzinfo=UTC).isoformat()
+    # Past what the database holds (year 0 or 10000 once in UTC), held but absurd, or years to come.
     account["created_at"] = "0001-01-01T00:30:00+01:00"
     account["players"][0]["created_at"] = "9999-12-31T23:00:00-05:00"
     account["matches"][0]["created_at"] = "0001-01-01T00:00:00+00:00"
     account["matches"][0]["ended_at"] = "9999-06-01T12:00:00+00:00"
     account["matches"][1]["deal_dates"][0][1] = "1899-12-31T23:59:59+00:00"
-    account["matches"][2]["updated_at"] = tomorrow_but_one
+    account["matches"][2]["updated_at"] = after_next_year
     # Text no database keeps (PostgreSQL refuses a NUL byte, SQLite kept it).
     account["password_hash"] = account["password_hash"] + "\x00"
     account["matches"][1]["uid"] = "a\x00b"
@@ -281,7 +281,7 @@ def test_times_no_match_can_have_been_played_at_and_nul_bytes_are_refused_as_a_d
             "account 1, match 1: '0001-01-01T00:00:00+00:00' is not a time a match can have been played",
             "account 1, match 1: '9999-06-01T12:00:00+00:00' is not a time a match can have been played",
             "account 1, match 2, deal 1: '1899-12-31T23:59:59+00:00' is not a time a match can have been played",
-            f"account 1, match 3: {tomorrow_but_one!r} is not a time a match can have been played",
+            f"account 1, match 3: {after_next_year!r} is not a time a match can have been played",
             "account 1: has no password hash.",
             "account 1, match 2: has no valid uid.",
             "account 1, match 3: players.1: A name cannot hold invisible or control characters.",
