@@ -290,11 +290,19 @@ class Season(Model):
     """
 
     __tablename__ = "seasons"
-    __table_args__ = (Index("ix_seasons_user_id_starts_on", "user_id", "starts_on"), NEVER_REUSED)
+    __table_args__ = (
+        Index("ix_seasons_user_id_starts_on", "user_id", "starts_on"),
+        # One season of a name in an account, names told apart as the players' are. An index, not a
+        # constraint: SQLite adds an index in place, where a constraint rebuilds the table.
+        Index("ix_seasons_user_id_name_key", "user_id", "name_key", unique=True),
+        NEVER_REUSED,
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(60))
+    #: The name as names are told apart (`name_key`: case, spaces and composition ignored).
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY_LENGTH))
     #: The season's first and last day (both included), in the time zone of whoever looks.
     starts_on: Mapped[date] = mapped_column(Date)
     ends_on: Mapped[date] = mapped_column(Date)

@@ -37,6 +37,7 @@ from ..rules import MatchResult, check_match, check_options, get_game
 from ..text import clean_name
 from .accounts import user_named
 from .base import atomic
+from .seasons import free_name, name_apart
 
 #: Rows sent in one statement: few enough for any database's limit on a statement's parameters.
 BATCH = 500
@@ -104,15 +105,42 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
 
 
 def _add_seasons(user: User, seasons: Sequence[Mapping[str, Any]]) -> int:
-    """Add the named seasons of a file that the account has no season of the same name for; return how many."""
-    taken = {name.casefold() for name in db.session.scalars(select(Season.name).where(Season.user_id == user.id))}
+    """Add the named seasons of a file that the account has not got; return how many.
+
+    A season the account had before the import, of the same days and points under the same name (or
+    that name told apart by a number, as a twin is), is there: importing a file again adds nothing.
+    Any other is added under its name, or told apart by a number ("Liga (2)") when the account has
+    a season of that name: two phones could name twins before names were kept apart, and none of
+    them is dropped.
+    """
+    stored = db.session.execute(select(Season.name_key, *_TERMS).where(Season.user_id == user.id)).all()
+    taken = {row[0] for row in stored}
+    keys_by_terms: dict[tuple[Any, ...], set[str]] = {}
+    for key, *terms in stored:
+        keys_by_terms.setdefault(tuple(terms), set()).add(key)
     added = 0
     for season in seasons:
-        if season["name"].casefold() not in taken:
-            taken.add(season["name"].casefold())
-            db.session.add(Season(user_id=user.id, **season))
-            added += 1
+        keys = keys_by_terms.get(tuple(season[column.key] for column in _TERMS), set())
+        name = season["name"]
+        twins = (name_apart(name, number) for number in range(2, len(stored) + 2))
+        if name_key(name) in keys or any(name_key(twin) in keys for twin in twins):
+            continue
+        free = free_name(name, taken)
+        taken.add(name_key(free))
+        db.session.add(Season(user_id=user.id, **{**season, "name": free}, name_key=name_key(free)))
+        added += 1
     return added
+
+
+#: What a season is besides its name: its days, its points and its best-of.
+_TERMS = (
+    Season.starts_on,
+    Season.ends_on,
+    Season.win_points,
+    Season.shared_points,
+    Season.other_points,
+    Season.best_of,
+)
 
 
 def _present(uids: Iterable[str]) -> set[str]:
