@@ -66,6 +66,11 @@ class LeftEmpty(Optional):
         super().__init__(strip_whitespace=False)
 
 
+#: InputRequired's message, which WTForms' own catalogue translates (`base.wtforms_catalogue`), as for
+#: every form of WTForms' checks: not one of the app's messages.
+_REQUIRED = "This field is required."
+
+
 class Typed:
     """Refuse a field left empty or given only spaces (WTForms' `InputRequired` takes spaces for
     something typed, which the field then reads as nothing)."""
@@ -78,7 +83,7 @@ class Typed:
         if not isinstance(typed, str) or typed.strip():
             return
         cast(list[str], field.errors).clear()  # a list while the field is checked, as InputRequired has it
-        raise StopValidation(field.gettext("This field is required."))
+        raise StopValidation(field.gettext(_REQUIRED))
 
 
 def required_text(field: StringField) -> str:
