@@ -66,8 +66,8 @@ class LeftEmpty(Optional):
         super().__init__(strip_whitespace=False)
 
 
-#: InputRequired's message, which WTForms' own catalogue translates (`base.wtforms_catalogue`), as for
-#: every form of WTForms' checks: not one of the app's messages.
+#: InputRequired's own message: WTForms' catalogue translates it (`base.wtforms_catalogue`), as it does
+#: the messages of WTForms' other checks; it is not one of the app's.
 _REQUIRED = "This field is required."
 
 

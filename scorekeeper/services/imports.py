@@ -72,9 +72,9 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
                 username_key=account["username"].casefold(),
                 password_hash=account["password_hash"],
                 created_at=account["created_at"],
-                # An account made by the import takes the settings of the file (nights are grouped, and
-                # seasons and years counted, as at home); those a file of 0.2.0 or earlier lacks are
-                # the defaults, as for a new account.
+                # An account made by the import takes the settings of the file, so that its nights are
+                # grouped, and its seasons and years counted, as where it was exported; those a file of
+                # 0.2.0 or earlier lacks are the defaults, as for a new account.
                 **settings,
             )
             db.session.add(user)

@@ -35,7 +35,7 @@ def name_apart(name: str, number: int) -> str:
 
 
 def free_name(name: str, taken: set[str]) -> str:
-    """Return `name` if no season's key in `taken` is its own, else it named apart by the first number that is free."""
+    """Return `name` unless `taken` holds its key, else it told apart by the first number whose key is not taken."""
     number, free = 1, name
     while name_key(free) in taken:
         number += 1

@@ -268,7 +268,7 @@ def test_any_one_field_of_a_form_given_only_spaces_is_refused_at_a_field_or_read
                     refused += 1
                     assert 'class="error"' in page, (path, name, blank)
                 if response.status_code == 302 and path == "/matches/3/deal":
-                    ana.post("/matches/3/undo")  # taken (a field left empty where that is a choice): again
+                    ana.post("/matches/3/undo")  # a blank read as left empty let the deal in: undone for the next
     assert refused > 50, refused
 
 

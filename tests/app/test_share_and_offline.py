@@ -98,7 +98,7 @@ def test_a_live_view_left_open_across_the_upgrade_is_answered_with_a_reload_into
     start(ana, "tute2", ["Ana", "Luis"])
     secret = share_link(ana)
     stranger = app.test_client()
-    # The page of 0.1.0 and 0.2.0 asks for its link's state by the secret in the path, with the version
+    # The page of versions before 0.2.0 asks for its link's state by the secret in the path, with the version
     # it shows: whatever the version, its script swaps the answer's `html` into the page, where the
     # refresh sends it on to its link's address, now the page that keeps the secret in the fragment.
     for version in ("1", "0", "", "x"):

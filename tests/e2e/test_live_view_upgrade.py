@@ -1,5 +1,5 @@
-"""A live view left open on a phone while the server is upgraded: the page of 0.1.0 and 0.2.0 goes on
-asking for its link's state at the address those versions answered, and is brought to today's page."""
+"""A live view left open on a phone while the server is upgraded: the page of 0.1.0 goes on asking for
+its link's state at the address that version answered, and is brought to today's page."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from .conftest import Phone, Server
 
-#: The live view's page as 0.1.0 and 0.2.0 served it, its script the poll they shipped (static/app.js,
+#: The live view's page as 0.1.0 served it, its script the poll it shipped (static/app.js,
 #: `setupLiveView`, word for word): every 3 s it asks `/live/<secret>/state?version=…`, swaps a 200's
 #: `html` into the board, stops at a 404 saying the link is not shared, and asks again after anything else.
 OLD_PAGE = """<!doctype html>
@@ -18,7 +18,7 @@ OLD_PAGE = """<!doctype html>
 <h1>Tute (two players) <small class="live-dot">live</small></h1>
 <div id="live-board" data-live-url="/live/SECRET/state" data-version="1"
      data-gone="This live view is not shared (any more).">
-  <div id="totals">The scoreboard as 0.2.0 drew it</div>
+  <div id="totals">The scoreboard as 0.1.0 drew it</div>
 </div>
 </main>
 <script>
@@ -78,7 +78,7 @@ def test_a_live_view_open_since_before_the_upgrade_reloads_itself_into_today_s_p
         times=1,
     )
     other.page.goto(old_address)
-    expect(other.page.locator("#live-board")).to_contain_text("as 0.2.0 drew it")
+    expect(other.page.locator("#live-board")).to_contain_text("as 0.1.0 drew it")
     # At its next look it is today's page, at the link's address of today, and shows the scoreboard.
     other.page.wait_for_url(f"{server.url}/live#{secret}", timeout=10_000)
     expect(other.page.locator("#live-board")).to_contain_text("Deal 1: Ana deals.")
