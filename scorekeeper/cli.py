@@ -14,6 +14,7 @@ from flask.cli import AppGroup, with_appcontext
 from . import services
 from .db import backup
 from .extensions import db
+from .models import DEFAULT_NIGHT_GAP_HOURS
 from .reads import transfer
 from .web import hosting
 
@@ -122,6 +123,13 @@ def import_command(path: TextIO, username: str | None) -> None:
         f"Imported {report['matches']} matches, {report['players']} players, {report['seasons']} seasons and "
         f"{report['accounts']} accounts; {report['skipped']} matches were there already."
     )
+    if report["unset"]:
+        made = "1 account was" if report["unset"] == 1 else f"{report['unset']} accounts were"
+        click.echo(
+            f"{made} made without its language, time zone and night gap, which a file of 0.2.0 or earlier "
+            f"does not carry: they follow each browser and begin a night after {DEFAULT_NIGHT_GAP_HOURS} hours "
+            "until set on the account page."
+        )
 
 
 @click.command("backup")

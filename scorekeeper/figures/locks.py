@@ -30,13 +30,30 @@ def lock_figures(user_id: int) -> None:
     row holds a KEY SHARE lock on it (its foreign key), which plain FOR UPDATE would wait for.
     A transaction locks once: the lock lasts until it ends. The changes of a match take it before
     they write anything (`services.matches`), since under the lock they also write other
-    matches' rows (their nights): one order for all, or two phones could deadlock. SQLite
-    writes one transaction at a time already (it has no row locks, and SQLAlchemy would send a
-    plain SELECT): nothing is sent.
+    matches' rows (their nights): one order for all, or two phones could deadlock. SQLite has
+    no row locks: there the transaction takes the database's write lock instead
+    (`_begin_writing_on_sqlite`), which makes every other change wait, the account's among them.
     """
-    if _to_lock(user_id):
+    if db.session.get_bind().dialect.name == "sqlite":
+        _begin_writing_on_sqlite()
+    elif _to_lock(user_id):
         db.session.execute(_LOCK_ACCOUNT, {"user_id": user_id})
         _locked(user_id)
+
+
+def _begin_writing_on_sqlite() -> None:
+    """Begin the session's transaction on SQLite as one that writes (BEGIN IMMEDIATE), unless it has written.
+
+    Python's sqlite3 begins a transaction at its first write, not before: what a change reads
+    first (is there a season of that name already? a rematch of this match?) is read outside it,
+    and another phone's change could commit between that read and the write, each of two phones
+    then finding nothing and both writing. Begun as a write, the transaction holds SQLite's write
+    lock until it ends: another change waits for it (up to the busy timeout), and every read after
+    this one sees what the changes before it committed.
+    """
+    connection = db.session.connection()
+    if not getattr(connection.connection.dbapi_connection, "in_transaction", True):
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def wait_for_changes(user_id: int) -> None:

@@ -29,12 +29,11 @@ from sqlalchemy import ARRAY, BindParameter, Integer, Row, Select, any_, bindpar
 from ..errors import NotFound
 from ..extensions import db
 from ..i18n import gettext
-from ..models import MAX_ID, Deal, Match, Player, PlayerResult, Seat, User
+from ..models import MAX_ID, NIGHT_GAP_HOURS, Deal, Match, Player, PlayerResult, Seat, User
 from ..reads.paging import Page
 
-#: The gaps an account may choose, in hours, and the one it starts with.
-GAP_HOURS = range(1, 13)
-DEFAULT_GAP_HOURS = 4
+#: The gaps an account may choose, in hours (kept beside the accounts' table, which every layer reads).
+GAP_HOURS = NIGHT_GAP_HOURS
 #: Nights per page (and in the API, unless it asks for another size).
 PAGE_SIZE = 10
 

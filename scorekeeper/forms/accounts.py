@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from wtforms import HiddenField, PasswordField, StringField
-from wtforms.validators import DataRequired, EqualTo, Length, Optional
+from wtforms.validators import DataRequired, EqualTo, Length
 
 from ..i18n import lazy_gettext as _l
 from .base import Form
+from .fields import LeftEmpty
 
 
 class LoginForm(Form):
@@ -51,7 +52,7 @@ class PlayerForm(Form):
 class TokenForm(Form):
     """Create an API token."""
 
-    name = StringField(_l("What it is for"), validators=[Optional(), Length(max=40)])
+    name = StringField(_l("What it is for"), validators=[LeftEmpty(), Length(max=40)])
 
 
 class JoinTableForm(Form):

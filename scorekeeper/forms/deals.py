@@ -6,12 +6,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from wtforms import BooleanField, Field, FieldList, HiddenField, RadioField, SelectField
-from wtforms.validators import InputRequired, Optional
 
 from ..i18n import lazy_gettext as _l
 from ..rules import DECK_POINTS, SUITS
 from .base import Form
-from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices
+from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, LeftEmpty, Typed, WholeNumberField, choices
 
 
 class DealForm(Form):
@@ -23,7 +22,7 @@ class DealForm(Form):
 
     number = HiddenField()
     version = HiddenField()
-    dealer = SelectField(_l("Dealer"), coerce=int, validators=[InputRequired()])
+    dealer = SelectField(_l("Dealer"), coerce=int, validators=[Typed()])
 
     def load(self, deal: Mapping[str, Any]) -> None:
         """Show a stored deal (or an entry waiting for its second part) in the form."""
@@ -57,18 +56,18 @@ class TuteDealForm(DealForm):
     sides, up to `MAX_TUTE_SIDES`); the last trick is a choice among the sides.
     """
 
-    trump = RadioField(_l("Trump"), choices=SUIT_CHOICES, validators=[Optional()])
-    points0 = WholeNumberField(_l("Card points"), validators=[Optional()])
-    points1 = WholeNumberField(_l("Card points"), validators=[Optional()])
-    points2 = WholeNumberField(_l("Card points"), validators=[Optional()])
-    last_trick = RadioField(_l("Last trick"), coerce=int, validators=[Optional()])
+    trump = RadioField(_l("Trump"), choices=SUIT_CHOICES, validators=[LeftEmpty()])
+    points0 = WholeNumberField(_l("Card points"), validators=[LeftEmpty()])
+    points1 = WholeNumberField(_l("Card points"), validators=[LeftEmpty()])
+    points2 = WholeNumberField(_l("Card points"), validators=[LeftEmpty()])
+    last_trick = RadioField(_l("Last trick"), coerce=int, validators=[LeftEmpty()])
     cante_oros = SelectField("oros")
     cante_copas = SelectField("copas")
     cante_espadas = SelectField("espadas")
     cante_bastos = SelectField("bastos")
     tute_seat = SelectField(_l("Tute declared by"))
     tute_kind = RadioField(
-        _l("Tute of"), choices=choices([("reyes", "reyes"), ("caballos", "caballos")]), validators=[Optional()]
+        _l("Tute of"), choices=choices([("reyes", "reyes"), ("caballos", "caballos")]), validators=[LeftEmpty()]
     )
 
     def setup(self, seat_names: Sequence[str], side_names: Sequence[str]) -> TuteDealForm:
@@ -168,10 +167,10 @@ class PochaDealForm(DealForm):
     """A Pocha deal: its bids before play, its tricks after, or both when a deal is edited."""
 
     trump = RadioField(
-        _l("Trump"), choices=choices([("none", "none")]) + SUIT_CHOICES, default="none", validators=[Optional()]
+        _l("Trump"), choices=choices([("none", "none")]) + SUIT_CHOICES, default="none", validators=[LeftEmpty()]
     )
-    bids = FieldList(WholeNumberField(_l("Bid"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
-    tricks = FieldList(WholeNumberField(_l("Tricks"), validators=[Optional()]), min_entries=2, max_entries=MAX_SEATS)
+    bids = FieldList(WholeNumberField(_l("Bid"), validators=[LeftEmpty()]), min_entries=2, max_entries=MAX_SEATS)
+    tricks = FieldList(WholeNumberField(_l("Tricks"), validators=[LeftEmpty()]), min_entries=2, max_entries=MAX_SEATS)
 
     def setup(self, seat_names: Sequence[str]) -> PochaDealForm:
         """Fill the choices and rows that depend on the table."""
@@ -229,10 +228,10 @@ class AuctionDealForm(DealForm):
     """A Tute subastado deal: who won the auction (or that everyone passed), the bid, the trump, the
     declarer's card points, last trick and cantes, and a tute where the table plays it."""
 
-    declarer = RadioField(_l("Won the auction"), validators=[Optional()])
-    bid = WholeNumberField(_l("Bid"), validators=[Optional()])
-    trump = RadioField(_l("Trump"), choices=SUIT_CHOICES, validators=[Optional()])
-    points = WholeNumberField(_l("Card points"), validators=[Optional()])
+    declarer = RadioField(_l("Won the auction"), validators=[LeftEmpty()])
+    bid = WholeNumberField(_l("Bid"), validators=[LeftEmpty()])
+    trump = RadioField(_l("Trump"), choices=SUIT_CHOICES, validators=[LeftEmpty()])
+    points = WholeNumberField(_l("Card points"), validators=[LeftEmpty()])
     last_trick = BooleanField(_l("Took the last trick (las diez de últimas)"))
     cante_oros = BooleanField("oros")
     cante_copas = BooleanField("copas")
@@ -241,7 +240,7 @@ class AuctionDealForm(DealForm):
     #: Asked only where the table plays the tute: not posted, it is "no tute".
     tute_seat = SelectField(_l("Tute declared by"), default=NOBODY)
     tute_kind = RadioField(
-        _l("Tute of"), choices=choices([("reyes", "reyes"), ("caballos", "caballos")]), validators=[Optional()]
+        _l("Tute of"), choices=choices([("reyes", "reyes"), ("caballos", "caballos")]), validators=[LeftEmpty()]
     )
 
     def setup(self, seat_names: Sequence[str]) -> AuctionDealForm:

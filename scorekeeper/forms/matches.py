@@ -15,13 +15,13 @@ from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: new in WTFo
     SelectField,
     StringField,
 )
-from wtforms.validators import Length, Optional
+from wtforms.validators import Length
 
 from ..house_rules import OPTION_LABELS, OPTION_VALUE_LABELS
 from ..i18n import lazy_gettext as _l
 from ..rules import Game, OptionSpec
 from .base import Form
-from .fields import WholeNumberField, choices, whole_number
+from .fields import LeftEmpty, WholeNumberField, choices, whole_number
 
 
 def _seat_choices(count: int) -> list[SelectChoice]:
@@ -38,7 +38,7 @@ def _option_field(spec: OptionSpec) -> Field:
         return WholeNumberField(
             label,
             default=default,
-            validators=[Optional()],
+            validators=[LeftEmpty()],
             description=description,
             render_kw={"min": spec.minimum, "max": spec.maximum, "inputmode": "numeric"},
         )
@@ -67,7 +67,7 @@ def new_match_form_class(game: Game) -> type[NewMatchForm]:
 
     class GameNewMatchForm(NewMatchForm):
         players = FieldList(
-            StringField(_l("Player"), validators=[Optional(), Length(max=40)]), min_entries=seats, max_entries=seats
+            StringField(_l("Player"), validators=[LeftEmpty(), Length(max=40)]), min_entries=seats, max_entries=seats
         )
         first_dealer = SelectField(_l("Who deals first"), coerce=int, choices=_seat_choices(seats), default=0)
         leader = SelectField(
@@ -75,7 +75,7 @@ def new_match_form_class(game: Game) -> type[NewMatchForm]:
         )
         schedule_list = StringField(
             _l("Custom schedule: cards per player for each deal"),
-            validators=[Optional(), Length(max=1000)],
+            validators=[LeftEmpty(), Length(max=1000)],
             description=_l("Numbers separated by spaces, for example: 5 5 5 5"),
         )
 

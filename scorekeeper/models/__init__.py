@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from .base import (
     ABANDONED,
+    DEFAULT_NIGHT_GAP_HOURS,
     FINISHED,
     GAME_NAME_LENGTH,
     MAX_ID,
     MAX_NOTE_LENGTH,
     NAME_KEY_LENGTH,
+    NIGHT_GAP_HOURS,
     NOTE_ROOM,
     PLAYING,
     STATUSES,
@@ -22,11 +24,13 @@ from .facts import ApiToken, Deal, EntryLink, IdempotencyKey, Match, Player, Sea
 
 __all__ = [
     "ABANDONED",
+    "DEFAULT_NIGHT_GAP_HOURS",
     "FINISHED",
     "GAME_NAME_LENGTH",
     "MAX_ID",
     "MAX_NOTE_LENGTH",
     "NAME_KEY_LENGTH",
+    "NIGHT_GAP_HOURS",
     "NOTE_ROOM",
     "PLAYING",
     "STATUSES",

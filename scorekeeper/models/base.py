@@ -38,6 +38,12 @@ MAX_NOTE_LENGTH = 200
 NOTE_ROOM = 3 * MAX_NOTE_LENGTH
 
 
+#: The pauses between matches, in hours, after which an account may have a new game night begin
+#: (its choice), and the one it starts with.
+NIGHT_GAP_HOURS = range(1, 13)
+DEFAULT_NIGHT_GAP_HOURS = 4
+
+
 def utcnow() -> datetime:
     """Return the current time in UTC."""
     return datetime.now(UTC)

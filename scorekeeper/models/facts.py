@@ -15,7 +15,16 @@ from flask_login import UserMixin
 from sqlalchemy import JSON, Date, ForeignKey, Index, Integer, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .base import GAME_NAME_LENGTH, NAME_KEY_LENGTH, NOTE_ROOM, PLAYING, Model, UTCDateTime, utcnow
+from .base import (
+    DEFAULT_NIGHT_GAP_HOURS,
+    GAME_NAME_LENGTH,
+    NAME_KEY_LENGTH,
+    NOTE_ROOM,
+    PLAYING,
+    Model,
+    UTCDateTime,
+    utcnow,
+)
 
 #: The tables whose ids a session, a link, a token or an address holds: SQLite must never hand one
 #: out again once its row is deleted (without AUTOINCREMENT it reuses the highest id), or a phone
@@ -40,7 +49,9 @@ class User(UserMixin, Model):
     #: The time zone the pages show times in (an IANA name), or None to follow the browser.
     time_zone: Mapped[str | None] = mapped_column(String(64))
     #: Game nights: a match started less than this many hours after the night's last deal joins it.
-    night_gap_hours: Mapped[int] = mapped_column(default=4, server_default="4")
+    night_gap_hours: Mapped[int] = mapped_column(
+        default=DEFAULT_NIGHT_GAP_HOURS, server_default=str(DEFAULT_NIGHT_GAP_HOURS)
+    )
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     #: The key of the sign-in (a row of `sign_ins`) this request was made with, when it was.
@@ -279,11 +290,19 @@ class Season(Model):
     """
 
     __tablename__ = "seasons"
-    __table_args__ = (Index("ix_seasons_user_id_starts_on", "user_id", "starts_on"), NEVER_REUSED)
+    __table_args__ = (
+        Index("ix_seasons_user_id_starts_on", "user_id", "starts_on"),
+        # One season of a name in an account, names told apart as the players' are. An index, not a
+        # constraint: SQLite adds an index in place, where a constraint rebuilds the table.
+        Index("ix_seasons_user_id_name_key", "user_id", "name_key", unique=True),
+        NEVER_REUSED,
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(60))
+    #: The name as names are told apart (`name_key`: case, spaces and composition ignored).
+    name_key: Mapped[str] = mapped_column(String(NAME_KEY_LENGTH))
     #: The season's first and last day (both included), in the time zone of whoever looks.
     starts_on: Mapped[date] = mapped_column(Date)
     ends_on: Mapped[date] = mapped_column(Date)

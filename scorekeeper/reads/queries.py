@@ -133,13 +133,20 @@ Chosen = tuple[bool, bool, bool, bool]
 NEWEST_FIRST = (Match.created_at.desc(), Match.id.desc())
 
 
+#: The kinds of Unicode characters no note holds (`text.clean_note`): control, format and half a UTF-16 pair.
+_NO_NOTE_HOLDS = frozenset({"Cc", "Cf", "Cs"})
+
+
 def _chosen(
     user: User, game: str | None, player_id: int | None, status: str | None, note: str | None
 ) -> tuple[Chosen, dict[str, Any]]:
     """Return which filters apply and the values the statements of `_conditions` are run with."""
-    words = unicodedata.normalize("NFC", " ".join((note or "").split())).casefold()
+    # The note tidied as the notes are, so that what was typed is found. No note holds an invisible or
+    # control character (the notes refuse them, and PostgreSQL could not even be sent a NUL byte to
+    # look for): one typed here parts words as a space does.
+    typed = "".join(" " if unicodedata.category(ch) in _NO_NOTE_HOLDS else ch for ch in note or "")
+    words = unicodedata.normalize("NFC", " ".join(typed.split())).casefold()
     chosen = (bool(words), game in GAMES, status in STATUSES, player_id is not None and 0 < player_id <= MAX_ID)
-    # The note tidied as the notes are, so that what was typed is found.
     return chosen, {
         "user_id": user.id,
         "pattern": f"%{like_escaped(words)}%",

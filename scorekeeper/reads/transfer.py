@@ -11,15 +11,17 @@ from collections.abc import Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from ..errors import InvalidInput
 from ..extensions import db
-from ..models import NOTE_ROOM, STATUSES, Match, Player, Season, User
+from ..formats import is_time_zone
+from ..models import NIGHT_GAP_HOURS, NOTE_ROOM, STATUSES, Match, Player, Season, User
 from ..rules import RuleViolation, check_bids, check_match
-from ..season_rules import SeasonRules, check_season
-from ..text import USERNAME_PATTERN, clean_name, clean_note
+from ..season_rules import MIN_YEAR, SeasonRules, check_season
+from ..text import USERNAME_PATTERN, clean_name, clean_note, plain_text
 from .documents import match_document
 
 FORMAT = "scorekeeper-export"
@@ -58,6 +60,7 @@ def export_data(username: str | None = None) -> dict[str, Any]:
                 "username": user.username,
                 "password_hash": user.password_hash,
                 "created_at": _stamp(user.created_at),
+                **{name: getattr(user, name) for name in SETTINGS},
                 "players": [
                     {"name": p.name, "archived": p.archived, "created_at": _stamp(p.created_at)} for p in players
                 ],
@@ -91,11 +94,23 @@ def export_data(username: str | None = None) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, "exported_at": _stamp(datetime.now(UTC)), "accounts": accounts}
 
 
+#: The earliest moment a match, a deal, a player or an account of a file can date from: the first year
+#: a season may be in. The latest is the end of the year after the one the file is read in (a clock
+#: ahead, a zone ahead on New Year's Eve): nothing was played later. Past these years a date is absurd,
+#: and may be one no database holds (year 0 or 10000 once in UTC) or no calendar of the pages can follow.
+FIRST_PLAYED = datetime(MIN_YEAR, 1, 1, tzinfo=UTC)
+#: The longest password hash an account keeps, and the longest uid of a match (their columns' room).
+PASSWORD_HASH_ROOM = 255
+UID_ROOM = 32
+
+
 class _Checker:
     """Collects the problems of a file being read."""
 
     def __init__(self) -> None:
         self.problems: list[str] = []
+        self.last_year = datetime.now(UTC).year + 1
+        self.after_last = datetime(self.last_year + 1, 1, 1, tzinfo=UTC)
 
     def need(self, condition: bool, where: str, message: str) -> bool:
         if not condition:
@@ -112,6 +127,13 @@ class _Checker:
             return None
         if parsed.tzinfo is None:
             self.problems.append(f"{where}: the date has no time zone.")
+            return None
+        # Compared as they are: Python compares aware times without the overflow of turning them to UTC.
+        if not FIRST_PLAYED <= parsed < self.after_last:
+            self.problems.append(
+                f"{where}: {value!r} is not a time a match can have been played "
+                f"(in the years {MIN_YEAR} to {self.last_year})."
+            )
             return None
         return parsed
 
@@ -140,11 +162,11 @@ def read_export(data: Any) -> list[dict[str, Any]]:
 def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any]:
     username = account.get("username")
     check.need(
-        isinstance(username, str) and bool(USERNAME_PATTERN.match(username)),
+        isinstance(username, str) and bool(USERNAME_PATTERN.fullmatch(username)),
         where,
         "has no valid username (3 to 40 letters, digits or . _ - @ +).",
     )
-    check.need(isinstance(account.get("password_hash"), str), where, "has no password hash.")
+    check.need(plain_text(account.get("password_hash"), PASSWORD_HASH_ROOM) is not None, where, "has no password hash.")
     players = account.get("players")
     check.need(isinstance(players, list), where, "has no list of players.")
     read_players = []
@@ -178,10 +200,42 @@ def _read_account(account: Mapping[str, Any], where: str, check: _Checker) -> di
         "username": username,
         "password_hash": account.get("password_hash"),
         "created_at": check.date(account.get("created_at"), where),
+        "settings": _read_settings(account, where, check),
         "players": read_players,
         "matches": read_matches,
         "seasons": _read_seasons(account.get("seasons", []), where, check),
     }
+
+
+#: An account's settings in an export file: its language and time zone (None: the browser's), and the
+#: pause in hours after which a new game night begins. Files of 0.2.0 and earlier have none of them.
+SETTINGS = ("language", "time_zone", "night_gap_hours")
+
+
+def _read_settings(account: Mapping[str, Any], where: str, check: _Checker) -> dict[str, Any]:
+    """Check the account's settings the file holds, as the account page checks them; return them (only
+    those the file holds)."""
+    read = {name: account[name] for name in SETTINGS if name in account}
+    languages = list(current_app.config["LANGUAGES"])
+    language = read.get("language")
+    check.need(
+        language is None or (isinstance(language, str) and language in languages),
+        where,
+        f"has a language that is none of {', '.join(languages)}.",
+    )
+    zone = read.get("time_zone")
+    check.need(
+        zone is None or is_time_zone(zone),
+        where,
+        "has a time zone that is not one (an IANA name such as Europe/Madrid).",
+    )
+    gap = read.get("night_gap_hours", NIGHT_GAP_HOURS[0])
+    check.need(
+        isinstance(gap, int) and not isinstance(gap, bool) and gap in NIGHT_GAP_HOURS,
+        where,
+        f"has a night gap that is not a whole number of hours from {NIGHT_GAP_HOURS[0]} to {NIGHT_GAP_HOURS[-1]}.",
+    )
+    return read
 
 
 #: A named season's whole numbers in an export file, each from 0 to 100.
@@ -246,8 +300,13 @@ def _read_match(match: Mapping[str, Any], where: str, check: _Checker) -> dict[s
         where,
         "has no valid first dealer.",
     )
+    for seat, name in enumerate(document["players"]):
+        try:
+            clean_name(name)  # as the import stores it (the engine checked that it is text)
+        except InvalidInput as refused:
+            check.problems.append(f"{where}: players.{seat}: {refused.message}")
     uid = match.get("uid")
-    check.need(isinstance(uid, str) and 0 < len(uid) <= 32, where, "has no valid uid.")
+    check.need(bool(plain_text(uid, UID_ROOM)), where, "has no valid uid.")
     pending = match.get("pending")
     if pending is not None:
         try:

@@ -32,10 +32,12 @@ from ..models import (
     name_key,
     utcnow,
 )
+from ..reads.transfer import SETTINGS
 from ..rules import MatchResult, check_match, check_options, get_game
 from ..text import clean_name
 from .accounts import user_named
 from .base import atomic
+from .seasons import free_name, name_apart
 
 #: Rows sent in one statement: few enough for any database's limit on a statement's parameters.
 BATCH = 500
@@ -53,24 +55,33 @@ def batches(items: Sequence[T], size: int = BATCH) -> Iterator[Sequence[T]]:
 def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = None) -> dict[str, int]:
     """Import checked accounts (see `transfer.read_export`) in one transaction; return what was added.
 
-    Accounts are matched by username and created when missing (with their password hash);
-    with `into`, everything goes to that account. A match already present (same uid) is skipped.
+    Accounts are matched by username and created when missing (with their password hash and settings);
+    with `into`, everything goes to that account. An account already here keeps its own settings. A
+    match already present (same uid) is skipped. `unset` counts the accounts made without settings,
+    from a file that has none.
     """
-    report = {"accounts": 0, "players": 0, "matches": 0, "skipped": 0, "seasons": 0}
+    report = {"accounts": 0, "players": 0, "matches": 0, "skipped": 0, "seasons": 0, "unset": 0}
     games: set[tuple[int, str]] = set()
     present = _present({item["uid"] for account in accounts for item in account["matches"]})
     for account in accounts:
         user = into or user_named(account["username"])
         if user is None:
+            settings = account.get("settings", {})
             user = User(
                 username=account["username"],
                 username_key=account["username"].casefold(),
                 password_hash=account["password_hash"],
                 created_at=account["created_at"],
+                # An account made by the import takes the settings of the file, so that its nights are
+                # grouped, and its seasons and years counted, as where it was exported; those a file of
+                # 0.2.0 or earlier lacks are the defaults, as for a new account.
+                **settings,
             )
             db.session.add(user)
             db.session.flush()
             report["accounts"] += 1
+            if len(settings) < len(SETTINGS):
+                report["unset"] += 1
         players = _Players(user)
         for player in account["players"]:
             if players.add(player["name"], archived=player["archived"], created_at=player["created_at"]):
@@ -94,15 +105,42 @@ def import_accounts(accounts: Sequence[Mapping[str, Any]], into: User | None = N
 
 
 def _add_seasons(user: User, seasons: Sequence[Mapping[str, Any]]) -> int:
-    """Add the named seasons of a file that the account has no season of the same name for; return how many."""
-    taken = {name.casefold() for name in db.session.scalars(select(Season.name).where(Season.user_id == user.id))}
+    """Add the named seasons of a file that the account has not got; return how many.
+
+    A season the account had before the import, of the same days and points under the same name (or
+    that name told apart by a number, as a twin is), is there: importing a file again adds nothing.
+    Any other is added under its name, or told apart by a number ("Liga (2)") when the account has
+    a season of that name: two phones could name twins before names were kept apart, and none of
+    them is dropped.
+    """
+    stored = db.session.execute(select(Season.name_key, *_TERMS).where(Season.user_id == user.id)).all()
+    taken = {row[0] for row in stored}
+    keys_by_terms: dict[tuple[Any, ...], set[str]] = {}
+    for key, *terms in stored:
+        keys_by_terms.setdefault(tuple(terms), set()).add(key)
     added = 0
     for season in seasons:
-        if season["name"].casefold() not in taken:
-            taken.add(season["name"].casefold())
-            db.session.add(Season(user_id=user.id, **season))
-            added += 1
+        keys = keys_by_terms.get(tuple(season[column.key] for column in _TERMS), set())
+        name = season["name"]
+        twins = (name_apart(name, number) for number in range(2, len(stored) + 2))
+        if name_key(name) in keys or any(name_key(twin) in keys for twin in twins):
+            continue
+        free = free_name(name, taken)
+        taken.add(name_key(free))
+        db.session.add(Season(user_id=user.id, **{**season, "name": free}, name_key=name_key(free)))
+        added += 1
     return added
+
+
+#: What a season is besides its name: its days, its points and its best-of.
+_TERMS = (
+    Season.starts_on,
+    Season.ends_on,
+    Season.win_points,
+    Season.shared_points,
+    Season.other_points,
+    Season.best_of,
+)
 
 
 def _present(uids: Iterable[str]) -> set[str]:

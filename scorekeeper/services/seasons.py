@@ -9,8 +9,9 @@ from ..errors import InvalidInput, NotFound
 from ..extensions import db
 from ..figures.locks import lock_figures
 from ..figures.seasons import named_season
-from ..models import MAX_ID, Season, User
+from ..models import MAX_ID, Season, User, name_key
 from ..season_rules import SeasonRules, check_season
+from ..text import MAX_NAME_LENGTH
 from .base import atomic
 from .season_places import forget_kept_standings
 
@@ -23,8 +24,23 @@ def _season_of(user: User, season_id: int) -> Season:
 
 
 def _same_name(user: User, name: str, but: int | None = None) -> bool:
-    named = select(Season.id, Season.name).where(Season.user_id == user.id)
-    return any(other != but and taken.casefold() == name.casefold() for other, taken in db.session.execute(named))
+    named = select(Season.id).where(Season.user_id == user.id, Season.name_key == name_key(name))
+    return any(other != but for other in db.session.scalars(named))
+
+
+def name_apart(name: str, number: int) -> str:
+    """Return a season's name told apart from a twin's by a number ("Liga (2)"), cut to the length of a name."""
+    suffix = f" ({number})"
+    return name[: MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
+
+
+def free_name(name: str, taken: set[str]) -> str:
+    """Return `name` unless `taken` holds its key, else it told apart by the first number whose key is not taken."""
+    number, free = 1, name
+    while name_key(free) in taken:
+        number += 1
+        free = name_apart(name, number)
+    return free
 
 
 @atomic
@@ -36,7 +52,7 @@ def name_season(user: User, rules: SeasonRules) -> Season:
     lock_figures(user.id)
     if _same_name(user, rules.name):
         raise InvalidInput(_("There is already a season called %(name)s.", name=rules.name), "name")
-    season = Season(user_id=user.id, **rules.__dict__)
+    season = Season(user_id=user.id, name_key=name_key(rules.name), **rules.__dict__)
     db.session.add(season)
     return season
 
@@ -52,6 +68,7 @@ def change_season(user: User, season_id: int, rules: SeasonRules) -> Season:
     forget_kept_standings(user, named_season(season))
     for field, value in rules.__dict__.items():
         setattr(season, field, value)
+    season.name_key = name_key(rules.name)
     return season
 
 

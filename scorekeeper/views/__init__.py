@@ -44,6 +44,7 @@ OPEN_ENDPOINTS = frozenset(
         "share.live",
         "share.state",
         "share.old_link",
+        "share.old_state",
         "cards.preview",
         "pwa.manifest",
         "pwa.service_worker",

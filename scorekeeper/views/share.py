@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, jsonify, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 from werkzeug import wrappers
@@ -63,7 +63,7 @@ def revoke(match_id: int) -> wrappers.Response:
 
 
 @bp.get("/live")
-def live() -> str:
+def live() -> Response:
     """Show the live view's page; its script reads the secret from the address's fragment and asks for
     the scoreboard (`state`). With the link's `preview`, the page carries the match's card and title
     for a chat app's preview of the link (Open Graph)."""
@@ -77,7 +77,12 @@ def live() -> str:
             pass  # a link shared no more (or a match deleted meanwhile): the page says so once its script asks
         else:
             preview = previews.link_preview(board, key)
-    return render_template("share/live.html", preview=preview)
+    response = make_response(render_template("share/live.html", preview=preview))
+    if key is not None:
+        # A preview shows the match to whoever holds the link, and only while it is shared: like every
+        # private answer, no cache may keep it.
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/live/<token>")
@@ -87,6 +92,19 @@ def old_link(token: str) -> wrappers.Response:
     if not looks_like_key(token):
         raise services.NotFound(gettext("This live view is no longer shared."))
     return redirect(f"{url_for('share.live')}#{token}", 303)
+
+
+@bp.get("/live/<token>/state")
+def old_state(token: str) -> Response:
+    """Answer the poll of a live view's page opened before 0.2 and left open across the upgrade: its
+    script asks by the secret in the path, and swaps the `html` of a 200 into the page, where this one's
+    refresh brings the page to the link's address of today. 404 once the link no longer shares the
+    match, which that page says as it always did."""
+    match = table_reads.match_for_share(token)
+    address = f"{url_for('share.live')}#{token}"
+    response = jsonify({"version": match.version, "html": render_template("share/_reload.html", address=address)})
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/live/state")

@@ -20,7 +20,10 @@ Headers = list[tuple[str, str]]
 NUMERIC_FIELD = re.compile(
     r"number|version|dealer|cards|points\d|last_trick|cante_\w+|tute_seat|first_dealer|leader"
     r"|(bids|tricks)-\d+|opt_(target|exact_base|per_trick|miss_per_trick|last_trick_bonus|deck)"
+    r"|declarer|bid|points|(win|shared|other)_points|best_of|night_gap"
 )
+#: Fields that hold a day (a season's).
+DAY_FIELD = re.compile(r"starts_on|ends_on")
 #: Field names no form has.
 UNKNOWN_FIELDS = [
     "x",
@@ -51,6 +54,8 @@ def field_value(name: str, rng: random.Random) -> str:
         return rng.choice(corpus.IDEMPOTENCY_KEYS)
     if name == "note":
         return corpus.note(rng) or ""
+    if DAY_FIELD.fullmatch(name):
+        return rng.choice(corpus.DATES) if rng.random() < 0.85 else corpus.text(rng)
     if NUMERIC_FIELD.fullmatch(name):
         return corpus.number(rng) if rng.random() < 0.85 else corpus.text(rng)
     return corpus.text(rng) if rng.random() < 0.85 else corpus.number(rng)

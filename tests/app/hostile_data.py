@@ -1,5 +1,5 @@
 """The data the hostile-input test finds on the server: two accounts, each with players (one
-archived), matches of every game in progress and finished, an abandoned one, a Pocha match
+archived), matches of every game in progress (the subastado's too) and finished, an abandoned one, a Pocha match
 whose bids are in and whose tricks are awaited, a shared live link and API tokens — made
 through the app's own API and pages, as a phone and a script would, and made again while
 the test runs whenever its requests delete or change them."""
@@ -26,6 +26,7 @@ TUTE_DEAL = {
     "last_trick": 0,
     "cantes": [{"seat": 0, "suit": "copas"}],
 }
+AUCTION_DEAL = {"dealer": 0, "declarer": 1, "bid": 60, "trump": "copas", "points": 70, "last_trick": True, "cantes": []}
 POCHA_DEAL = {"dealer": 0, "cards": 1, "trump": None, "bids": [1, 1, 1], "tricks": [1, 0, 0]}
 #: What each account plays, by what the test calls it: (match document, what is done to it next).
 MATCHES: dict[str, tuple[dict[str, Any], str]] = {
@@ -62,6 +63,7 @@ MATCHES: dict[str, tuple[dict[str, Any], str]] = {
         "",
     ),
     "tute2 abandoned": ({"game": "tute2", "players": ["Ana", "Carmen"], "deals": [TUTE_DEAL]}, "abandon"),
+    "subastado in progress": ({"game": "subastado", "players": ["Ana", "Luis", "Carmen"], "deals": [AUCTION_DEAL]}, ""),
 }
 FORM = [("Content-Type", "application/x-www-form-urlencoded")]
 

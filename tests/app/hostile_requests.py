@@ -37,13 +37,15 @@ from .hostile_server import PASSWORD
 QUERY_KEYS = {
     "auth.login": ["next"],
     "auth.language": ["next"],
-    "matches.history": ["game", "status", "player", "page"],
+    "matches.history": ["game", "status", "player", "page", "note"],
     "matches.enter_deal": ["trump", "declarer"],
     "players.detail": ["game"],
     "statistics.leaderboard": ["period", "from", "to", "min", "sort", "dir"],
     "statistics.leaderboard_csv": ["period", "from", "to", "min", "sort", "dir"],
     "statistics.head_to_head": ["a", "b", "page"],
     "api.list_matches": ["page", "per_page"],
+    "share.old_state": ["version"],
+    "share.live": ["preview"],
 }
 GENERIC_KEYS = ["next", "page", "per_page", "to", "from", "cards", "version", "lang", "x", "game", "player"]
 OTHER_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "PROPFIND"]
@@ -257,6 +259,8 @@ class Generator:
         }
         if key == "next":
             return rng.choice(corpus.REDIRECTS)
+        if key == "note":  # the history's search: words of a note, or any text (control characters among them)
+            return corpus.note(rng) or ""
         if key in ("from", "to"):  # the ends of the calendar often: a day added or taken falls off it
             return rng.choice(corpus.DATES[:2] if rng.random() < 0.3 else corpus.DATES)
         if key in ("player", "a", "b"):
@@ -345,6 +349,12 @@ class Generator:
             return _deal_fields(endpoint, match, values, rng)
         if endpoint == "nights.save_note":
             return [("note", corpus.note(rng) or "")]
+        if endpoint in ("seasons.index", "seasons.edit"):
+            return _season_fields(rng)
+        if endpoint == "nights.save_gap":
+            return [("night_gap", str(rng.randint(0, 13)))]
+        if endpoint == "auth.time_zone":
+            return [("time_zone", rng.choice(["Europe/Madrid", "America/New_York", "UTC", "", "Nowhere/Else"]))]
         if endpoint == "share.state":  # the live view's script: a share link's secret, and the version it shows
             shares = self.prepared.shares(OWN)
             return [
@@ -366,6 +376,20 @@ class Generator:
             (name, corpus.number(rng) if rng.random() < 0.5 else corpus.text(rng))  # a form added later
             for name in rng.sample(self.field_names, 4)
         ]
+
+
+def _season_fields(rng: random.Random) -> list[tuple[str, str]]:
+    """Return the fields of a season's form: its name, days, league points and best-of."""
+    first = rng.choice(["2026-01-01", "2026-09-01", *corpus.DATES[:2]])
+    return [
+        ("name", rng.choice(["Liga de otoño", "Liga", "Verano"]) + str(rng.randrange(100))),
+        ("starts_on", first),
+        ("ends_on", rng.choice(["2026-12-31", "2026-11-30", first])),
+        ("win_points", str(rng.randint(0, 5))),
+        ("shared_points", rng.choice(["1", "0"])),
+        ("other_points", "0"),
+        ("best_of", rng.choice(["", "1", "10"])),
+    ]
 
 
 def _new_match_fields(game_name: str, rng: random.Random) -> list[tuple[str, str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,88 @@ def test_export_then_import_round_trips_every_match_exactly(app: Flask, tmp_path
     assert "0 matches" in again.output and "3 matches were there already" in again.output
 
 
+def settings_of(app: Flask, username: str = "ana") -> tuple[Any, ...]:
+    """Return the account's language, time zone and night gap."""
+    with app.app_context():
+        user = services.user_named(username)
+        assert user is not None
+        return user.language, user.time_zone, user.night_gap_hours
+
+
+def test_an_export_carries_each_account_s_settings_and_an_import_restores_them(app: Flask, tmp_path: Path) -> None:
+    from .test_nights import import_matches, nights_of, played, uids
+
+    signed_in(app, "ana")
+    # Two matches six hours apart, the second after midnight in New York: one night under a gap of 9 hours.
+    evening = [played(datetime(2026, 3, 7, 23, tzinfo=UTC), [10]), played(datetime(2026, 3, 8, 5, tzinfo=UTC), [10])]
+    import_matches(app, evening)
+    with app.app_context():
+        user = services.user_named("ana")
+        services.set_language(user, "es")
+        services.set_time_zone(user, "America/New_York")
+        services.set_night_gap(user, 9)
+    assert nights_of(app) == [uids(evening)]
+    exported = run(app, "export")
+    data = json.loads(exported.output)
+    account = data["accounts"][0]
+    assert (account["language"], account["time_zone"], account["night_gap_hours"]) == ("es", "America/New_York", 9)
+    backup = tmp_path / "backup.json"
+    backup.write_text(exported.output)
+    other = fresh_app(tmp_path, "restored")
+    imported = run(other, "import", str(backup))
+    assert imported.exit_code == 0, imported.output
+    assert settings_of(other) == ("es", "America/New_York", 9)
+    assert nights_of(other) == [uids(evening)]  # grouped under the account's own gap, not the default
+    assert without_stamp(json.loads(run(other, "export").output)) == without_stamp(data)
+    # An account already there keeps the settings it chose: the file's are those of another place.
+    run(other, "user", "create", "bea", "--password-stdin", input="a long secret\n")
+    assert run(other, "import", str(backup), "--user", "bea").exit_code == 0
+    assert settings_of(other, "bea") == (None, None, 4)
+
+
+def test_an_export_of_an_earlier_version_without_settings_makes_accounts_with_the_defaults_and_says_so(
+    app: Flask, tmp_path: Path
+) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    data = json.loads(run(app, "export").output)
+    for key in ("language", "time_zone", "night_gap_hours"):  # as 0.2.0 and earlier wrote them
+        del data["accounts"][0][key]
+    backup = tmp_path / "old.json"
+    backup.write_text(json.dumps(data))
+    other = fresh_app(tmp_path, "restored")
+    imported = run(other, "import", str(backup))
+    assert imported.exit_code == 0, imported.output
+    assert "Imported 3 matches" in imported.output
+    assert "1 account was made without its language, time zone and night gap" in imported.output
+    assert settings_of(other) == (None, None, 4)
+
+
+def test_settings_no_account_can_have_are_refused_as_a_damaged_file(app: Flask, tmp_path: Path) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    signed_in(app, "bea")
+    signed_in(app, "carla")
+    data = json.loads(run(app, "export").output)
+    wrong = [
+        {"language": "xx", "time_zone": "Mars/Olympus", "night_gap_hours": 0},
+        {"language": 5, "time_zone": "Europe/Madrid\x00", "night_gap_hours": True},
+        {"language": "es", "time_zone": ["UTC"], "night_gap_hours": "4"},
+    ]
+    for account, settings in zip(data["accounts"], wrong, strict=True):
+        account.update(settings)
+    backup = tmp_path / "damaged.json"
+    backup.write_text(json.dumps(data))
+    other = fresh_app(tmp_path, "other")
+    result = run(other, "import", str(backup))
+    assert result.exit_code == 1 and "nothing was imported" in result.output
+    for where in ("account 1", "account 2"):
+        assert f"{where}: has a language that is none of en, es, it, nb." in result.output
+    for where in ("account 1", "account 2", "account 3"):
+        assert f"{where}: has a time zone that is not one (an IANA name such as Europe/Madrid)." in result.output
+        assert f"{where}: has a night gap that is not a whole number of hours from 1 to 12." in result.output
+    with other.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(User)) == 0
+
+
 def test_an_imported_history_has_every_derived_row_of_the_original(app: Flask, tmp_path: Path) -> None:
     play_an_evening(signed_in(app, "ana"))
     rng = random.Random(3)
@@ -164,6 +247,48 @@ def test_a_damaged_file_is_refused_whole_with_a_clear_message(app: Flask, tmp_pa
     with other.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(User)) == 0
         assert db.session.scalar(db.select(db.func.count()).select_from(Player)) == 0
+
+
+def test_times_no_match_can_have_been_played_at_and_nul_bytes_are_refused_as_a_damaged_file(
+    app: Flask, tmp_path: Path
+) -> None:
+    play_an_evening(signed_in(app, "ana"))
+    data = json.loads(run(app, "export").output)
+    account = data["accounts"][0]
+    after_next_year = datetime(datetime.now(UTC).year + 2, 1, 1, 0, 30, tzinfo=UTC).isoformat()
+    # Past what the database holds (year 0 or 10000 once in UTC), held but absurd, or years to come.
+    account["created_at"] = "0001-01-01T00:30:00+01:00"
+    account["players"][0]["created_at"] = "9999-12-31T23:00:00-05:00"
+    account["matches"][0]["created_at"] = "0001-01-01T00:00:00+00:00"
+    account["matches"][0]["ended_at"] = "9999-06-01T12:00:00+00:00"
+    account["matches"][1]["deal_dates"][0][1] = "1899-12-31T23:59:59+00:00"
+    account["matches"][2]["updated_at"] = after_next_year
+    # Text no database keeps (PostgreSQL refuses a NUL byte, SQLite kept it).
+    account["password_hash"] = account["password_hash"] + "\x00"
+    account["matches"][1]["uid"] = "a\x00b"
+    account["matches"][2]["match"]["players"][1] = "Luis\x00"
+    backup = tmp_path / "damaged.json"
+    backup.write_text(json.dumps(data))
+    for target in (app, fresh_app(tmp_path, "other")):  # this database (SQLite or PostgreSQL), and a new one
+        with target.app_context():
+            before = db.session.scalar(db.select(db.func.count()).select_from(Match))
+        result = run(target, "import", str(backup))
+        assert result.exit_code == 1 and "The file is damaged; nothing was imported" in result.output, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        for problem in (
+            "account 1: '0001-01-01T00:30:00+01:00' is not a time a match can have been played",
+            "account 1, player 1: '9999-12-31T23:00:00-05:00' is not a time a match can have been played",
+            "account 1, match 1: '0001-01-01T00:00:00+00:00' is not a time a match can have been played",
+            "account 1, match 1: '9999-06-01T12:00:00+00:00' is not a time a match can have been played",
+            "account 1, match 2, deal 1: '1899-12-31T23:59:59+00:00' is not a time a match can have been played",
+            f"account 1, match 3: {after_next_year!r} is not a time a match can have been played",
+            "account 1: has no password hash.",
+            "account 1, match 2: has no valid uid.",
+            "account 1, match 3: players.1: A name cannot hold invisible or control characters.",
+        ):
+            assert problem in result.output, (problem, result.output)
+        with target.app_context():
+            assert db.session.scalar(db.select(db.func.count()).select_from(Match)) == before
 
 
 def test_a_file_that_is_not_an_export_is_refused(app: Flask, tmp_path: Path) -> None:

@@ -172,7 +172,7 @@ def test_a_deal_of_a_match_being_played_is_stored_in_one_statement_where_the_dat
     # Over the network every statement is a round trip: on PostgreSQL the match, the deal, the
     # results, the kept years and the request's key are written by one WITH statement, and the
     # match's deals are read by the one that locks the account. SQLite has no data-modifying WITH,
-    # and sends the writes one by one.
+    # and sends the writes one by one, once it holds its write lock (the account's lock there).
     with app.app_context():
         user = services.create_user("ana", "correct horse")
         match = services.start_match(user, "tute2", ["Ana", "Luis"], {"target": 3}, 0)
@@ -193,6 +193,7 @@ def test_a_deal_of_a_match_being_played_is_stored_in_one_statement_where_the_dat
         assert "UPDATE year_reviews" in " ".join(stored.split())
     else:
         assert writes == [
+            "BEGIN IMMEDIATE",
             "UPDATE matches SET",
             "INSERT INTO deals",
             "INSERT INTO idempotency_keys",

@@ -4,8 +4,17 @@ and every number a form reads is bounded."""
 from __future__ import annotations
 
 import gc
+import inspect
 import re
 import time
+
+from flask import Flask
+from wtforms import FieldList
+from wtforms.validators import InputRequired, Optional
+
+from scorekeeper import forms
+from scorekeeper.forms.fields import LeftEmpty
+from scorekeeper.rules import GAMES
 
 from ..conftest import Browser
 from .matchhelpers import bids_form, start, tricks_form, tute_form
@@ -91,3 +100,21 @@ def test_numbers_longer_than_any_game_needs_are_refused_at_their_field(ana: Brow
         },
     )
     assert response.status_code == 422 and "Type a whole number of at most 6 digits." in text(response)
+
+
+def test_no_form_takes_spaces_for_nothing_typed_or_for_a_choice(app: Flask) -> None:
+    # WTForms' Optional takes a space for nothing typed and clears a choice's "Not a valid choice"
+    # with it; its InputRequired takes a space for something typed, which a number field reads as
+    # nothing. Every form checks with the forms' own LeftEmpty and Typed instead.
+    classes = [cls for _, cls in inspect.getmembers(forms, inspect.isclass) if issubclass(cls, forms.base.Form)]
+    classes += [forms.new_match_form_class(game) for game in GAMES.values()]
+    checked = 0
+    with app.test_request_context():
+        for cls in classes:
+            for field in cls(meta={"csrf": False}):
+                inner = field.unbound_field if isinstance(field, FieldList) else None
+                for check in inner.kwargs.get("validators", []) if inner else field.validators:
+                    checked += 1
+                    assert not isinstance(check, InputRequired), (cls.__name__, field.name)
+                    assert not isinstance(check, Optional) or isinstance(check, LeftEmpty), (cls.__name__, field.name)
+    assert checked > 30

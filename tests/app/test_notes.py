@@ -107,6 +107,10 @@ def test_the_history_shows_each_match_s_note_and_searches_them_in_any_case(ana: 
     assert found("nowhere") == []
     assert "No matches found." in text(ana.get("/history?note=nowhere"))
     assert 'value="BAR PEPE"' in ana.get("/history?note=BAR+PEPE").get_data(as_text=True)
+    # No note holds a control character: one typed in the search parts words as a space does (a NUL
+    # byte could not even be sent to PostgreSQL to look for).
+    assert found("bar\x00pepe") == notes[:2]
+    assert found("\x00") == notes and found("\u200bÑandú\x1b") == notes[3:]
 
 
 def test_a_night_shows_its_first_match_s_note_as_its_place(ana: Browser, app: Flask) -> None:

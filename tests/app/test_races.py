@@ -1,18 +1,23 @@
-"""Races between phones on a real server (gunicorn, several workers): both phones that start the same new match
-get one, and matches of the same players finishing at the same moment both count, on SQLite and PostgreSQL."""
+"""Races between phones on a real server (gunicorn, several workers), on SQLite and PostgreSQL: both phones that
+start the same new match get one, matches of the same players finishing at the same moment both count, two phones
+naming a season alike make one, two taps on Rematch start one match, and of two entry links made at once one lasts."""
 
 from __future__ import annotations
 
 import re
 import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
+from scorekeeper.models import EntryLink, Match, Season
 
 from .servers import PASSWORD, HttpBrowser
 from .test_concurrency import call, gunicorn  # noqa: F401  (the server fixture)
@@ -113,3 +118,89 @@ def assert_figures_rebuild_alike(app: Flask) -> None:
         assert (summaries_now(), pairs_now(), ratings_now()) == kept
         db.session.remove()
         db.engine.dispose()
+
+
+@contextmanager
+def reader(database_url: str, folder: Path) -> Iterator[None]:
+    """Read the served database from this process, in an app context of its own."""
+    app = create_app(
+        {
+            "SECRET_KEY": "x",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "AUTO_MIGRATE": False,
+            "INSTANCE_PATH": str(folder),
+        }
+    )
+    with app.app_context():
+        try:
+            yield
+        finally:
+            db.session.remove()
+            db.engine.dispose()
+
+
+def finished_match(url: str, token: str) -> int:
+    """Make a Tute match that one deal finishes; return its id."""
+    document = {
+        "game": "tute2",
+        "players": ["Ana", "Luis"],
+        "options": {"target": 1},
+        "deals": [{"dealer": 0, "trump": "oros", "points": [90, 30], "last_trick": 0}],
+    }
+    status, body = call("POST", f"{url}/api/v1/matches", token, document)
+    assert status == 201 and body["status"] == "finished", body
+    return int(body["id"])
+
+
+def test_two_phones_naming_a_season_alike_at_once_make_one_and_are_told_of_it(
+    gunicorn: Any, database_url: str, tmp_path: Path
+) -> None:
+    url, _token = gunicorn
+    phones = [phone(url), phone(url)]
+    for round_ in range(ROUNDS):
+        form = {
+            "name": f"Liga {round_}",
+            "starts_on": "2026-09-01",
+            "ends_on": "2026-11-30",
+            "win_points": "3",
+            "shared_points": "1",
+            "other_points": "0",
+            "best_of": "",
+        }
+        answers = at_once(2, lambda index, form=form: phones[index].post("/seasons/", form))
+        assert sorted(status for status, _ in answers) == [302, 422], answers
+    with reader(database_url, tmp_path / "reader"):
+        names = list(db.session.scalars(sa.select(Season.name).order_by(Season.id)))
+    assert names == [f"Liga {round_}" for round_ in range(ROUNDS)]
+
+
+def test_two_phones_tapping_rematch_at_once_start_one_match_and_both_go_to_it(
+    gunicorn: Any, database_url: str, tmp_path: Path
+) -> None:
+    url, token = gunicorn
+    phones = [phone(url), phone(url)]
+    ended = [finished_match(url, token) for _ in range(ROUNDS)]
+    for match_id in ended:
+        answers = at_once(2, lambda index, match_id=match_id: phones[index].post(f"/matches/{match_id}/rematch", {}))
+        assert [status for status, _ in answers] == [302, 302], answers
+        assert answers[0][1] == answers[1][1] and re.fullmatch(r"/matches/\d+", answers[0][1]), answers
+    with reader(database_url, tmp_path / "reader"):
+        made = Counter(db.session.scalars(sa.select(Match.rematch_of).where(Match.rematch_of.is_not(None))))
+    assert made == dict.fromkeys(ended, 1)
+
+
+def test_two_entry_links_made_at_once_leave_one_open(gunicorn: Any, database_url: str, tmp_path: Path) -> None:
+    url, token = gunicorn
+    phones = [phone(url), phone(url)]
+    playing = [
+        call("POST", f"{url}/api/v1/matches", token, {"game": "tute2", "players": ["Ana", "Luis"]})[1]["id"]
+        for _ in range(ROUNDS)
+    ]
+    for match_id in playing:
+        answers = at_once(2, lambda index, match_id=match_id: phones[index].post(f"/matches/{match_id}/entry-link", {}))
+        assert [status for status, _ in answers] == [302, 302], answers
+    with reader(database_url, tmp_path / "reader"):
+        lasting = Counter(db.session.scalars(sa.select(EntryLink.match_id).where(EntryLink.stopped_at.is_(None))))
+        made = Counter(db.session.scalars(sa.select(EntryLink.match_id)))
+    assert made == dict.fromkeys(playing, 2)
+    assert lasting == dict.fromkeys(playing, 1)  # the older of each pair stopped at once, as the docs say

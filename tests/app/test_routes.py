@@ -25,6 +25,7 @@ REVIEWED_PUBLIC = {
     "share.live": "the live view's page, which holds nothing until its script sends the link's secret",
     "share.state": "the live view's scoreboard, for whoever sends its secret link",
     "share.old_link": "a live view's link made before 0.2 (its secret in the path), sent on to the page",
+    "share.old_state": "the poll of a live view's page opened before 0.2, for whoever holds its secret: a reload",
     "cards.preview": "the card of a shared live view, for a chat app's preview of the link (its key shows that alone)",
     "table.join": "the page an entry link opens, which hands its secret over",
     "table.enter": "joining a match's table with an entry link's secret (wrong ones rate-limited)",

@@ -7,19 +7,22 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytz
 from flask import Flask
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.figures import seasons
-from scorekeeper.models import Match, Player, PlayerRating, PlayerResult, User, YearReview
+from scorekeeper.models import Match, Player, PlayerRating, PlayerResult, Season, User, YearReview
 from scorekeeper.reads import transfer
 from scorekeeper.season_rules import LeaguePoints
 
@@ -260,6 +263,35 @@ def test_naming_changing_and_forgetting_a_season(ana: Browser, app: Flask) -> No
     assert ana.post(f"/seasons/named/{season_id}/delete").status_code == 302
     assert ana.get(f"/seasons/named/{season_id}").status_code == 404
     assert "Season 2026" in text(ana.get("/seasons/"))
+
+
+@pytest.mark.parametrize("field", ["win_points", "shared_points", "other_points"])
+def test_league_points_given_as_spaces_are_refused_at_their_field_when_named_and_changed(
+    ana: Browser, app: Flask, field: str
+) -> None:
+    fields = {
+        "name": "Liga de otoño",
+        "starts_on": "2026-09-01",
+        "ends_on": "2026-11-30",
+        "win_points": "3",
+        "shared_points": "1",
+        "other_points": "0",
+        "best_of": "",
+    }
+    error = re.compile(rf'id="{field}-error"[^>]*>\s*<p class="error">This field is required')
+    for blank in (" ", "\t", "\n"):
+        refused = ana.post("/seasons/", data={**fields, field: blank})
+        assert refused.status_code == 422
+        page = refused.get_data(as_text=True)
+        assert error.search(page) and 'value="Liga de otoño"' in page  # what was typed stays
+    made = ana.post("/seasons/", data=fields)
+    assert made.status_code == 302
+    season_id = int(made.headers["Location"].rsplit("/", 1)[1])
+    refused = ana.post(f"/seasons/named/{season_id}/edit", data={**fields, field: " "})
+    assert refused.status_code == 422 and error.search(refused.get_data(as_text=True))
+    with app.app_context():
+        kept = db.session.get(Season, season_id)
+        assert kept is not None and (kept.win_points, kept.shared_points, kept.other_points) == (3, 1, 0)
 
 
 def test_another_account_s_season_is_not_found(ana: Browser, bea: Browser, app: Flask) -> None:
@@ -511,3 +543,96 @@ def test_an_export_carries_the_named_seasons_and_an_import_brings_them_back_once
             ]
         else:
             raise AssertionError("a damaged season was read")
+
+
+def season_names(app: Flask, username: str = "ana") -> list[str]:
+    """Return the names of the account's named seasons, in the order they were named."""
+    with app.app_context():
+        account = services.user_named(username)
+        assert account is not None
+        return list(db.session.scalars(select(Season.name).where(Season.user_id == account.id).order_by(Season.id)))
+
+
+def test_an_export_holding_twin_seasons_imports_every_one_named_apart_and_once(ana: Browser, app: Flask) -> None:
+    def season(name: str, first: str = "2026-09-01", points: int = 3) -> dict[str, Any]:
+        return {
+            "name": name,
+            "starts_on": first,
+            "ends_on": "2026-11-30",
+            "win_points": points,
+            "shared_points": 1,
+            "other_points": 0,
+            "best_of": None,
+        }
+
+    with app.app_context():
+        services.name_season(user(app), services.SeasonRules("Liga", date(2026, 1, 1), date(2026, 6, 30)))
+        exported = transfer.export_data("ana")
+    # Seasons named alike on two phones at the same moment, as an earlier version let them be, and
+    # one of the account's name with other days; a name at the longest a season's name is.
+    long_name = "Campeonato de invierno del bar de Pepe 2"
+    assert len(long_name) == 40
+    exported["accounts"][0]["seasons"] = [
+        season("Liga de otoño"),
+        season("liga de OTOÑO"),
+        season("Liga de otoño", points=2),
+        season("Liga"),
+        season(long_name),
+        season(long_name, first="2026-10-01"),
+    ]
+    with app.app_context():
+        report = services.import_accounts(transfer.read_export(exported))
+    assert report["seasons"] == 6
+    assert season_names(app) == [
+        "Liga",
+        "Liga de otoño",
+        "liga de OTOÑO (2)",
+        "Liga de otoño (3)",
+        "Liga (2)",
+        long_name,
+        "Campeonato de invierno del bar de Pe (2)",
+    ]
+    # Every season of the file is there, under its name or named apart: the same file adds nothing more.
+    with app.app_context():
+        assert services.import_accounts(transfer.read_export(exported))["seasons"] == 0
+    assert len(season_names(app)) == 7
+
+
+def test_the_upgrade_that_names_seasons_once_keeps_twins_named_apart(
+    ana: Browser, app: Flask, database_url: str, tmp_path: Path
+) -> None:
+    with app.app_context():
+        for name in ("Liga", "Verano (2)"):
+            services.name_season(user(app), services.SeasonRules(name, date(2026, 1, 1), date(2026, 6, 30)))
+        db.session.remove()
+        db.engine.dispose()
+    migrate_to(database_url, tmp_path, "0024", down=True)
+    with app.app_context():  # as two phones could name them before: twins, in any case
+        ana_id = user(app).id
+        for name in ("LIGA", "Verano", "verano", "Liga"):
+            db.session.execute(
+                Season.__table__.insert().values(
+                    user_id=ana_id,
+                    name=name,
+                    starts_on=date(2026, 7, 1),
+                    ends_on=date(2026, 8, 31),
+                    win_points=3,
+                    shared_points=1,
+                    other_points=0,
+                    created_at=AT,
+                )
+            )
+        db.session.commit()
+        db.session.remove()
+        db.engine.dispose()
+    migrate_to(database_url, tmp_path, "head")
+    assert season_names(app) == ["Liga", "Verano (2)", "LIGA (2)", "Verano", "verano (3)", "Liga (3)"]
+    # From now on the database keeps them apart itself.
+    with app.app_context():
+        twin = Season(
+            user_id=ana_id, name="liga", name_key="liga", starts_on=date(2026, 1, 1), ends_on=date(2026, 2, 1)
+        )
+        db.session.add(twin)
+        with pytest.raises(IntegrityError):
+            db.session.commit()
+        db.session.rollback()

@@ -92,6 +92,30 @@ def test_a_link_made_before_links_were_hashed_still_opens_and_is_sent_on_to_the_
     assert "cannot be shown again" in page and "Stop sharing" in page and old_secret not in page
 
 
+def test_a_live_view_left_open_across_the_upgrade_is_answered_with_a_reload_into_the_page_of_today(
+    ana: Browser, app: Flask
+) -> None:
+    start(ana, "tute2", ["Ana", "Luis"])
+    secret = share_link(ana)
+    stranger = app.test_client()
+    # The page of versions before 0.2.0 asks for its link's state by the secret in the path, with the version
+    # it shows: whatever the version, its script swaps the answer's `html` into the page, where the
+    # refresh sends it on to its link's address, now the page that keeps the secret in the fragment.
+    for version in ("1", "0", "", "x"):
+        answer = stranger.get(f"/live/{secret}/state", query_string={"version": version})
+        assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+        state = answer.get_json()
+        assert isinstance(state["version"], int)
+        assert f'<meta http-equiv="refresh" content="0; url=/live#{secret}">' in state["html"]
+        assert f'href="/live#{secret}"' in state["html"]  # for a browser that does not follow the refresh
+    assert stranger.get(f"/live/{secret}").location == f"/live#{secret}"
+    # A link no longer shared is answered 404, which that page says as it always did.
+    for wrong in ("x" * 43, "not a key", secret[:-1]):
+        assert stranger.get(f"/live/{wrong}/state", query_string={"version": "1"}).status_code == 404
+    ana.post("/matches/1/share/revoke")
+    assert stranger.get(f"/live/{secret}/state", query_string={"version": "1"}).status_code == 404
+
+
 def test_the_share_link_comes_with_a_qr_code_of_itself_and_a_button_to_send_it(ana: Browser) -> None:
     start(ana, "tute2", ["Ana", "Luis"])
     assert '<svg role="img"' not in ana.get("/matches/1").get_data(as_text=True)  # nothing shared yet
@@ -328,7 +352,10 @@ def test_a_shared_link_previews_the_scoreboard_in_a_chat_app_with_a_card_that_lo
         assert match is not None and key == match.share_preview and key != match.share_salt
     # A chat app fetches the link as it was pasted: without its fragment, with no session.
     crawler = app.test_client()
-    page = crawler.get(address).get_data(as_text=True)
+    answer = crawler.get(address)
+    # It shows the match to whoever holds the link, and stops with the link: no cache keeps it.
+    assert answer.headers["Cache-Control"] == "no-store"
+    page = answer.get_data(as_text=True)
     image = re.search(r'<meta property="og:image" content="([^"]+)">', page)
     assert image is not None and image.group(1) == f"http://localhost/live/preview/{key}.png"
     assert '<meta property="og:title" content="Tute (two players): Ana, Luis">' in page
@@ -352,3 +379,4 @@ def test_a_shared_link_previews_the_scoreboard_in_a_chat_app_with_a_card_that_lo
     for wrong in ("0" * 32, "not-a-salt", "A" * 32, "1" * 400):
         assert crawler.get(f"/live/preview/{wrong}.png").status_code == 404
         assert crawler.get(f"/live?preview={wrong}").status_code == 200
+        assert crawler.get(f"/live?preview={wrong}").headers["Cache-Control"] == "no-store"

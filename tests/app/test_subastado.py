@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from ..conftest import Browser, signed_in
@@ -152,6 +153,35 @@ def test_a_refused_subastado_deal_says_why_at_each_field_and_keeps_the_values(an
     )
     refused = ana.post("/matches/1/deal", data=contract(1, 55, 60))
     assert "A bid is from 60 to 230 points, not 55." in text(refused)
+
+
+@pytest.mark.parametrize("blank", [" ", "\t", "\n"])
+def test_a_winner_of_the_auction_given_as_spaces_is_refused_at_its_field_on_entry_and_edit(
+    ana: Browser, app: Flask, blank: str
+) -> None:
+    from .test_table import join, make_link
+
+    start(ana, "subastado", PLAYERS)
+    phone = join(app, make_link(ana))
+    for browser in (ana, phone):  # the owner's phone and a phone that joined the table
+        refused = browser.post("/matches/1/deal", data={**contract(1, 60, 60), "declarer": blank})
+        assert refused.status_code == 422
+        assert re.search(
+            r'id="declarer-error"[^>]*>\s*<p class="error">Not a valid choice', refused.get_data(as_text=True)
+        )
+        assert re.search(r'name="bid"[^>]*value="60"', refused.get_data(as_text=True))  # what was typed stays
+    assert ana.post("/matches/1/deal", data=contract(1, 80, 62)).status_code == 302
+    for browser in (ana, phone):
+        form = browser.get("/matches/1/deals/1/edit").get_data(as_text=True)
+        version = re.search(r'name="version"[^>]*value="([^"]*)"', form)
+        assert version is not None
+        edit = {**contract(1, 80, 62), "declarer": blank, "version": version.group(1)}
+        refused = browser.post("/matches/1/deals/1/edit", data=edit)
+        assert refused.status_code == 422
+        assert re.search(
+            r'id="declarer-error"[^>]*>\s*<p class="error">Not a valid choice', refused.get_data(as_text=True)
+        )
+    assert [deal["declarer"] for deal in stored_deals(app, 1)] == [1]
 
 
 def test_edit_and_undo_a_subastado_deal(ana: Browser, app: Flask) -> None:
