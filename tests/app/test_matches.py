@@ -261,7 +261,7 @@ def test_undo_removes_pending_bids_first_then_the_last_deal(ana: Browser) -> Non
     ana.post("/matches/1/bids", data=bids_form([0, 0], number=2, dealer=1, cards=1))
     ana.post("/matches/1/undo")
     page = text(ana.get("/matches/1"))
-    assert "Enter the bids" in page and "+15" in page
+    assert "Enter the bids" in page and "1/1 15" in page  # deal 1 stays: Ana's bid/tricks over her total
     ana.post("/matches/1/undo")
     assert "No deals yet." in text(ana.get("/matches/1"))
 
