@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -13,6 +12,11 @@ from flask import current_app
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
+
+try:
+    import fcntl
+except ImportError:  # Windows has no flock: there one process of the quick start opens its SQLite file
+    fcntl = None  # type: ignore[assignment]
 
 #: The first key of PostgreSQL's advisory lock that migrating takes: "Scor" read as a number. The second
 #: is the schema's own id, so that installations in two schemas of one database do not wait for each other.
@@ -48,7 +52,7 @@ def migrating_alone(engine: Engine, waiting: Callable[[], None]) -> Iterator[Non
             locker.dispose()
         return
     database = engine.url.database if engine.dialect.name == "sqlite" else None
-    if not database or database == ":memory:" or database.startswith("file:"):
+    if not database or database == ":memory:" or database.startswith("file:") or fcntl is None:
         yield
         return
     folder = os.open(Path(database).resolve().parent, os.O_RDONLY)
