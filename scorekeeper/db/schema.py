@@ -76,7 +76,8 @@ def apply_migrations() -> None:
 
 
 def fill_missing_figures() -> None:
-    """Derive the statistics' rows and nights for matches that have none yet (a database from before they were kept)."""
+    """Derive the statistics' rows, nights and cached results where they are missing (a database from before
+    they were kept)."""
     from sqlalchemy import exists, select
 
     from ..extensions import db
@@ -92,5 +93,16 @@ def fill_missing_figures() -> None:
         .limit(1)
     )
     ungrouped = select(Match.id).where(Match.night_id.is_(None)).limit(1)
-    if any(db.session.scalar(query) is not None for query in (missing, unsummed, ungrouped)):
+    # A match to juegos whose result was cached before each deal said the juegos it earned: its chart,
+    # its night's and the API would go on without them.
+    unearned = (
+        select(Match.id)
+        .where(
+            Match.result["juegos"].as_string().is_not(None),
+            Match.result[("deals", 0, "number")].as_string().is_not(None),
+            Match.result[("deals", 0, "juegos")].as_string().is_(None),
+        )
+        .limit(1)
+    )
+    if any(db.session.scalar(query) is not None for query in (missing, unsummed, ungrouped, unearned)):
         recompute_all()

@@ -344,3 +344,25 @@ def test_an_import_leaves_postgresql_statistics_that_count_what_it_wrote(app: Fl
             )
         )
         assert deals and counted == deals
+
+
+def test_a_start_scores_again_the_matches_to_juegos_cached_before_deals_said_their_juegos(
+    app: Flask, tmp_path: Path
+) -> None:
+    ana = signed_in(app, "ana")
+    start(ana, "tute2", ["Ana", "Luis"], opt_target="3")
+    ana.post("/matches/1/deal", data=tute_form(70, 0))
+    start(ana, "tute2", ["Ana", "Luis"], opt_mode="points")  # a match without juegos, and one without deals
+    start(ana, "tute2", ["Ana", "Luis"], opt_target="3")
+    with app.app_context():
+        match = db.session.get(Match, 1)
+        assert match is not None and match.result is not None
+        kept = match.result
+        match.result = {**kept, "deals": [{k: v for k, v in deal.items() if k != "juegos"} for deal in kept["deals"]]}
+        db.session.commit()
+        url = str(db.engine.url.render_as_string(hide_password=False))
+    create_app({"TESTING": True, "SECRET_KEY": "again", "INSTANCE_PATH": str(tmp_path), "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        db.session.expire_all()
+        match = db.session.get(Match, 1)
+        assert match is not None and match.result == kept and kept["deals"][0]["juegos"] == [1, 0]
