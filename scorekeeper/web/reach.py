@@ -113,14 +113,25 @@ def _gunicorn_settings() -> Any:
 
 
 def _with_bind(arguments: list[str], bind: str) -> list[str]:
-    """Return gunicorn's arguments with `bind` in place of the addresses they name (or added, if none)."""
+    """Return gunicorn's arguments with `bind` in place of the addresses they name (or added, if none), and
+    the values of the settings they set (`-e NAME=VALUE`, a secret key or a database's password among
+    them) left out: the command goes to the host's log and onto the owner's pages."""
     kept: list[str] = ["--bind", bind]
-    skip = False
+    skip = setting = False
     for argument in arguments:
         if skip:
             skip = False
+        elif setting:
+            setting = False
+            kept.append(f"{argument.split('=', 1)[0]}=…")
         elif argument in ("-b", "--bind"):
             skip = True
+        elif argument in ("-e", "--env"):
+            setting = True
+            kept.append(argument)
+        elif argument.startswith(("--env=", "-e")):
+            option, value = ("--env", argument[6:]) if argument.startswith("--env=") else ("-e", argument[2:])
+            kept += [option, f"{value.split('=', 1)[0]}=…"]
         elif not argument.startswith(("--bind=", "-b")):
             kept.append(argument)
     return kept
@@ -167,9 +178,11 @@ def phones_reach(listening: Listening | None) -> str | None:
         if listening.sockets and not listening.addresses:
             return f"the table's phones open the address of the proxy in front of unix:{listening.sockets[0]}"
         here = ", ".join(f"{host}:{port}" for host, port in listening.addresses)
+        behind = " (behind a proxy, name the site's address in SCOREKEEPER_PUBLIC_URL instead)"
         return (
             f"the table's phones cannot reach it: {listening.server} listens on {here}, this computer only; "
             f"to serve the local network, start it with `{listening.network_command}`"
+            f"{behind if listening.server == 'gunicorn' else ''}"
         )
     host, port = served[0]
     if _is_every_address(host):

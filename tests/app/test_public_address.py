@@ -185,7 +185,8 @@ class RoutedSocket:
 PHONES_OPEN = re.compile(r"the table's phones open (\S+)")
 CANNOT_REACH = re.compile(
     r"the table's phones cannot reach it: (.+?) listens on (\S+), this computer only; "
-    r"to serve the local network, start it with `([^`]+)`$"
+    r"to serve the local network, start it with `([^`]+)`( \(behind a proxy, name the site's address in "
+    r"SCOREKEEPER_PUBLIC_URL instead\))?$"
 )
 
 
@@ -293,6 +294,7 @@ def test_gunicorn_says_where_the_table_s_phones_reach_it_or_the_command_that_let
     with started([*gunicorn, "-b", f"127.0.0.1:{port}", app], port, folder, env) as (line, _):
         refused = CANNOT_REACH.search(line)
         assert refused and refused.groups()[:2] == ("gunicorn", f"127.0.0.1:{port}"), line
+        assert refused.group(4), line  # a gunicorn on this computer only may be behind a proxy
         command = [*gunicorn[:3], "--bind", f"0.0.0.0:{port}", *gunicorn[3:], app]
         assert refused.group(3) == shlex.join(command), line
     with started(command, port, folder, env) as (line, _):
@@ -306,3 +308,25 @@ def test_a_site_s_start_says_the_phones_open_its_public_address(
     create_app({"SECRET_KEY": "x", "INSTANCE_PATH": str(tmp_path), "PUBLIC_URL": PUBLIC})
     [line] = [record.getMessage() for record in caplog.records if "schema revision" in record.getMessage()]
     assert line.endswith(f"; the table's phones open {PUBLIC}")
+
+
+def test_the_gunicorn_command_shown_keeps_no_setting_s_value() -> None:
+    # The command goes to the host's log and onto the owner's pages: a secret key or a database's
+    # password given to gunicorn with -e would be read there.
+    shown = reach._with_bind(
+        ["--preload", "-e", "SCOREKEEPER_SECRET_KEY=abc", "-b", "127.0.0.1:8000", "--env=SCOREKEEPER_DATABASE_URL=pw"]
+        + ["-eSCOREKEEPER_PUBLIC_URL=x", "scorekeeper:create_app()"],
+        "0.0.0.0:8000",
+    )
+    assert shown == [
+        "--bind",
+        "0.0.0.0:8000",
+        "--preload",
+        "-e",
+        "SCOREKEEPER_SECRET_KEY=…",
+        "--env",
+        "SCOREKEEPER_DATABASE_URL=…",
+        "-e",
+        "SCOREKEEPER_PUBLIC_URL=…",
+        "scorekeeper:create_app()",
+    ]
