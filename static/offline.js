@@ -214,30 +214,47 @@ function keptCount(path) {
 }
 
 function showKept() {
-  /* The deals kept on this phone for this match, and the totals they give: on the scoreboard, as
-     its standings, next deal and deal table; under the deal form, as a list and its totals. */
+  /* The deals kept on this phone for this match, and the totals they give: on the scoreboard, as its
+     standings, next deal and deal table; under the deal form (and on a scoreboard that cannot say
+     them: see below), as a list and its totals. */
   const box = $("#kept-deals");
   if (!box || typeof Rules === "undefined") return;
   const plan = JSON.parse(box.dataset.plan);
-  const mine = load(QUEUE).filter((item) => matchPath(item.action) === box.dataset.path)
-    .map((item) => keptDeal(plan, new URLSearchParams(item.body))).filter(Boolean);
+  const items = load(QUEUE).filter((item) => matchPath(item.action) === box.dataset.path);
+  const mine = items.map((item) => keptDeal(plan, new URLSearchParams(item.body))).filter(Boolean);
+  /* The page's standings are those the kept deals follow only if they are the very next deals: a deal
+     entered meanwhile on another phone, or kept deals sent in part before this copy was kept, and the
+     totals would be another match's; a refused deal will not be stored as it is. */
+  const refusal = load(REFUSAL, null);
+  const follows = mine.length > 0 && mine.every((kept, index) => kept.number === plan.next_number + index)
+    && !(refusal && refusal.path === box.dataset.path);
+  const note = $("#provisional-note");
+  if (note && !note.hidden && !follows) { location.reload(); return; }  /* the board said what no longer holds */
   box.hidden = mine.length === 0;
   if (!mine.length) return;
   const standing = Rules.follow(plan.rules, { totals: plan.totals, juegos: plan.juegos, dealt: plan.next_number - 1 },
     mine.map((kept) => kept.deal));
-  if (showProvisionalBoard(plan, mine, standing)) {
+  if (follows && showProvisionalBoard(plan, mine, standing, pendingBids(plan, items, standing))) {
     box.hidden = true;
     return;
   }
-  const { totals, juegos } = standing;
   const lines = mine.map((kept, index) => dealLine(box.dataset.keptDeal, plan, kept, standing.scores[index] || Rules.score(plan.rules, kept.deal).scores));
-  const count = (name, num) => fillIn(saying(box, name, num), { num });
-  const said = plan.side_names.map((name, side) => (juegos ? `${name} ${count("juegos", juegos[side])}, ${count("points", totals[side])}` : `${name} ${totals[side]}`));
   const list = Object.assign(document.createElement("ul"), { className: "list" });
   list.replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
-  box.replaceChildren(
-    Object.assign(document.createElement("h2"), { textContent: box.dataset.keptTitle }), list,
-    Object.assign(document.createElement("p"), { className: "provisional", textContent: `${box.dataset.provisional}: ${said.join(" · ")}` }));
+  box.replaceChildren(Object.assign(document.createElement("h2"), { textContent: box.dataset.keptTitle }), list);
+  if (follows) {
+    const { totals, juegos } = standing;
+    const count = (name, num) => fillIn(saying(box, name, num), { num });
+    const said = plan.side_names.map((name, side) => (juegos ? `${name} ${count("juegos", juegos[side])}, ${count("points", totals[side])}` : `${name} ${totals[side]}`));
+    box.append(Object.assign(document.createElement("p"), { className: "provisional", textContent: `${box.dataset.provisional}: ${said.join(" · ")}` }));
+  }
+}
+
+function pendingBids(plan, items, standing) {
+  /* The bids of the next deal, kept on this phone without its tricks (a game whose bids come first), or null. */
+  const last = items.length ? new URLSearchParams(items[items.length - 1].body) : null;
+  if (!plan.bids_first || !last || last.has("tricks-0") || Number(last.get("number")) !== standing.dealt + 1) return null;
+  return plan.names.map((_, seat) => last.get(`bids-${seat}`));
 }
 
 function sayAgain(node, values, count = null) {
@@ -247,29 +264,40 @@ function sayAgain(node, values, count = null) {
   if (template) node.textContent = fillIn(template, values);
 }
 
-function showProvisionalBoard(plan, mine, standing) {
+function showProvisionalBoard(plan, mine, standing, bids) {
   /* The scoreboard as the deals kept on this phone leave the match, marked as provisional: the
-     standings ranked on the totals they give (juegos where the match counts them), who deals next,
-     the one way on (the deal form kept on the phone) and the kept deals in the deal table, each
-     marked as not sent. The server says it all again once they are sent. False off the scoreboard. */
+     standings ranked as the server ranks them (the winners first, once the kept deals end the match;
+     then juegos where the match counts them, else totals), with the next deal's bids kept so far, who
+     deals next, the one way on (the deal form kept on the phone), and the kept deals in the deal
+     table, each marked as not sent. The server says it all again once they are sent. The chart, of
+     the deals sent, gives way. False off the scoreboard. */
   const table = $("#totals table.standings");
   if (!table) return false;
   const note = $("#provisional-note");
   if (note) { sayAgain(note, { num: mine.length }, mine.length); note.hidden = false; }
   $("#totals").classList.add("provisional");
+  $$(".chart-box").forEach((chart) => { chart.hidden = true; });
   const scores = standing.juegos || standing.totals;
+  const key = (side) => [standing.winners.includes(side) ? 1 : 0, scores[side]];
+  const above = (one, other) => one[0] > other[0] || (one[0] === other[0] && one[1] > other[1]);
   const rows = $$("tr.standing", table);
   rows.forEach((row) => {
     const side = Number(row.dataset.side);
-    row.dataset.rank = String(1 + scores.filter((other) => other > scores[side]).length);
+    row.dataset.rank = String(1 + rows.filter((other) => above(key(Number(other.dataset.side)), key(side))).length);
     $(".rank", row).textContent = row.dataset.rank;
-    row.classList.remove("winner");
+    const won = standing.winners.includes(side);
+    row.classList.toggle("winner", won);
     $$(".badge", row).forEach((badge) => badge.remove());
-    const bid = $(".bid", row);
-    if (bid) bid.replaceChildren();  /* the bids waiting for their tricks were kept with them */
+    if (won && note) $(".fit", row).append(" ", Object.assign(document.createElement("span"), { className: "badge", textContent: note.dataset.winner }));
     $(".score", row).textContent = String(scores[side]);
     if (standing.juegos && $(".points", row)) $(".points", row).textContent = String(standing.totals[side]);
+    const bid = $(".bid", row);
+    if (bid) {
+      const sideBid = bids && plan.sides[side].length === 1 ? bids[plan.sides[side][0]] : null;
+      bid.replaceChildren(...(sideBid === null ? [] : [Object.assign(document.createElement("span"), { textContent: sideBid })]));
+    }
   });
+  $$(".bid", table).forEach((cell) => { cell.hidden = !bids; });
   rows.sort((one, other) => Number(one.dataset.rank) - Number(other.dataset.rank) || Number(one.dataset.side) - Number(other.dataset.side))
     .forEach((row) => row.parentNode.append(row));
   const next = $("#next");
@@ -382,6 +410,7 @@ async function sendQueue() {
         store(REFUSAL, { key: item.key, number: body.get("number"), reason: await reasonOf(response),
                          path: matchPath(item.action), over: over === "finished" || over === "abandoned" ? over : null });
         showRefusal();
+        showKept();  /* a scoreboard that said the kept deals goes back to what is stored */
         return;
       }
       if (!stored(response, item.action)) return;  /* the server is not ready, or the session ended: later */

@@ -137,16 +137,29 @@ const Rules = (() => {
       return { scores, winner, juegos: earned === null ? null : scores.map((_, side) => (side === winner ? earned : 0)) };
     },
 
-    /* Add a checked deal to the standing; say whether the match is over after it. */
+    /* Of the sides `tied` at the end of a match on points, the winner of its last deal if it is one of
+       them; else the first of them to play after the dealer. */
+    tieWinner(rules, tied, preferred, dealer) {
+      if (tied.includes(preferred)) return preferred;
+      const sideOf = (seat) => rules.sides.findIndex((side) => side.includes(seat));
+      return sideOf(rules.play_order[dealer].find((seat) => tied.includes(sideOf(seat))));
+    },
+
+    /* Add a checked deal to the standing; say whether the match is over after it, and who won it. */
     apply(rules, standing, deal) {
       const result = cardPoints.score(rules, deal);
       result.scores.forEach((score, side) => { standing.totals[side] += score; });
-      if (deal.tute && rules.tute_ends_match) return { result, finished: true };
+      if (deal.tute && rules.tute_ends_match) return { result, finished: true, winners: [result.winner] };
       if (standing.juegos && result.juegos) {
         result.juegos.forEach((count, side) => { standing.juegos[side] += count; });
-        return { result, finished: standing.juegos[result.winner] >= rules.target };
+        const won = standing.juegos[result.winner] >= rules.target;
+        return { result, finished: won, winners: won ? [result.winner] : [] };
       }
-      return { result, finished: Math.max(...standing.totals) >= rules.target };
+      const best = Math.max(...standing.totals);
+      if (best < rules.target) return { result, finished: false, winners: [] };
+      const leaders = standing.totals.map((_, side) => side).filter((side) => standing.totals[side] === best);
+      const leader = leaders.length === 1 ? leaders[0] : cardPoints.tieWinner(rules, leaders, result.winner, deal.dealer);
+      return { result, finished: true, winners: [leader] };
     },
   };
 
@@ -214,10 +227,13 @@ const Rules = (() => {
       return { scores: deal.bids.map((bid, seat) => rules.scores[bid][deal.tricks[seat]] * factor), winner: null, juegos: null };
     },
 
+    /* Over with the schedule's last deal: every player with the best total wins. */
     apply(rules, standing, deal) {
       const result = bids.score(rules, deal);
       result.scores.forEach((score, side) => { standing.totals[side] += score; });
-      return { result, finished: standing.dealt + 1 >= rules.schedule.length };
+      const finished = standing.dealt + 1 >= rules.schedule.length;
+      const best = Math.max(...standing.totals);
+      return { result, finished, winners: finished ? standing.totals.map((_, seat) => seat).filter((seat) => standing.totals[seat] === best) : [] };
     },
   };
 
@@ -319,10 +335,11 @@ const Rules = (() => {
     apply(rules, standing, deal) {
       const result = auction.score(rules, deal);
       result.scores.forEach((score, side) => { standing.totals[side] += score; });
-      if (deal.tute) return { result, finished: true };
+      if (deal.tute) return { result, finished: true, winners: [deal.tute.seat] };
       const best = Math.max(...standing.totals);
       const due = rules.deals !== null ? standing.dealt + 1 >= rules.deals : best >= rules.target;
-      return { result, finished: due && standing.totals.filter((total) => total === best).length === 1 };
+      const finished = due && standing.totals.filter((total) => total === best).length === 1;
+      return { result, finished, winners: finished ? [standing.totals.indexOf(best)] : [] };
     },
   };
 
@@ -410,11 +427,13 @@ const Rules = (() => {
     cardsFor: (rules, number) => (rules.schedule && number >= 1 && number <= rules.schedule.length ? rules.schedule[number - 1] : null),
 
     /* The standing after checked `deals` are added to `start` ({totals, juegos, dealt, finished,
-       next_dealer}): totals, juegos, each deal's scores, whether the match is over, and who deals
-       next with how many cards. A deal after the end is not counted: the server refuses it. */
+       winners, next_dealer}): totals, juegos, each deal's scores, whether the match is over and who
+       won it, and who deals next with how many cards. A deal after the end is not counted: the server
+       refuses it. */
     follow(rules, start, deals) {
       const standing = { totals: start.totals.slice(), juegos: start.juegos ? start.juegos.slice() : null, dealt: start.dealt };
       let finished = Boolean(start.finished);
+      let winners = start.winners || [];
       let nextDealer = start.next_dealer ?? null;
       const scores = [];
       deals.forEach((deal) => {
@@ -423,10 +442,11 @@ const Rules = (() => {
         standing.dealt += 1;
         scores.push(step.result.scores);
         finished = step.finished;
+        winners = step.winners;
         nextDealer = rules.next_dealer[deal.dealer];
       });
       return {
-        totals: standing.totals, juegos: standing.juegos, scores, finished, dealt: standing.dealt,
+        totals: standing.totals, juegos: standing.juegos, scores, finished, winners, dealt: standing.dealt,
         next_dealer: finished ? null : nextDealer,
         next_cards: finished || !rules.schedule ? null : rules.schedule[standing.dealt] ?? null,
       };

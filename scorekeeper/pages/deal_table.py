@@ -3,7 +3,7 @@ inside templates/matches/_table.html."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
@@ -43,6 +43,16 @@ class DealRow:
         return gettext("Edit deal %(number)s", number=self.number)
 
 
+def edit_links(match_id: int, editable: bool) -> Callable[[int, str, str], str] | None:
+    """Return what writes a deal's edit link (its number, class and text), or None where deals are not edited."""
+    if not editable:
+        return None
+    address, label = address_of("matches.edit_deal", "number", match_id=match_id), gettext("Edit deal %(number)s")
+    return lambda number, kind, text: (
+        f'<a class="{kind}" href="{address(number)}" aria-label="{escape(label % {"number": number})}">{text}</a>'
+    )
+
+
 def deal_rows(
     rows: Sequence[DealRow], side_names: Sequence[str], match_id: int, signed: bool, editable: bool
 ) -> Markup:
@@ -55,21 +65,16 @@ def deal_rows(
     """
     # Each sentence is looked up once for the whole table, then filled in row by row.
     running_title = escape(gettext("Running total"))
-    dealt, won_by, edit_label = gettext("%(name)s dealt"), gettext("won by %(names)s"), gettext("Edit deal %(number)s")
+    dealt, won_by = gettext("%(name)s dealt"), gettext("won by %(names)s")
     # What every row or cell repeats is written once; a cell then only adds its own figures.
     cell_starts = [f'\n      <td role="cell" class="num" data-side="{escape(name)}">\n        ' for name in side_names]
     running_start = f'</span><br>\n        <small class="running" title="{running_title}">'
     cell_end = "</small>\n      </td>"
-    edit_address = address_of("matches.edit_deal", "number", match_id=match_id) if editable else None
+    edit_link = edit_links(match_id, editable)
     parts: list[str] = []
     append = parts.append
     for row in rows:
-        edit = (
-            f'<br><a class="button small edit" href="{edit_address(row.number)}" '
-            f'aria-label="{escape(edit_label % {"number": row.number})}">✎</a>'
-            if edit_address is not None
-            else ""
-        )
+        edit = "<br>" + edit_link(row.number, "button small edit", "✎") if edit_link is not None else ""
         won = f"<br><small>{escape(won_by % {'names': row.winner})}</small>" if row.winner else ""
         append(
             f'<tr role="row">\n      <th scope="row" role="rowheader" class="deal-number">{row.number}{edit}</th>\n'
@@ -92,17 +97,11 @@ def sheet_rows(rows: Sequence[DealRow], match_id: int, editable: bool) -> Markup
 
     Written here for the reason `deal_rows` is: a long Pocha match of eight is some three hundred cells.
     """
-    edit_label = gettext("Edit deal %(number)s")
-    edit_address = address_of("matches.edit_deal", "number", match_id=match_id) if editable else None
+    edit_link = edit_links(match_id, editable)
     parts: list[str] = []
     append = parts.append
     for row in rows:
-        number = (
-            f'<a href="{edit_address(row.number)}" aria-label="{escape(edit_label % {"number": row.number})}">'
-            f"{row.number}</a>"
-            if edit_address is not None
-            else str(row.number)
-        )
+        number = edit_link(row.number, "sheet-edit", str(row.number)) if edit_link is not None else str(row.number)
         label = f"<small>{escape(row.label)}</small>" if row.label else ""
         append(f'<tr>\n      <th scope="row" class="deal-number">{number}{label}</th>')
         details = row.details

@@ -8,6 +8,10 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from scorekeeper import services
+from scorekeeper.extensions import db
+from scorekeeper.models import Match
+
 from .conftest import Phone, Server
 from .test_offline_evening import back_online, enter_tute, queued, start_on_the_server, stored_deals, wait_for_queue
 from .test_offline_table import BANNER, wait_for_kept
@@ -51,6 +55,10 @@ def test_twelve_tute_deals_kept_offline_show_on_the_scoreboard_as_the_server_the
     for number, ana in enumerate(points, start=1):
         enter_tute(phone, ana, number % 2)
         expect(phone.page.locator("h1")).to_have_text(f"Deal {number + 1}")
+        if number == 1:  # Ana 70 to Luis 50 and the last trick: one juego, said in the singular
+            expect(phone.page.locator("#kept-deals .provisional")).to_have_text(
+                "Provisional totals: Ana 1 juego, 70 points · Luis 0 juegos, 60 points"
+            )
     wait_for_queue(phone, 12)
     assert phone.page.title().startswith("Deal 13 ")  # the tab's title follows the heading
     phone.tap("a.button:has-text('Back to the scoreboard')")
@@ -69,11 +77,9 @@ def test_twelve_tute_deals_kept_offline_show_on_the_scoreboard_as_the_server_the
     expect(note).to_be_visible()
     assert phone.page.evaluate(BOARD) == offline
     assert phone.page.title().startswith("Tute (two players) ")
-    # Juegos: each deal's winner one (none over 100 at double_over_100 off); the plural as online
+    assert phone.page.locator(".chart-box").count() == 0 or phone.page.locator(".chart-box").is_hidden()
     phone.tap("#kept-next")
     phone.page.wait_for_selector("form.deal-form")
-    expect(phone.page.locator("#kept-deals .provisional")).to_contain_text("juegos")
-    assert " 1 juegos" not in phone.page.locator("#kept-deals").inner_text()
     phone.go("/matches/1")
     assert sent_and_shown(phone) == offline
     assert [deal["points"][0] for deal in stored_deals(server)] == points
@@ -118,3 +124,96 @@ def test_pocha_deals_kept_offline_show_in_the_score_sheet_with_the_next_cards_as
     assert phone.page.evaluate(BOARD) == offline
     assert sent_and_shown(phone) == offline
     assert len(stored_deals(server)) == 5 and queued(phone) == []
+
+
+#: The standings alone, as a player reads them (a finished match's scoreboard has no next deal).
+STANDINGS = """() => Array.from(document.querySelectorAll('#totals tr.standing'))
+  .map(row => row.innerText.replace(/\\s+/g, ' ').trim())"""
+
+
+def test_kept_deals_that_end_the_match_rank_and_mark_its_winner_as_the_server_then_does(
+    phone: Phone, server: Server
+) -> None:
+    start_on_the_server(server, "tute3", ["Ana", "Luis", "Carmen"], {"mode": "points", "target": 101})
+    keep_the_table(phone)
+    phone.go("/matches/1/deal")
+    phone.context.set_offline(True)
+    # Ana then Luis lead after a deal each; in the third Carmen passes both (130 to 110 and 110)
+    for number, points in enumerate(([60, 40, 20], [20, 60, 40], [20, 10, 90]), start=1):
+        phone.choose("trump", "copas")
+        for side, value in enumerate(points[:2]):
+            phone.type(f"#points{side}", str(value))
+        phone.choose("last_trick", 2)
+        phone.tap(SAVE)
+        wait_for_queue(phone, number)
+    phone.go("/matches/1")
+    expect(phone.page.locator("#next .next-dealer")).to_have_text(
+        "With the deals kept on this phone the match is over: its result shows once they are sent."
+    )
+    assert phone.page.locator("#kept-next").is_hidden()
+    offline = phone.page.evaluate(STANDINGS)
+    assert offline == ["1 Carmen winner 180", "2 Luis 110", "3 Ana 100"]
+    with phone.page.expect_navigation(timeout=15000):
+        back_online(phone)
+        expect(phone.page.locator(BANNER)).to_contain_text("were sent", timeout=15000)
+    phone.go("/matches/1")
+    assert phone.page.evaluate(STANDINGS) == offline
+
+
+def test_pocha_bids_kept_without_their_tricks_show_in_the_standings_as_the_server_then_shows_them(
+    phone: Phone, server: Server
+) -> None:
+    start_on_the_server(server, "pocha", ["Ana", "Luis", "Carmen"], {})  # 1 1 1 2 …
+    phone.go("/matches/1/deal")
+    for seat in (1, 2, 0):  # deal 1's bids, online: waiting on the server for their tricks
+        phone.choose(f"bids-{seat}", 0)
+    phone.tap(SAVE)
+    phone.page.wait_for_selector("#offline-tricks, input[name='tricks-1']")
+    keep_the_table(phone)
+    phone.go("/matches/1/deal")
+    phone.context.set_offline(True)
+    phone.choose("tricks-1", 1)  # deal 1's tricks
+    phone.choose("tricks-2", 0)
+    phone.tap(SAVE)
+    wait_for_queue(phone, 1)
+    for seat, bid in ((2, 1), (0, 0), (1, 1)):  # deal 2's bids, Luis deals
+        phone.choose(f"bids-{seat}", bid)
+    phone.tap(SAVE)
+    wait_for_queue(phone, 2)
+    phone.go("/matches/1")
+    offline = phone.page.evaluate(STANDINGS)
+    assert offline == ["1 Ana 0 10", "1 Carmen 1 10", "3 Luis 1 -5"]  # rank, name, bid, total
+    assert phone.page.locator("#totals th.bid").is_visible()
+    with phone.page.expect_navigation(timeout=15000):
+        back_online(phone)
+        expect(phone.page.locator(BANNER)).to_contain_text("were sent", timeout=15000)
+    phone.go("/matches/1")
+    assert phone.page.evaluate(STANDINGS) == offline
+
+
+def test_kept_deals_that_do_not_follow_the_page_s_last_deal_are_listed_without_totals(
+    phone: Phone, server: Server
+) -> None:
+    start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "points", "target": 10000})
+    keep_the_table(phone)
+    phone.go("/matches/1/deal")
+    phone.context.set_offline(True)
+    for ana in (70, 40, 90):
+        enter_tute(phone, ana, 0)
+    wait_for_queue(phone, 3)
+    # The first two went before the connection dropped again; the scoreboard kept is of before them.
+    with server.app.app_context():
+        match = db.session.get(Match, 1)
+        assert match is not None
+        for dealer, ana in enumerate((70, 40)):
+            services.add_deal(match, {"dealer": dealer, "trump": "copas", "points": [ana, 120 - ana], "last_trick": 0})
+        db.session.remove()
+    phone.page.evaluate(
+        "localStorage.setItem('scorekeeper-queue', JSON.stringify(JSON.parse(localStorage.getItem('scorekeeper-queue')).slice(2)))"
+    )
+    phone.go("/matches/1")  # the copy of before any deal, with deal 3 kept
+    box = phone.page.locator("#kept-deals")
+    expect(box).to_contain_text("Deal 3: Ana 100 · Luis 30")
+    assert "Provisional totals" not in box.inner_text()  # the deals between are not on this copy
+    assert phone.page.locator("#provisional-note").is_hidden() and phone.page.locator("tr.unsent").count() == 0
+    expect(phone.page.locator("#next .next-dealer")).to_have_text("Deal 1: Ana deals.")  # the copy, as kept

@@ -264,6 +264,7 @@ def test_the_browser_scores_follows_and_refuses_deals_as_the_engine_does(page: A
                     "juegos": start["juegos"],
                     "dealt": split,
                     "finished": start["finished"],
+                    "winners": start["winners"],
                     "next_dealer": start["next_dealer"],
                 },
                 "checks": checks,
@@ -274,8 +275,9 @@ def test_the_browser_scores_follows_and_refuses_deals_as_the_engine_does(page: A
         assert follow["totals"] == end["totals"], ("totals", deals, split)
         assert follow["juegos"] == end["juegos"], ("juegos", deals, split)
         assert follow["scores"] == [deal["scores"] for deal in end["deals"][split:]], ("scores", deals)
-        assert (follow["finished"], follow["next_dealer"], follow["next_cards"]) == (
+        assert (follow["finished"], follow["winners"], follow["next_dealer"], follow["next_cards"]) == (
             end["finished"],
+            end["winners"],
             end["next_dealer"],
             end["next_cards"],
         ), ("next", deals, split)

@@ -76,7 +76,7 @@ def test_a_finished_pocha_of_eight_reads_as_one_score_sheet_on_a_phone(
             "table.sheet thead th .visually-hidden", "nodes => nodes.map(n => n.textContent)"
         )
         assert heads == LONG_NAMES, path
-    # A card per deal took some eighteen screens; the whole match now takes a handful.
+    # The whole match in a handful of screens.
     height = phone.page.evaluate("document.documentElement.scrollHeight")
     assert height <= 6 * 740, height
     assert phone.errors == [], phone.errors
@@ -104,6 +104,8 @@ def test_a_score_sheet_row_says_each_player_s_bid_and_tricks_over_their_running_
     assert row == ["1 3 C", "1/1 15", "2/2 20", "1/0 -5"]
     lost = phone.page.eval_on_selector_all("table.sheet tbody td.lost", "nodes => nodes.length")
     assert lost == 1  # Carmen's missed bid
+    link = phone.page.locator("table.sheet tbody th a").bounding_box()
+    assert link is not None and link["height"] >= 44 and link["width"] >= 30, link  # a thumb's target
     phone.tap("table.sheet tbody th a")
     phone.page.wait_for_url(f"**/matches/{match_id}/deals/1/edit")
     phone.close()
