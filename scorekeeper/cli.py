@@ -126,9 +126,9 @@ def import_command(path: TextIO, username: str | None) -> None:
     if report["unset"]:
         made = "1 account was" if report["unset"] == 1 else f"{report['unset']} accounts were"
         click.echo(
-            f"{made} made without its language, time zone and night gap, which a file of 0.2.0 or earlier "
-            f"does not carry: they follow each browser and begin a night after {DEFAULT_NIGHT_GAP_HOURS} hours "
-            "until set on the account page."
+            f"{made} made without some of its settings (language, time zone, night gap), which a file of 0.2.0 "
+            f"or earlier does not carry: until set on the account page, the language and time zone follow each "
+            f"browser and a night ends after {DEFAULT_NIGHT_GAP_HOURS} hours without a deal."
         )
 
 

@@ -25,6 +25,8 @@ class WebGame(ABC):
     #: Whether a deal fits one row of numbers, a column per player (`describe_deal`'s figures and the scores):
     #: its deal table is then a score sheet, as the table keeps it on paper, rather than a card per deal.
     score_sheet: bool = False
+    #: What a score sheet's rows say, in a sentence under its title (the game's words).
+    sheet_caption: str = ""
 
     def __init__(self, engine: Game, asks_leader: bool = False) -> None:
         self.engine = engine

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..forms import DealForm, PochaDealForm
-from ..i18n import gettext, ngettext, suit_name
+from ..i18n import gettext, lazy_gettext, ngettext, suit_name
 from ..rules import SUITS, max_cards
 from ..rules.common import DECK_SIZES
 from ..rules.pocha import MAX_PLAYERS, MIN_PLAYERS
@@ -28,6 +28,10 @@ class PochaWeb(WebGame):
     folder = "pocha"
     signed_scores = True
     score_sheet = True
+    sheet_caption = lazy_gettext(
+        "Beside each deal's number, its cards in hand and the trump's initial; each player's bid/tricks over "
+        "their running total, in red where the deal cost them points."
+    )
 
     def deal_form(self, seat_names: Sequence[str], side_names: Sequence[str]) -> DealForm:
         """Return the deal form: dealer, trump, and each player's bid and tricks."""

@@ -154,7 +154,7 @@ def test_an_export_of_an_earlier_version_without_settings_makes_accounts_with_th
     imported = run(other, "import", str(backup))
     assert imported.exit_code == 0, imported.output
     assert "Imported 3 matches" in imported.output
-    assert "1 account was made without its language, time zone and night gap" in imported.output
+    assert "1 account was made without some of its settings (language, time zone, night gap)" in imported.output
     assert settings_of(other) == (None, None, 4)
 
 
