@@ -222,19 +222,20 @@ function showKept() {
   const plan = JSON.parse(box.dataset.plan);
   const items = load(QUEUE).filter((item) => matchPath(item.action) === box.dataset.path);
   const mine = items.map((item) => keptDeal(plan, new URLSearchParams(item.body))).filter(Boolean);
-  /* The page's standings are those the kept deals follow only if they are the very next deals: a deal
+  /* The page's totals are those the kept deals follow only if they are the very next deals: a deal
      entered meanwhile on another phone, or kept deals sent in part before this copy was kept, and the
-     totals would be another match's; a refused deal will not be stored as it is. */
+     totals would be another match's. Nor does the scoreboard stand a refused deal among the others, as
+     if it were to be stored as it is: the banner says what to do with it, and the list shows it. */
+  const follows = mine.length > 0 && mine.every((kept, index) => kept.number === plan.next_number + index);
   const refusal = load(REFUSAL, null);
-  const follows = mine.length > 0 && mine.every((kept, index) => kept.number === plan.next_number + index)
-    && !(refusal && refusal.path === box.dataset.path);
+  const onBoard = follows && !(refusal && refusal.path === box.dataset.path);
   const note = $("#provisional-note");
-  if (note && !note.hidden && !follows) { location.reload(); return; }  /* the board said what no longer holds */
+  if (note && !note.hidden && !onBoard) { location.reload(); return; }  /* the board said what no longer holds */
   box.hidden = mine.length === 0;
   if (!mine.length) return;
   const standing = Rules.follow(plan.rules, { totals: plan.totals, juegos: plan.juegos, dealt: plan.next_number - 1 },
     mine.map((kept) => kept.deal));
-  if (follows && showProvisionalBoard(plan, mine, standing, pendingBids(plan, items, standing))) {
+  if (onBoard && showProvisionalBoard(plan, mine, standing, pendingBids(plan, items, standing))) {
     box.hidden = true;
     return;
   }
