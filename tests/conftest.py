@@ -59,8 +59,23 @@ SLOWEST_FIRST = (
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the slowest tests first, keeping the collection order among the others."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the browser's tests on SQLite alone but for those marked `both_databases`, and the slowest
+    tests first, keeping the collection order among the others."""
+    # Every request a page makes is an app test's too, run on both databases; a browser test adds
+    # what the browser does, the same whatever the server stores in. Those that marked themselves
+    # are where the database's own behaviour shows: two phones writing, kept deals sent together.
+    on_one_database = [
+        item
+        for item in items
+        if item.nodeid.startswith("tests/e2e/")
+        and "[postgresql" in item.nodeid
+        and item.get_closest_marker("both_databases") is None
+    ]
+    if on_one_database:
+        config.hook.pytest_deselected(items=on_one_database)
+        dropped = set(on_one_database)
+        items[:] = [item for item in items if item not in dropped]
 
     def rank(item: pytest.Item) -> int:
         return next((n for n, prefix in enumerate(SLOWEST_FIRST) if item.nodeid.startswith(prefix)), len(SLOWEST_FIRST))

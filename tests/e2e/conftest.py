@@ -134,7 +134,8 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path: Path, browser: Any, database_url: str) -> Iterator[Server]:
-    """Serve a fresh app for one test (on SQLite, and again on PostgreSQL when its URL is set)."""
+    """Serve a fresh app for one test (on SQLite, and again on PostgreSQL when its URL is set and the
+    test is marked `both_databases`)."""
     running = Server(tmp_path, database_url)
     yield running
     running.stop()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from scorekeeper import services
@@ -15,6 +16,9 @@ from scorekeeper.models import Deal, Match
 
 from .conftest import Phone, Server
 from .test_table import SAVE
+
+#: Phones writing to one match: on PostgreSQL too, whose transactions see each other otherwise than SQLite's.
+pytestmark = pytest.mark.both_databases
 
 
 def queued(phone: Phone) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
@@ -75,6 +76,7 @@ def test_without_a_share_sheet_the_send_button_stays_hidden(phone: Phone) -> Non
     expect(phone.page.locator("[data-share-url]")).to_be_hidden()
 
 
+@pytest.mark.both_databases
 def test_deals_saved_offline_are_sent_once_when_the_connection_returns(phone: Phone, server: Server) -> None:
     phone.start_match("tute2", ["Ana", "Luis"])
     phone.tap(ENTER)

@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from scorekeeper.extensions import db
 from scorekeeper.models import Deal
 
 from .conftest import Phone, Server
 from .test_table import enter_pocha_deal, enter_tute_deal
+
+#: Phones writing to one match: on PostgreSQL too, whose transactions see each other otherwise than SQLite's.
+pytestmark = pytest.mark.both_databases
 
 #: How soon the owner's scoreboard must show a deal entered on another phone.
 SOON = 5000
