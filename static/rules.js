@@ -4,7 +4,7 @@
    nothing here knows a game's name or a score of its own, it only follows that data, dispatching
    on its `kind` (the shape of the deal form). A test plays these functions and the engine on the
    same matches and asks them to agree.
-   No DOM: functions of (rules, deal), the deal shaped as a match document holds it (DESIGN.md). */
+   No DOM: functions of (rules, deal), the deal shaped as a match document holds it (docs/api.md). */
 "use strict";
 
 const Rules = (() => {

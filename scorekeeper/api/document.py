@@ -133,8 +133,8 @@ def openapi_document() -> dict[str, Any]:
                 "The JSON API of Scorekeeper. Every operation but this document needs an API token, made on the "
                 "account page or with `flask --app scorekeeper token create NAME`, sent as "
                 "`Authorization: Bearer <token>`. Bodies and answers are JSON. A rule violation answers 422 with "
-                "every problem and its code (RULES.md); a method a path does not take answers 405 with `Allow` and "
-                "a `message`; an address that is not the API's answers 404."
+                "every problem and its code (the project's docs/rules.md lists them); a method a path does not take "
+                "answers 405 with `Allow` and a `message`; an address that is not the API's answers 404."
             ),
         },
         "servers": [{"url": API_ROOT}],

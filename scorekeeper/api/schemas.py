@@ -85,8 +85,8 @@ def options_schema(game: str) -> Schema:
     specs = get_game(game).option_specs
     schema: Schema = {
         "type": "object",
-        "description": "House rules (RULES.md); an option left out keeps its default. An unknown option or a value "
-        "out of range is `options_invalid`, a value of the wrong type `malformed`.",
+        "description": "House rules (docs/rules.md); an option left out keeps its default. An unknown option or a "
+        "value out of range is `options_invalid`, a value of the wrong type `malformed`.",
         "properties": {spec.name: option_schema(spec) for spec in specs},
         "additionalProperties": False,
     }
@@ -172,7 +172,7 @@ def night_view() -> Schema:
 
 
 def result() -> Schema:
-    """Return the schema of the rules engine's result (DESIGN.md)."""
+    """Return the schema of the rules engine's result (docs/api.md, *A match as the API answers it*)."""
     whole = {"type": "integer"}
     side = {"type": "integer", "minimum": 0}
     per_side = {"type": "array", "items": whole}
@@ -260,7 +260,7 @@ def components() -> dict[str, Schema]:
         schemas[f"New{name}Match"] = match_document_schema(game)
         schemas[f"{name}MatchDocument"] = match_document_schema(game, stored=True)
     schemas["NewMatch"] = {
-        "description": "A match document (DESIGN.md), optionally with `first_dealer` and `note`; with deals, the "
+        "description": "A match document (docs/api.md), optionally with `first_dealer` and `note`; with deals, the "
         "whole match is checked and imported at once.",
         "oneOf": [ref(f"New{name}Match") for name in by_game.values()],
         "discriminator": {
@@ -312,7 +312,10 @@ def components() -> dict[str, Schema]:
                             "description": "The deal, counted from 1; null for the match itself.",
                         },
                         "field": {"type": "string", "examples": ["points", "players.1", "options.target"]},
-                        "code": {"enum": [code.value for code in Code], "description": "A stable code of RULES.md."},
+                        "code": {
+                            "enum": [code.value for code in Code],
+                            "description": "A stable code, as docs/rules.md lists them.",
+                        },
                         "message": {
                             "type": "string",
                             "minLength": 1,

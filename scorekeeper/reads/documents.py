@@ -11,7 +11,7 @@ from .matches import ShownMatch
 
 
 def match_document(match: Match | ShownMatch, deals: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
-    """Return the match as a match document (DESIGN.md), optionally with other deals."""
+    """Return the match as a match document (docs/api.md), optionally with other deals."""
     return {
         "game": match.game,
         "players": match.player_names,

@@ -1,7 +1,7 @@
 """The rules engine of Scorekeeper: Tute, Tute subastado and Pocha, checked and scored.
 
 Pure Python with no I/O. The public door is `score_match`, which takes a match document
-(see DESIGN.md) and returns the JSON-shaped result, or raises `RuleViolation` whose
+(see docs/api.md) and returns the JSON-shaped result, or raises `RuleViolation` whose
 `errors` list every problem with a stable code. The typed values and helpers behind it
 are exported for the rest of the package::
 

@@ -53,7 +53,7 @@ class MatchGoal:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """The standing of a match after all its deals, as DESIGN.md's result describes it."""
+    """The standing of a match after all its deals, as docs/api.md's result describes it."""
 
     game: str
     sides: tuple[tuple[int, ...], ...]
@@ -227,7 +227,7 @@ class Game(ABC):
         return changed
 
     def default_options(self) -> dict[str, object]:
-        """Return every house rule at its default (the defaults RULES.md names)."""
+        """Return every house rule at its default (the defaults docs/rules.md names)."""
         log = ErrorLog()
         values = self.check_options({}, self.min_players, log)
         assert values is not None

@@ -78,7 +78,7 @@ def next_seat(seat: int, players: int) -> int:
 
 
 class Code(StrEnum):
-    """The stable codes of every rejection, exactly as RULES.md names them."""
+    """The stable codes of every rejection, exactly as docs/rules.md names them."""
 
     MALFORMED = "malformed"
     GAME_UNKNOWN = "game_unknown"

@@ -38,7 +38,7 @@ def check_match(document: object) -> MatchResult:
 
 
 def score_match(document: object) -> dict[str, Any]:
-    """Check and score a match document (DESIGN.md's format); return the JSON-shaped result."""
+    """Check and score a match document (docs/api.md's format); return the JSON-shaped result."""
     return check_match(document).to_dict()
 
 

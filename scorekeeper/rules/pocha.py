@@ -94,7 +94,7 @@ class PochaDeal:
 
 
 def max_cards(players: int, deck: int = 40, remove_twos: bool = True) -> int:
-    """Return the most cards each player can be dealt (M in RULES.md).
+    """Return the most cards each player can be dealt (M in docs/rules.md).
 
     `remove_twos` takes the four 2s out for 3 or 6 players so that every card is dealt; a
     48-card deck already deals out evenly to them, so it keeps its 2s.

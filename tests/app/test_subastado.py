@@ -93,7 +93,7 @@ def test_a_whole_subastado_match_to_500_through_the_pages(ana: Browser, app: Fla
     form = ana.get("/matches/1/deal").get_data(as_text=True)
     assert 'data-live-check="auction"' in form and 'value="passed"' in form
     assert re.search(r'name="bid"[^>]*value="60"', form), "the bid starts at the lowest the auction allows"
-    # RULES.md's first example: Luis bids 80 in copas, takes 62 card points and the last trick, sings copas
+    # docs/rules.md's first example: Luis bids 80 in copas, takes 62 card points and the last trick, sings copas
     assert ana.post("/matches/1/deal", data=contract(1, 80, 62, True, sung=("copas",))).status_code == 302
     assert stored_deals(app, 1)[0] == {
         "dealer": 0,
@@ -113,7 +113,7 @@ def test_a_whole_subastado_match_to_500_through_the_pages(ana: Browser, app: Fla
     assert stored_deals(app, 1)[1] == {"dealer": 1, "passed": True}
     board = text(ana.get("/matches/1"))
     assert "everyone passed" in board and "Deal 3: Carmen deals." in board
-    # RULES.md's second example: Ana bids 100 in oros and fails with 90
+    # docs/rules.md's second example: Ana bids 100 in oros and fails with 90
     ana.post("/matches/1/deal", data=contract(0, 100, 70, number=3, dealer=2, trump="oros", sung=("espadas",)))
     board = text(ana.get("/matches/1"))
     assert "Ana bid 100 in oros · sang 20 in espadas · contract failed with 90" in board

@@ -53,14 +53,14 @@ def test_a_whole_tute3_match_through_the_pages_ends_with_its_winner_and_a_rematc
     for side in range(3):
         assert f'name="points{side}"' in form
     assert form.count('name="last_trick"') == 3 and 'name="cante_oros" value="2"' in form
-    # RULES.md's first tute3 example, Carmen's points left for the form to fill in (120 - 50 - 40)
+    # docs/rules.md's first tute3 example, Carmen's points left for the form to fill in (120 - 50 - 40)
     saved = ana.post("/matches/1/deal", data=deal((50, 40, ""), 2, trump="oros", cantes={"oros": 1}))
     assert saved.status_code == 302
     assert stored_deals(app, 1)[0]["points"] == [50, 40, 30]
     board = text(ana.get("/matches/1"))
     assert "Deal 2: Luis deals." in board
     assert "50–40–30" in board and "Luis sang 40 in oros" in board
-    # RULES.md's second example, dealt by Luis: Ana and Carmen tie on 60, Carmen plays first after Luis
+    # docs/rules.md's second example, dealt by Luis: Ana and Carmen tie on 60, Carmen plays first after Luis
     ana.post("/matches/1/deal", data=deal((60, 0, 60), 1, number=2, dealer=1))
     ana.post("/matches/1/deal", data=deal((20, 30, 70), 2, number=3, dealer=2))
     board = text(ana.get("/matches/1"))

@@ -48,7 +48,7 @@ def enter_contract(
 def test_a_whole_subastado_to_500_with_a_failed_contract_and_a_passed_deal(phone: Phone) -> None:
     phone.start_match("subastado", ["Ana", "Luis", "Carmen"])
     assert "Deal 1: Ana deals." in phone.text() and "Luis speaks first in the auction." in phone.text()
-    # RULES.md's example: Luis bids 80 in copas, takes 62 card points and the last trick, sings copas: 112.
+    # docs/rules.md's example: Luis bids 80 in copas, takes 62 card points and the last trick, sings copas: 112.
     assert enter_contract(phone, 1, 80, "copas", 62, True, ("copas",)) <= 6
     assert "Carmen speaks first in the auction." in phone.text()
     before = phone.taps

@@ -41,7 +41,7 @@ def enter_tute3_deal(
 def test_a_whole_match_of_tute_for_three_to_its_end_in_six_taps_a_deal(phone: Phone) -> None:
     phone.start_match("tute3", ["Ana", "Luis", "Carmen"])
     assert "Deal 1: Ana deals." in phone.text()
-    # RULES.md's example: 50 / 40 / 30, Carmen took the last trick, Luis sang 40 in oros: 50 / 80 / 40.
+    # docs/rules.md's example: 50 / 40 / 30, Carmen took the last trick, Luis sang 40 in oros: 50 / 80 / 40.
     assert enter_tute3_deal(phone, "oros", (50, 40), 2, ("oros", 1)) <= 6
     assert "Luis sang 40 in oros" in phone.text()
     assert "Deal 2: Luis deals." in phone.text()

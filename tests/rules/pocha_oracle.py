@@ -1,4 +1,4 @@
-"""Pocha scored a second time, straight from RULES.md, to check the engine against.
+"""Pocha scored a second time, straight from docs/rules.md, to check the engine against.
 
 Deliberately plain and imports nothing from the engine: a wrong schedule, score or
 winner in `scorekeeper.rules` cannot also be wrong here by sharing its code.
@@ -21,7 +21,7 @@ DEFAULTS: dict[str, Any] = {
 
 
 def most_cards(players: int, deck: int = 40, remove_twos: bool = True) -> int:
-    """M of RULES.md: the cards in the deck shared out, after the 2s come out for 3 or 6 players.
+    """M of docs/rules.md: the cards in the deck shared out, after the 2s come out for 3 or 6 players.
 
     The 2s come out "so that every card can be dealt": 40 cards do not share out among 3 or 6
     players and 36 do, while 48 cards already share out among them, so a 48-card deck keeps its 2s.
@@ -33,7 +33,7 @@ def most_cards(players: int, deck: int = 40, remove_twos: bool = True) -> int:
 
 
 def schedule(players: int, options: dict[str, Any]) -> list[int]:
-    """The cards per player of every deal, as RULES.md's option `schedule` spells them out."""
+    """The cards per player of every deal, as docs/rules.md's option `schedule` spells them out."""
     rules = {**DEFAULTS, **options}
     chosen = rules["schedule"]
     if isinstance(chosen, list):

@@ -1,4 +1,4 @@
-"""Tute subastado scored a second time, straight from RULES.md, to check the engine against.
+"""Tute subastado scored a second time, straight from docs/rules.md, to check the engine against.
 
 Deliberately plain and imports nothing from the engine: a wrong contract, score, match end or
 tie in `scorekeeper.rules` cannot also be wrong here by sharing its code.
@@ -22,7 +22,7 @@ DEFAULTS: dict[str, Any] = {
 
 
 def rules_of(options: dict[str, Any]) -> dict[str, Any]:
-    """The house rules with RULES.md's defaults filled in."""
+    """The house rules with docs/rules.md's defaults filled in."""
     return {**DEFAULTS, **options}
 
 
@@ -50,7 +50,7 @@ def deal_scores(deal: dict[str, Any], rules: dict[str, Any], players: int) -> tu
 
 
 def result(document: dict[str, Any]) -> dict[str, Any]:
-    """Score a valid subastado match document as RULES.md says."""
+    """Score a valid subastado match document as docs/rules.md says."""
     rules = rules_of(document.get("options") or {})
     players = len(document["players"])
     totals = [0] * players

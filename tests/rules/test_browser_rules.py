@@ -21,7 +21,7 @@ def rules_of(game: str, seats: int, **options: Any) -> dict[str, Any]:
 
 
 def pocha_table(most: int, exact: int, per: int, miss: int) -> list[list[int]]:
-    """Write RULES.md's Pocha score out again, by hand, for every bid and tricks pair."""
+    """Write docs/rules.md's Pocha score out again, by hand, for every bid and tricks pair."""
     return [
         [exact + per * tricks if bid == tricks else -miss * abs(bid - tricks) for tricks in range(most + 1)]
         for bid in range(most + 1)

@@ -1,5 +1,5 @@
 """Edges of the rules that a changed comparison or bound in the engine would get wrong; each
-expected value is worked out by hand from RULES.md, not with the engine's own functions."""
+expected value is worked out by hand from docs/rules.md, not with the engine's own functions."""
 
 from __future__ import annotations
 
@@ -191,7 +191,7 @@ def test_three_players_may_not_be_dealt_thirteen_cards_when_the_twos_are_out() -
 
 
 def test_running_totals_add_up_each_deal_to_the_ones_before() -> None:
-    # RULES.md's points example: 80/50, then 40/90, so 80/50 and 120/140
+    # docs/rules.md's points example: 80/50, then 40/90, so 80/50 and 120/140
     result = check_match(match("tute2", [tute_deal((70, 50), 0), tute_deal((40, 80), 1, dealer=1)], {"mode": "points"}))
     assert result.running_totals() == [(80, 50), (120, 140)]
     pocha = check_match(

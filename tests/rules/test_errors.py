@@ -1,4 +1,4 @@
-"""Each rejection code of RULES.md, with the field it names and a message for players."""
+"""Each rejection code of docs/rules.md, with the field it names and a message for players."""
 
 from typing import Any
 
@@ -79,7 +79,7 @@ def test_rejection_has_the_code_the_field_the_deal_and_a_message(
     assert all(isinstance(e["message"], str) and len(str(e["message"])) > 10 for e in errors)
 
 
-# The code table of RULES.md, copied here so that a code dropped from the engine is noticed.
+# The code table of docs/rules.md, copied here so that a code dropped from the engine is noticed.
 RULES_MD_CODES = {
     "malformed",
     "game_unknown",

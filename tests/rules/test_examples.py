@@ -1,4 +1,4 @@
-"""Every worked example of RULES.md, one test each."""
+"""Every worked example of docs/rules.md, one test each."""
 
 from scorekeeper.rules import forbidden_bid, score_match
 

@@ -1,4 +1,4 @@
-"""Pocha matches drawn at random, scored by the engine and by `pocha_oracle` (RULES.md written
+"""Pocha matches drawn at random, scored by the engine and by `pocha_oracle` (docs/rules.md written
 out plainly), which must agree: schedules, every deal's scores, totals, winners, who deals next,
 and which deals and bids are refused."""
 
@@ -17,7 +17,7 @@ from . import pocha_oracle as oracle
 SUITS = ("oros", "copas", "espadas", "bastos")
 
 
-# The oracle first answers RULES.md's own examples, so that it can be trusted with the rest.
+# The oracle first answers docs/rules.md's own examples, so that it can be trusted with the rest.
 
 
 def test_the_oracle_gives_the_schedules_rules_md_spells_out_for_four_players() -> None:
@@ -80,7 +80,7 @@ pocha_options = st.fixed_dictionaries(
 
 @st.composite
 def valid_deal(draw: st.DrawFn, players: int, cards: int, hook: bool) -> dict[str, Any]:
-    """Draw a deal RULES.md allows: bids 0..cards (the dealer's not completing them under the hook),
+    """Draw a deal docs/rules.md allows: bids 0..cards (the dealer's not completing them under the hook),
     tricks that add up to the cards."""
     dealer = draw(st.integers(0, players - 1))
     bids = draw(st.lists(st.integers(0, cards), min_size=players, max_size=players))

@@ -1,4 +1,4 @@
-"""Tute subastado (`subastado`): RULES.md's worked examples, a deal everyone passed, contracts failed
+"""Tute subastado (`subastado`): docs/rules.md's worked examples, a deal everyone passed, contracts failed
 under both house rules, `made: total`, the match's end (the target, a set number of deals, a tie at
 the top going on), the tute, four players, and every refusal that applies with its code."""
 
@@ -56,7 +56,7 @@ def as_result(result: dict[str, Any]) -> MatchResult:
     return MatchResult.from_dict(result)
 
 
-# ---------------------------------------------------------------- RULES.md's worked examples
+# ---------------------------------------------------------------- docs/rules.md's worked examples
 
 FIRST = contract(1, 80, 62, True, trump="copas", sung=("copas",))
 SECOND = contract(0, 100, 70, False, trump="oros", sung=("espadas",))

@@ -1,7 +1,7 @@
-"""Tute subastado matches drawn at random, scored by the engine and by `subastado_oracle` (RULES.md
+"""Tute subastado matches drawn at random, scored by the engine and by `subastado_oracle` (docs/rules.md
 written out plainly), which must agree: every deal's scores and winner, the totals, when the match
 ends (ties at the top going on), who wins it, and who deals next; and a bid is refused exactly when
-RULES.md says."""
+docs/rules.md says."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ subastado_options = st.fixed_dictionaries(
 
 @st.composite
 def valid_deal(draw: st.DrawFn, options: dict[str, Any], players: int) -> dict[str, Any]:
-    """A deal RULES.md allows: a contract played, everyone passed, or (where played) a tute."""
+    """A deal docs/rules.md allows: a contract played, everyone passed, or (where played) a tute."""
     rules = oracle.rules_of(options)
     deal: dict[str, Any] = {"dealer": draw(st.integers(0, players - 1))}
     shape = draw(st.integers(0, 19))

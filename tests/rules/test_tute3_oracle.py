@@ -1,4 +1,4 @@
-"""Tute for three matches drawn at random, scored by the engine and by `tute3_oracle` (RULES.md
+"""Tute for three matches drawn at random, scored by the engine and by `tute3_oracle` (docs/rules.md
 written out plainly), which must agree: every deal's scores and winner (ties included), the
 totals, the juegos, when the match ends and who wins it, and who deals next."""
 
@@ -57,7 +57,7 @@ def split_120(draw: st.DrawFn, most: int = 120, whole: bool = True) -> list[int]
 
 @st.composite
 def valid_deal(draw: st.DrawFn, tute: str) -> dict[str, Any]:
-    """A deal RULES.md allows: played out, or (where the table plays it) stopped by a tute."""
+    """A deal docs/rules.md allows: played out, or (where the table plays it) stopped by a tute."""
     sung = draw(st.lists(st.sampled_from(SUITS), max_size=4, unique=True))
     deal: dict[str, Any] = {"dealer": draw(st.integers(0, 2)), "trump": draw(st.sampled_from(SUITS))}
     if tute != "off" and draw(st.integers(0, 9)) == 0:

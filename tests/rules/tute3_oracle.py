@@ -1,4 +1,4 @@
-"""Tute for three scored a second time, straight from RULES.md, to check the engine against.
+"""Tute for three scored a second time, straight from docs/rules.md, to check the engine against.
 
 Deliberately plain and imports nothing from the engine: a wrong deal score, tie, juego or
 match end in `scorekeeper.rules` cannot also be wrong here by sharing its code.
@@ -20,7 +20,7 @@ PLAYERS = 3
 
 
 def rules_of(options: dict[str, Any]) -> dict[str, Any]:
-    """The house rules with RULES.md's defaults filled in (the target follows the mode)."""
+    """The house rules with docs/rules.md's defaults filled in (the target follows the mode)."""
     rules = {**DEFAULTS, **options}
     if rules["target"] is None:
         rules["target"] = 3 if rules["mode"] == "juegos" else 101
@@ -55,7 +55,7 @@ def deal_scores(deal: dict[str, Any], rules: dict[str, Any]) -> tuple[list[int],
 
 
 def result(document: dict[str, Any]) -> dict[str, Any]:
-    """Score a valid tute3 match document as RULES.md says."""
+    """Score a valid tute3 match document as docs/rules.md says."""
     rules = rules_of(document.get("options") or {})
     totals, juegos = [0, 0, 0], [0, 0, 0]
     deals: list[dict[str, Any]] = []
