@@ -18,7 +18,6 @@ import threading
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
 from typing import Any
 
 from playwright.sync_api import sync_playwright
@@ -32,8 +31,16 @@ from scorekeeper.rules import SUITS
 HERE = Path(__file__).parent
 PASSWORD = "a long secret"
 #: Eight players with names of 20 characters, the longest a scoreboard has to fit on one screen.
-EIGHT = ["Esperanza Villanueva", "Maximiliano Quintero", "Inmaculada Rodríguez", "Guadalupe Echeverría",
-         "Bartolomé Castellano", "Francisca Bustamante", "Constantino Martínez", "Wenceslao Montenegro"]
+EIGHT = [
+    "Esperanza Villanueva",
+    "Maximiliano Quintero",
+    "Inmaculada Rodríguez",
+    "Guadalupe Echeverría",
+    "Bartolomé Castellano",
+    "Francisca Bustamante",
+    "Constantino Martínez",
+    "Wenceslao Montenegro",
+]
 
 
 def fill(app: object) -> dict[str, str]:
@@ -42,28 +49,68 @@ def fill(app: object) -> dict[str, str]:
         db.create_all()
         user = services.create_user("ana", PASSWORD)
         tute2 = services.start_match(user, "tute2", ["Ana", "Luis"], {}, 0)
-        services.add_deal(tute2, {"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0,
-                                  "cantes": [{"seat": 0, "suit": "oros"}]})
+        services.add_deal(
+            tute2,
+            {
+                "dealer": 0,
+                "trump": "copas",
+                "points": [78, 42],
+                "last_trick": 0,
+                "cantes": [{"seat": 0, "suit": "oros"}],
+            },
+        )
         tute3 = services.start_match(user, "tute3", ["Ana", "Luis", "Carmen"], {}, 0)
         tute4 = services.start_match(user, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], {}, 1)
         subastado = services.start_match(user, "subastado", ["Ana", "Luis", "Carmen"], {}, 0)
-        services.add_deal(subastado, {"dealer": 0, "declarer": 1, "bid": 80, "trump": "copas", "points": 62,
-                                      "last_trick": True, "cantes": [{"seat": 1, "suit": "copas"}]})
+        services.add_deal(
+            subastado,
+            {
+                "dealer": 0,
+                "declarer": 1,
+                "bid": 80,
+                "trump": "copas",
+                "points": 62,
+                "last_trick": True,
+                "cantes": [{"seat": 1, "suit": "copas"}],
+            },
+        )
         pocha = services.start_match(user, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {"schedule": [4, 4]}, 0)
         tricks = services.start_match(user, "pocha", ["Ana", "Luis", "Carmen", "Pedro"], {"schedule": [4, 4]}, 0)
         services.save_bids(tricks, {"dealer": 0, "cards": 4, "trump": "oros", "bids": [0, 2, 1, 2]})
         # Eight at the table, two deals played and the third's bids waiting for its tricks.
         eight = services.start_match(user, "pocha", EIGHT, {"schedule": [5, 5, 5, 5]}, 0)
-        services.add_deal(eight, {"dealer": 0, "cards": 5, "trump": "copas", "bids": [1, 0, 2, 0, 1, 0, 1, 1],
-                                  "tricks": [1, 0, 1, 0, 1, 0, 1, 1]})
-        services.add_deal(eight, {"dealer": 1, "cards": 5, "trump": "espadas", "bids": [0, 1, 1, 0, 2, 0, 0, 0],
-                                  "tricks": [0, 1, 1, 1, 2, 0, 0, 0]})
+        services.add_deal(
+            eight,
+            {
+                "dealer": 0,
+                "cards": 5,
+                "trump": "copas",
+                "bids": [1, 0, 2, 0, 1, 0, 1, 1],
+                "tricks": [1, 0, 1, 0, 1, 0, 1, 1],
+            },
+        )
+        services.add_deal(
+            eight,
+            {
+                "dealer": 1,
+                "cards": 5,
+                "trump": "espadas",
+                "bids": [0, 1, 1, 0, 2, 0, 0, 0],
+                "tricks": [0, 1, 1, 1, 2, 0, 0, 0],
+            },
+        )
         services.save_bids(eight, {"dealer": 2, "cards": 5, "trump": "bastos", "bids": [1, 0, 1, 2, 0, 1, 0, 1]})
-        return {"tute2-deal": f"/matches/{tute2.id}/deal", "tute2-correction": f"/matches/{tute2.id}/deals/1/edit",
-                "tute3-deal": f"/matches/{tute3.id}/deal", "tute4-deal": f"/matches/{tute4.id}/deal",
-                "subastado-deal": f"/matches/{subastado.id}/deal", "pocha-bids": f"/matches/{pocha.id}/deal?trump=espadas",
-                "pocha-tricks": f"/matches/{tricks.id}/deal", "pocha-scoreboard": f"/matches/{tricks.id}",
-                "pocha8-bids-waiting": f"/matches/{eight.id}"}
+        return {
+            "tute2-deal": f"/matches/{tute2.id}/deal",
+            "tute2-correction": f"/matches/{tute2.id}/deals/1/edit",
+            "tute3-deal": f"/matches/{tute3.id}/deal",
+            "tute4-deal": f"/matches/{tute4.id}/deal",
+            "subastado-deal": f"/matches/{subastado.id}/deal",
+            "pocha-bids": f"/matches/{pocha.id}/deal?trump=espadas",
+            "pocha-tricks": f"/matches/{tricks.id}/deal",
+            "pocha-scoreboard": f"/matches/{tricks.id}",
+            "pocha8-bids-waiting": f"/matches/{eight.id}",
+        }
 
 
 def a_league(app: Any) -> str:
@@ -95,7 +142,7 @@ def a_year(app: Any) -> str:
     matches = []
     for week in range(30):
         evening = datetime(year, 1, 8, 19, 30, tzinfo=UTC) + timedelta(weeks=week)
-        players = four[week % 4:] + four[:week % 4]
+        players = four[week % 4 :] + four[: week % 4]
         # Pocha of four deals: the last seat bids wrong twice, then makes both of the big ones.
         deals = [
             {"dealer": 0, "cards": 1, "trump": "oros", "bids": [1, 0, 0, 1], "tricks": [1, 0, 0, 0]},
@@ -108,28 +155,59 @@ def a_year(app: Any) -> str:
             start = evening + timedelta(minutes=75 + 35 * game)
             won = [80, 40] if (week + game) % 3 else [40, 80]
             cantes = [{"seat": week % 4, "suit": "oros"}] + ([{"seat": 1, "suit": "copas"}] if week % 2 else [])
-            deal = {"dealer": 0, "trump": "oros", "points": won, "last_trick": 0 if won[0] > 40 else 1, "cantes": cantes}
+            deal = {
+                "dealer": 0,
+                "trump": "oros",
+                "points": won,
+                "last_trick": 0 if won[0] > 40 else 1,
+                "cantes": cantes,
+            }
             matches.append(_imported(start, "tute4", players, [deal], 30, {"target": 1}))
     with app.app_context():
-        services.import_accounts([{"username": "carmen", "password_hash": "", "created_at": datetime(year, 1, 1, tzinfo=UTC),
-                                   "players": [], "matches": matches}], into=services.user_named("carmen"))
+        services.import_accounts(
+            [
+                {
+                    "username": "carmen",
+                    "password_hash": "",
+                    "created_at": datetime(year, 1, 1, tzinfo=UTC),
+                    "players": [],
+                    "matches": matches,
+                }
+            ],
+            into=services.user_named("carmen"),
+        )
         db.session.remove()
     return f"/years/{year}"
 
 
-def _imported(start: datetime, game: str, players: list[str], deals: list[dict[str, Any]], minutes: int,
-              options: dict[str, Any]) -> dict[str, Any]:
+def _imported(
+    start: datetime, game: str, players: list[str], deals: list[dict[str, Any]], minutes: int, options: dict[str, Any]
+) -> dict[str, Any]:
     """Return a finished match as an export carries it, a deal every `minutes` minutes from `start`."""
     dates = [(start + timedelta(minutes=minutes * (n + 1)),) * 2 for n in range(len(deals))]
-    return {"uid": uuid.uuid4().hex, "status": "finished", "first_dealer": 0, "pending": None,
-            "document": {"game": game, "players": players, "options": options, "deals": deals},
-            "created_at": start, "updated_at": dates[-1][0], "ended_at": dates[-1][0], "deal_dates": dates, "note": None}
+    return {
+        "uid": uuid.uuid4().hex,
+        "status": "finished",
+        "first_dealer": 0,
+        "pending": None,
+        "document": {"game": game, "players": players, "options": options, "deals": deals},
+        "created_at": start,
+        "updated_at": dates[-1][0],
+        "ended_at": dates[-1][0],
+        "deal_dates": dates,
+        "note": None,
+    }
 
 
 def year_page(browser: Any, base: str, scheme: str, address: str) -> None:
     """Photograph the year at the table, its first screen and its records."""
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
-                                  color_scheme=scheme, timezone_id="Europe/Madrid")
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        has_touch=True,
+        color_scheme=scheme,
+        timezone_id="Europe/Madrid",
+    )
     page = context.new_page()
     sign_in(page, base, "carmen")
     page.goto(base + address)
@@ -145,8 +223,13 @@ def year_page(browser: Any, base: str, scheme: str, address: str) -> None:
 
 def season_table(browser: Any, base: str, scheme: str, address: str) -> None:
     """Photograph a season's league table, its first screen."""
-    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
-                                  color_scheme=scheme, timezone_id="Europe/Madrid")
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        has_touch=True,
+        color_scheme=scheme,
+        timezone_id="Europe/Madrid",
+    )
     page = context.new_page()
     sign_in(page, base, "carmen")
     page.goto(base + address)
@@ -201,8 +284,9 @@ def offline_screens(app: Any, context: Any, base: str, scheme: str) -> None:
     page.goto(f"{base}/matches/{match_id}")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     page.goto(f"{base}/matches/{match_id}")  # through the worker: kept, with its deal form
-    page.wait_for_function(f"caches.open('scorekeeper-pages').then(c => c.match('{base}/matches/{match_id}/deal'))"
-                           ".then(Boolean)")
+    page.wait_for_function(
+        f"caches.open('scorekeeper-pages').then(c => c.match('{base}/matches/{match_id}/deal')).then(Boolean)"
+    )
     page.goto(f"{base}/matches/{match_id}/deal")
     context.set_offline(True)
     keep_deal(page, 70)
@@ -216,8 +300,11 @@ def offline_screens(app: Any, context: Any, base: str, scheme: str) -> None:
     page.reload()
     page.wait_for_selector("#provisional-note:not([hidden])")
     page.screenshot(path=str(HERE / f"offline-scoreboard-{scheme}.png"))
-    print(HERE / f"offline-refused-{scheme}.png", HERE / f"offline-reload-{scheme}.png",
-          HERE / f"offline-scoreboard-{scheme}.png")
+    print(
+        HERE / f"offline-refused-{scheme}.png",
+        HERE / f"offline-reload-{scheme}.png",
+        HERE / f"offline-scoreboard-{scheme}.png",
+    )
     context.set_offline(False)
     page.evaluate("localStorage.removeItem('scorekeeper-queue')")  # the other scheme keeps its own
     page.close()
@@ -237,8 +324,10 @@ def a_score_sheet(app: Any) -> str:
             bids = list(tricks)
             for seat in ((number + 2) % 8, (number + 5) % 8):  # two players miss by one
                 bids[seat] = bids[seat] + 1 if bids[seat] < cards else bids[seat] - 1
-            services.add_deal(match, {"dealer": number % 8, "cards": cards, "trump": SUITS[number % 4],
-                                      "bids": bids, "tricks": tricks})
+            services.add_deal(
+                match,
+                {"dealer": number % 8, "cards": cards, "trump": SUITS[number % 4], "bids": bids, "tricks": tricks},
+            )
             number += 1
         match_id = match.id
         db.session.remove()
@@ -261,8 +350,9 @@ def a_night(app: Any) -> tuple[int, int]:
     names = ["Inmaculada Rodríguez", "Begoña", "Íñigo", "Guadalupe Echeverría", "Bartolomé Villalobos"]
     with app.app_context():
         user = services.create_user("bea", PASSWORD)
-        tute = services.start_match(user, "tute3", ["Maximiliano Quintero", "Bartolomé Villalobos", "Begoña"],
-                                    {"target": 1}, 0)
+        tute = services.start_match(
+            user, "tute3", ["Maximiliano Quintero", "Bartolomé Villalobos", "Begoña"], {"target": 1}, 0
+        )
         services.add_deal(tute, {"dealer": 0, "trump": "espadas", "points": [70, 30, 20], "last_trick": 0})
         match = services.start_match(user, "pocha", names, {"schedule": [1, 2, 2, 2]}, 0)
         for dealer, cards, bids, tricks in (
@@ -271,7 +361,9 @@ def a_night(app: Any) -> tuple[int, int]:
             (2, 2, [0, 1, 0, 1, 1], [0, 1, 0, 1, 0]),
             (3, 2, [1, 1, 0, 0, 1], [1, 1, 0, 0, 0]),
         ):
-            services.add_deal(match, {"dealer": dealer, "cards": cards, "trump": "oros", "bids": bids, "tricks": tricks})
+            services.add_deal(
+                match, {"dealer": dealer, "cards": cards, "trump": "oros", "bids": bids, "tricks": tricks}
+            )
         ids = match.id, match.night_id or match.id
         db.session.remove()
         return ids
@@ -303,9 +395,11 @@ def result_cards(browser: Any, base: str, scheme: str, match_id: int, night_id: 
 
 def as_on_every_address(app: Any) -> Any:
     """Wrap the app as a server listening on every address runs it (what its pages say of their links)."""
+
     def served(environ: dict[str, Any], start_response: Any) -> Any:
         environ["SERVER_NAME"] = "0.0.0.0"
         return app(environ, start_response)
+
     return served
 
 
@@ -316,8 +410,14 @@ def main() -> None:
         # The owner's phone opens the app on 127.0.0.1 and hands out links under the address of the
         # local network, which 127.0.0.2 stands in for (served too), as a server started for the
         # network (--host 0.0.0.0) does.
-        app = create_app({"SECRET_KEY": "screens", "INSTANCE_PATH": folder, "LOCAL_NETWORK_ADDRESS": "127.0.0.2",
-                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/screens.sqlite"})
+        app = create_app(
+            {
+                "SECRET_KEY": "screens",
+                "INSTANCE_PATH": folder,
+                "LOCAL_NETWORK_ADDRESS": "127.0.0.2",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/screens.sqlite",
+            }
+        )
         pages = fill(app)
         sheet = a_score_sheet(app)
         night = a_night(app)
@@ -332,8 +432,13 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
             for scheme in ("light", "dark"):
-                context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
-                                              color_scheme=scheme, timezone_id="Europe/Madrid")
+                context = browser.new_context(
+                    viewport={"width": 360, "height": 740},
+                    is_mobile=True,
+                    has_touch=True,
+                    color_scheme=scheme,
+                    timezone_id="Europe/Madrid",
+                )
                 page = context.new_page()
                 sign_in(page, base, "ana")
                 for name, path in pages.items():
@@ -349,8 +454,13 @@ def main() -> None:
                 page.locator("#entry-link h2").scroll_into_view_if_needed()
                 page.screenshot(path=str(HERE / f"entry-link-{scheme}.png"))
                 address = page.locator("#entry-link a.share-link").inner_text()
-                table_phone = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                                  has_touch=True, color_scheme=scheme, timezone_id="Europe/Madrid")
+                table_phone = browser.new_context(
+                    viewport={"width": 360, "height": 740},
+                    is_mobile=True,
+                    has_touch=True,
+                    color_scheme=scheme,
+                    timezone_id="Europe/Madrid",
+                )
                 joined = table_phone.new_page()
                 joined.goto(address)
                 joined.wait_for_selector("#totals")

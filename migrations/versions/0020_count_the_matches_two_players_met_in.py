@@ -5,19 +5,19 @@ Revises: 0019
 Create Date: 2026-12-06 14:00:00.000000
 
 """
-from alembic import op
-import sqlalchemy as sa
 
+import sqlalchemy as sa
+from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = '0020'
-down_revision = '0019'
+revision = "0020"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
 
 def upgrade():
-    op.add_column('player_pairs', sa.Column('met', sa.Integer(), nullable=False, server_default='0'))
+    op.add_column("player_pairs", sa.Column("met", sa.Integer(), nullable=False, server_default="0"))
     # Filled from the players' results, as `flask recompute` would: the finished matches each pair
     # played on opposite sides.
     op.execute(
@@ -33,5 +33,5 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table('player_pairs', schema=None) as batch_op:
-        batch_op.drop_column('met')
+    with op.batch_alter_table("player_pairs", schema=None) as batch_op:
+        batch_op.drop_column("met")

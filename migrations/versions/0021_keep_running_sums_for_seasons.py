@@ -5,44 +5,44 @@ Revises: 0020
 Create Date: 2026-12-06 21:30:00.000000
 
 """
-from alembic import op
-import sqlalchemy as sa
 
+import sqlalchemy as sa
+from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = '0021'
-down_revision = '0020'
+revision = "0021"
+down_revision = "0020"
 branch_labels = None
 depends_on = None
 
-RUNNING = ('run_finished', 'run_won', 'run_shared', 'run_points')
+RUNNING = ("run_finished", "run_won", "run_shared", "run_points")
 
 
 def upgrade():
     op.create_table(
-        'seasons',
-        sa.Column('id', sa.Integer(), nullable=False),
-        sa.Column('user_id', sa.Integer(), nullable=False),
-        sa.Column('name', sa.String(length=60), nullable=False),
-        sa.Column('starts_on', sa.Date(), nullable=False),
-        sa.Column('ends_on', sa.Date(), nullable=False),
-        sa.Column('win_points', sa.Integer(), nullable=False),
-        sa.Column('shared_points', sa.Integer(), nullable=False),
-        sa.Column('other_points', sa.Integer(), nullable=False),
-        sa.Column('best_of', sa.Integer(), nullable=True),
-        sa.Column('created_at', sa.DateTime(), nullable=False),
-        sa.ForeignKeyConstraint(['user_id'], ['users.id'], ondelete='CASCADE'),
-        sa.PrimaryKeyConstraint('id'),
+        "seasons",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(length=60), nullable=False),
+        sa.Column("starts_on", sa.Date(), nullable=False),
+        sa.Column("ends_on", sa.Date(), nullable=False),
+        sa.Column("win_points", sa.Integer(), nullable=False),
+        sa.Column("shared_points", sa.Integer(), nullable=False),
+        sa.Column("other_points", sa.Integer(), nullable=False),
+        sa.Column("best_of", sa.Integer(), nullable=True),
+        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.ForeignKeyConstraint(["user_id"], ["users.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("id"),
         sqlite_autoincrement=True,
     )
-    op.create_index('ix_seasons_user_id_starts_on', 'seasons', ['user_id', 'starts_on'], unique=False)
-    op.add_column('player_results', sa.Column('shared', sa.Boolean(), nullable=False, server_default=sa.false()))
+    op.create_index("ix_seasons_user_id_starts_on", "seasons", ["user_id", "starts_on"], unique=False)
+    op.add_column("player_results", sa.Column("shared", sa.Boolean(), nullable=False, server_default=sa.false()))
     for name in RUNNING:
-        op.add_column('player_results', sa.Column(name, sa.Integer(), nullable=False, server_default='0'))
+        op.add_column("player_results", sa.Column(name, sa.Integer(), nullable=False, server_default="0"))
     op.create_index(
-        'ix_player_results_running',
-        'player_results',
-        ['player_id', 'game', 'status', 'played_at', 'match_id'],
+        "ix_player_results_running",
+        "player_results",
+        ["player_id", "game", "status", "played_at", "match_id"],
         unique=False,
     )
     # Filled from the results, as `flask recompute` would: a win is shared when another side of
@@ -77,10 +77,10 @@ def upgrade():
 
 
 def downgrade():
-    op.drop_index('ix_player_results_running', table_name='player_results')
-    with op.batch_alter_table('player_results', schema=None) as batch_op:
+    op.drop_index("ix_player_results_running", table_name="player_results")
+    with op.batch_alter_table("player_results", schema=None) as batch_op:
         for name in reversed(RUNNING):
             batch_op.drop_column(name)
-        batch_op.drop_column('shared')
-    op.drop_index('ix_seasons_user_id_starts_on', table_name='seasons')
-    op.drop_table('seasons')
+        batch_op.drop_column("shared")
+    op.drop_index("ix_seasons_user_id_starts_on", table_name="seasons")
+    op.drop_table("seasons")

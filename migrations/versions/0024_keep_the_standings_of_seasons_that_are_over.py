@@ -6,9 +6,8 @@ Create Date: 2026-12-07 12:40:00.000000
 
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0024"

@@ -5,11 +5,11 @@ Revises: 0024
 Create Date: 2026-12-07 18:00:00.000000
 
 """
+
 import unicodedata
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "0025"
