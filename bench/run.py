@@ -470,7 +470,7 @@ def measure(histories: list[History], rounds: int, warmup: int) -> dict[tuple[st
             finally:
                 services.add_deal = original
     # The images after the pages, in rounds of their own: drawing one fills and frees megabytes,
-    # which held every page measured after it, and the floor most, some 0.4 ms above itself.
+    # which slowed every page measured after it, and the floor most (docs/performance.md).
     for number in range(warmup + rounds):
         for bench in histories:
             for page in TIME_BUDGETS_MS:

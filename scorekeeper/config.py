@@ -56,7 +56,7 @@ class Defaults:
     #: Wrong entry links opened from one address (a right one does not count).
     ENTRY_LINK_LIMIT_PER_ADDRESS = "20 per hour"
     #: How passwords are hashed: a method of werkzeug.security. scrypt makes every guess cost
-    #: about a tenth of a second of the server's time, which is its point; the test suite names
+    #: the server time and memory, which is its point; the test suite names
     #: a cheap one, since it signs in thousands of times.
     PASSWORD_HASH_METHOD = "scrypt"
     #: How long a browser stays signed in (its remember-me cookie, and the sign-in it carries).

@@ -2,8 +2,8 @@
 
 In WAL mode SQLite appends every change to its write-ahead log and copies the log into the
 database file (a checkpoint) in the commit that finds the log past 1,000 pages. That commit's
-request then waits for the copy: on a history of years, a deal that happened to cross the mark
-took about twice as long, since its pages lie spread over a large file. Here each
+request then waits for the copy, slow on a history of years, whose pages lie spread over a
+large file: a deal that happened to cross the mark waited for it. Here each
 process counts the rows its commits changed, and once they pass `ROWS_PER_CHECKPOINT` the
 next request to end (as a rule, the one that made it so) copies the log after its answer has
 gone out (a passive checkpoint, which waits for no reader or writer). SQLite's own

@@ -126,7 +126,7 @@ def _night_list_statements(of_a_player: bool) -> tuple[Select[int], Select[int]]
     matches, seats = _matches.c, Seat.__table__.c
     # `created_at IS NOT NULL` is always true: it points SQLite's planner, which keeps no table
     # statistics here, to the nights' own index, where it would count on the index of every
-    # match's night instead (three times the entries, and seven times as slow on a long history).
+    # match's night instead, which has an entry for every match rather than for every night.
     conditions: list[Any] = [
         matches.user_id == account,
         matches.night_id == matches.id,

@@ -58,7 +58,7 @@ def _pair_statements() -> dict[str, Any]:
     # The first player's results are walked down their (player, played_at, match) index, and the
     # second player's row of each match looked up among its seats. (Looked up on the players'
     # index instead, with the start of the first player's row, SQLite read fewer rows but
-    # PostgreSQL planned a join that grew with the history: 20% slower on the full one.) The
+    # PostgreSQL planned a join whose cost grew with the history.) The
     # players are the account's (`queries.player_for`), so the account is not asked again.
     shared = (
         select(mine.match_id, mine.game, mine.played_at, mine.status, mine.won, theirs.won, mine.side == theirs.side)

@@ -203,7 +203,7 @@ def standing_rows(standings: Sequence[Standing]) -> list[LeaderboardLine]:
 
 
 class Paged(Protocol):
-    """A page of a long list, as `paging.Page` and Flask-SQLAlchemy's pagination both give it."""
+    """A page of a long list, as `paging.Page` gives it."""
 
     page: int
 

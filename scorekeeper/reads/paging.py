@@ -1,8 +1,10 @@
-"""A page of a long list whose total is already known, and where its neighbouring pages are.
+"""A page of a long list whose total is already known, and where its neighbouring pages are: the one
+page every list of the app (the history, the API's matches, nights, head-to-head) is cut into.
 
 Written here rather than taken from Flask-SQLAlchemy, whose pages hold each row's first
 column and count their total with a query of their own: the head-to-head rows are whole,
-and the pair's record already knows how many there are.
+the pair's record already knows how many there are, and the history reads its total beside
+its rows.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from flask_sqlalchemy.pagination import Pagination
 from sqlalchemy import ColumnElement, Row, Select, bindparam, func, select
 from sqlalchemy.orm import defer, raiseload, selectinload
 
@@ -227,11 +226,17 @@ def match_page(
     note: str | None = None,
     per_page: int = PAGE_SIZE,
     with_deals: bool = False,
-) -> Pagination:
+) -> Page:
     """Return one page of the account's matches, newest first, filtered by game, player, status and
-    words of their note (any case)."""
-    query = _listed(_filtered(user, game, player_id, status, note), with_deals)
-    return db.paginate(query, page=page, per_page=per_page, max_per_page=MAX_PAGE_SIZE, error_out=False)
+    words of their note (any case); a page past the last is empty."""
+    chosen, values = _chosen(user, game, player_id, status, note)
+    per_page = max(1, min(per_page, MAX_PAGE_SIZE))
+    page = max(1, min(page, MAX_ID // per_page))
+    query = select(Match).where(*_conditions(*chosen)).order_by(*NEWEST_FIRST)
+    shown = _listed(query, with_deals).limit(per_page).offset((page - 1) * per_page)
+    items = list(db.session.scalars(shown, values))
+    count, _ = _history_statements(*chosen)
+    return Page(items=items, page=page, per_page=per_page, total=db.session.scalar(count, values) or 0)
 
 
 #: What the history shows of each match (its cards need nothing more): read as rows, not whole matches.
