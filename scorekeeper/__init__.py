@@ -60,7 +60,7 @@ def _create_app(test_config: Mapping[str, Any] | None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep match documents in their own order
 
     # models registers the tables
-    from . import cli, extensions, models, views  # noqa: F401
+    from . import cli, extensions, models, services, views  # noqa: F401
     from .db import checkpoints, schema
     from .web import assets, reach, security
 
@@ -96,7 +96,7 @@ def _create_app(test_config: Mapping[str, Any] | None) -> Flask:
             migrate = app.config["AUTO_MIGRATE"] and found.known  # a newer version's is refused, never migrated
             if migrate:
                 schema.apply_migrations()
-                schema.fill_missing_figures()
+                services.fill_missing_figures()
             listening = reach.find_listening(app)
             current = hosting.announce(app, database, found, migrated=migrate, reach=reach.phones_reach(listening))
             if not current and hosting.made_for_a_command():

@@ -73,36 +73,3 @@ def apply_migrations() -> None:
     # Starting the app must not reconfigure the host's logging, as alembic.ini would.
     config.attributes["skip_logging_config"] = True
     command.upgrade(config, "head")
-
-
-def fill_missing_figures() -> None:
-    """Derive the statistics' rows, nights and cached results where they are missing (a database from before
-    they were kept)."""
-    from sqlalchemy import exists, select
-
-    from ..extensions import db
-    from ..models import Match, PlayerResult, PlayerSummary
-    from ..services import recompute_all
-
-    missing = select(Match.id).where(~exists().where(PlayerResult.match_id == Match.id)).limit(1)
-    unsummed = (
-        select(PlayerResult.id)
-        .where(
-            ~exists().where(PlayerSummary.player_id == PlayerResult.player_id, PlayerSummary.game == PlayerResult.game)
-        )
-        .limit(1)
-    )
-    ungrouped = select(Match.id).where(Match.night_id.is_(None)).limit(1)
-    # A match to juegos whose result was cached before each deal said the juegos it earned: its chart,
-    # its night's and the API would go on without them.
-    unearned = (
-        select(Match.id)
-        .where(
-            Match.result["juegos"].as_string().is_not(None),
-            Match.result[("deals", 0, "number")].as_string().is_not(None),
-            Match.result[("deals", 0, "juegos")].as_string().is_(None),
-        )
-        .limit(1)
-    )
-    if any(db.session.scalar(query) is not None for query in (missing, unsummed, ungrouped, unearned)):
-        recompute_all()

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from flask_wtf import FlaskForm
 from wtforms import Field, FieldList
 
-from ..i18n import say
+from ..problem_words import say
 from ..rules import RuleError
 
 

@@ -89,7 +89,7 @@ def read_options(specs: tuple[OptionSpec, ...], raw: object, log: ErrorLog) -> d
             continue
         code = spec.problem(value)
         if code is not None:
-            # `option` lets a page name the rule and its values in its own words (i18n.say).
+            # `option` lets a page name the rule and its values in its own words (problem_words.say).
             log.add(code, f"options.{name}", "option_value", name=name, allowed=spec.allowed, option=spec)
             continue
         values[name] = tuple(value) if isinstance(value, list) else value

@@ -42,7 +42,7 @@ from .accounts import (
     start_sign_in,
     user_named,
 )
-from .bulk import recompute_all
+from .bulk import fill_missing_figures, recompute_all
 from .deals import add_deal, complete_deal, delete_last_deal, replace_deal, save_bids, undo
 from .entry_links import open_entry_link, stop_entry_link
 from .idempotency import MAX_IDEMPOTENCY_KEY, Sent, once, sent_before, usable_key
@@ -89,6 +89,7 @@ __all__ = [
     "delete_season",
     "end_every_sign_in",
     "end_sign_in",
+    "fill_missing_figures",
     "hash_token",
     "import_accounts",
     "name_season",

@@ -21,11 +21,12 @@ from ..forms import (
     whole_number,
 )
 from ..games import DealForm, web_game, web_games
-from ..i18n import lazy_gettext, say
+from ..i18n import lazy_gettext
 from ..models import STATUSES, EntryLink, Match
 from ..pages import boards, cards, lists
 from ..pages.offline import offline_plan
 from ..pages.qr import qr_svg
+from ..problem_words import say
 from ..reads import matches as shown_matches
 from ..reads import queries
 from ..reads import table as table_reads

@@ -183,7 +183,7 @@ def test_the_language_is_chosen_on_the_account_page_or_from_the_foot_of_any_page
 def test_the_player_range_and_the_tute_kind_are_said_in_the_page_language(
     app: Flask, language: str, range_words: str, kind_word: str
 ) -> None:
-    from scorekeeper.i18n import say
+    from scorekeeper.problem_words import say
     from scorekeeper.rules import RuleViolation, check_match
 
     tute = {
