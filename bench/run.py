@@ -22,7 +22,7 @@ matches played through the service layer), and imports an export of the full his
 into a fresh database with `flask import`.
 
 The budgets it checks (and exits 1 when one is missed): every read at most 2x the read floor
-and every POST at most 2x the write floor, on the full history; every page at most 10%
+and every POST at most 2x the write floor (2.5x on SQLite), on the full history; every page at most 10%
 slower on the full history; the same query count at both sizes; at most 5 ms median to
 check, score and store one deal (`services.add_deal`), its p95 (over every deal of the
 matches played for the finishing deal) and the finishing deal's median and p95 at most
@@ -100,7 +100,12 @@ PAGES = (
 FIRST_EVENING = datetime(2020, 1, 10, 19, 0, tzinfo=UTC)
 #: The POSTs, which commit, measured against the write floor; the other pages against the read floor.
 WRITES = ("write floor", "deal POST")
+#: The most a read may take of the read floor, and a POST of the write floor on PostgreSQL.
 FLOOR_RATIO_BUDGET = 2.0
+#: The most a POST may take of the write floor on SQLite, whose floor (one row committed to a local file)
+#: is the cheapest of any: the deal POST checks the whole match again and goes through the ORM and
+#: WTForms, as the app promises and is built (docs/performance.md, *The budgets*).
+SQLITE_WRITE_RATIO_BUDGET = 2.5
 #: The year at the table, made stale before each request: worked out again from a whole year of the
 #: full history (and kept). Once after each change; a look of a player at the table waits this long.
 YEAR_WORKED_OUT_MS = 100.0
@@ -769,6 +774,12 @@ def load_test(
 # ---------------------------------------------------------------- the report
 
 
+def ratio_budget(page: str, bench: History) -> float:
+    """Return how many times its floor `page` may take on the database of `bench`."""
+    on_sqlite = str(bench.app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
+    return SQLITE_WRITE_RATIO_BUDGET if page in WRITES and on_sqlite else FLOOR_RATIO_BUDGET
+
+
 def report(
     histories: list[History],
     figures: dict[tuple[str, str], Figures],
@@ -803,8 +814,8 @@ def report(
             if figures[full.label, page].median_ms > TIME_BUDGETS_MS[page]:
                 median = figures[full.label, page].median_ms
                 missed.append(f"{page}: {median:.1f} ms (budget {TIME_BUDGETS_MS[page]:.0f} ms)")
-        elif ratio > FLOOR_RATIO_BUDGET:
-            missed.append(f"{page}: {ratio:.2f}× the {floor_of(page)} (budget {FLOOR_RATIO_BUDGET}×)")
+        elif ratio > (budget := ratio_budget(page, full)):
+            missed.append(f"{page}: {ratio:.2f}× the {floor_of(page)} (budget {budget}×)")
         if growth > GROWTH_BUDGET and page not in READS_A_YEAR_WHOLE:
             missed.append(
                 f"{page}: {100 * (growth - 1):.0f}% slower on the full history "
