@@ -2,7 +2,8 @@
 
 Each test gets a new SQLite file in its own temporary folder (a copy of one that every migration
 was applied to once per worker process); when SCOREKEEPER_TEST_POSTGRES_URL is set, every app
-test runs a second time on a fresh PostgreSQL schema of that server.
+test runs a second time on a fresh PostgreSQL database of that server (likewise a copy of one
+migrated once per worker process).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import re
 import shutil
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -131,25 +133,65 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def migrated_postgres() -> Iterator[str]:
+    """Yield the name of a PostgreSQL database that the app has brought up to date, made once per worker
+    process on the server of SCOREKEEPER_TEST_POSTGRES_URL, and dropped at the end.
+
+    Each test's database is made from it as a template: a copy of its files, where applying every
+    migration to each test's database again took most of a short test's time.
+    """
+    name = f"scorekeeper_migrated_{uuid.uuid4().hex[:12]}"
+    with _postgres_admin() as admin:
+        admin.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    application = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "migrated",
+            "SQLALCHEMY_DATABASE_URI": _postgres_database_url(name),
+        }
+    )
+    with application.app_context():
+        db.engine.dispose()  # a template database takes no copy while anyone is connected to it
+    yield name
+    with _postgres_admin() as admin:
+        admin.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+
+def _postgres_database_url(name: str) -> str:
+    """Return the URL of database `name` on the test server, with the settings of SCOREKEEPER_TEST_POSTGRES_URL."""
+    return sa.make_url(_postgres_url(POSTGRES_URL)).set(database=name).render_as_string(hide_password=False)
+
+
+@contextmanager
+def _postgres_admin() -> Iterator[sa.Connection]:
+    """Yield a connection to the test server's own database, outside any transaction (as CREATE DATABASE asks)."""
+    engine = sa.create_engine(_postgres_url(POSTGRES_URL), isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+    try:
+        with engine.connect() as connection:
+            yield connection
+    finally:
+        engine.dispose()
+
+
 @pytest.fixture(params=DATABASES)
 def database_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    """Yield the URL of a database of the test's own: a migrated SQLite file, or a fresh PostgreSQL schema."""
+    """Yield the URL of a database of the test's own: a migrated SQLite file, or a migrated PostgreSQL database."""
     if request.param == "sqlite":
         path = tmp_path / "test.sqlite"
         shutil.copy2(request.getfixturevalue("migrated_sqlite"), path)  # with its owner-only mode
         yield f"sqlite:///{path}"
         return
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(_postgres_url(POSTGRES_URL))
-    with admin.begin() as connection:
-        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    separator = "&" if "?" in POSTGRES_URL else "?"
+    template = request.getfixturevalue("migrated_postgres")
+    name = f"scorekeeper_test_{uuid.uuid4().hex[:12]}"
+    with _postgres_admin() as admin:
+        admin.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
     try:
-        yield f"{_postgres_url(POSTGRES_URL)}{separator}options=-csearch_path%3D{schema}"
+        yield _postgres_database_url(name)
     finally:
-        with admin.begin() as connection:
-            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+        with _postgres_admin() as admin:
+            # FORCE: a server a test started and stopped may still be letting its connections go.
+            admin.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture
