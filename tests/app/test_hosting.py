@@ -16,6 +16,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from alembic.script import ScriptDirectory
 from click.testing import CliRunner, Result
 from flask import Flask
@@ -89,6 +90,11 @@ def at_revision(database_url: str, revision: str, instance: Path) -> str:
     """Empty the test's database and bring it to `revision` with the host's command; return its URL."""
     if database_url.startswith("sqlite"):
         Path(database_url.removeprefix("sqlite:///")).unlink(missing_ok=True)
+    else:  # a copy of a migrated database: its tables, and Alembic's record of them, go
+        engine = sa.create_engine(database_url, poolclass=sa.NullPool)
+        with engine.begin() as connection:
+            connection.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+        engine.dispose()
     done = host_command(
         settings(DATABASE_URL=database_url, INSTANCE_PATH=str(instance), AUTO_MIGRATE="false"),
         "db",
