@@ -116,7 +116,9 @@ class Server:
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         self.network_url = f"http://{LOCAL_NETWORK}:{self.httpd.server_port}"
         self.threads = [
-            threading.Thread(target=server.serve_forever, daemon=True) for server in (self.httpd, self.network)
+            # A short poll: stopping waits for the loop to see it, half a second at the default.
+            threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+            for server in (self.httpd, self.network)
         ]
         for thread in self.threads:
             thread.start()
