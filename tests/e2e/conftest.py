@@ -66,8 +66,30 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-def answered_from_memory(app: Any) -> Any:
-    """Wrap a WSGI app so that each answer is read whole before it is sent.
+class InFlight:
+    """Count the requests a test server is answering, so that stopping it can wait for the last one."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.changed = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self.changed:
+            self.count += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self.changed:
+            self.count -= 1
+            self.changed.notify_all()
+
+    def wait_for_none(self, timeout: float) -> bool:
+        """Wait until no request is being answered; tell whether that happened within `timeout` seconds."""
+        with self.changed:
+            return self.changed.wait_for(lambda: self.count == 0, timeout)
+
+
+def answered_from_memory(app: Any, in_flight: InFlight) -> Any:
+    """Wrap a WSGI app so that each answer is read whole before it is sent, and counted while it is made.
 
     A browser may drop a connection in the middle of a static file (a service worker's install
     cut short by the end of a test), and the development server then leaves the file open,
@@ -75,12 +97,13 @@ def answered_from_memory(app: Any) -> Any:
     """
 
     def wsgi(environ: dict[str, Any], start_response: Any) -> list[bytes]:
-        body = app(environ, start_response)
-        try:
-            return [b"".join(body)]
-        finally:
-            if hasattr(body, "close"):
-                body.close()
+        with in_flight:
+            body = app(environ, start_response)
+            try:
+                return [b"".join(body)]
+            finally:
+                if hasattr(body, "close"):
+                    body.close()
 
     return wsgi
 
@@ -105,8 +128,9 @@ class Server:
                 "SQLALCHEMY_DATABASE_URI": database_url or f"sqlite:///{tmp_path / 'e2e.sqlite'}",
             }
         )
+        self.in_flight = InFlight()
         for _ in range(20):  # the port free on 127.0.0.1 may be taken on the other address: take another
-            served = answered_from_memory(self.app)
+            served = answered_from_memory(self.app, self.in_flight)
             self.httpd = make_server("127.0.0.1", 0, served, threaded=True)
             try:
                 self.network = make_server(LOCAL_NETWORK, self.httpd.server_port, served, threaded=True)
@@ -128,6 +152,10 @@ class Server:
             server.shutdown()
             thread.join(5)
             server.server_close()
+        # The development server answers in daemon threads, which closing it does not wait for: a
+        # request still being answered would give its connection back to the pool after the engine
+        # let it go, and that pool's connections would be left open until collected, in a later test.
+        assert self.in_flight.wait_for_none(30), "a request was still being answered 30 s after the server stopped"
         from scorekeeper.extensions import db
 
         with self.app.app_context():
