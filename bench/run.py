@@ -72,7 +72,8 @@ from scorekeeper.db.backup import backup_sqlite
 from scorekeeper.extensions import db
 from scorekeeper.figures.stale_years import make_years_stale
 from scorekeeper.models import Deal, Match, Player, User
-from scorekeeper.rules import SUITS, score_match
+from scorekeeper.registry import score_match
+from scorekeeper.rules import SUITS
 
 ROOT = Path(__file__).resolve().parent.parent
 USERNAME, PASSWORD = "bench", "benchmark password"

@@ -1,4 +1,4 @@
-"""Scorekeeper: keeps score at a real table for the Spanish card games Tute and Pocha."""
+"""Scorekeeper: keeps score at a real table for the Spanish card games (Tute, its subastado, and Pocha)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from .config import Defaults, check_public_url, load_or_create_secret_key, sqlite_url
 from .web import hosting
@@ -42,6 +43,15 @@ def _create_app(test_config: Mapping[str, Any] | None) -> Flask:
         instance_relative_config=True,
         template_folder=str(app_folder("templates")),
         static_folder=str(app_folder("static")),
+    )
+    from .games.web import template_folders
+
+    # Each game keeps its templates in its folder; the pages name them "games/<folder>/<part>.html".
+    app.jinja_loader = ChoiceLoader(
+        [
+            FileSystemLoader(app_folder("templates")),
+            PrefixLoader({"games": PrefixLoader({n: FileSystemLoader(p) for n, p in template_folders().items()})}),
+        ]
     )
     app.config.from_object(Defaults)
     if test_config is None:

@@ -15,7 +15,7 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup
 
 from .formats import day, decimal, moment, percent
-from .rules import GAMES
+from .registry import GAMES
 from .rules.messages import MESSAGES, N_, PLURALS
 from .text import seat_marks
 
@@ -26,40 +26,8 @@ SUIT_NAMES = {"oros": N_("Oros"), "copas": N_("Copas"), "espadas": N_("Espadas")
 SUIT_WORDS = {"oros": N_("oros"), "copas": N_("copas"), "espadas": N_("espadas"), "bastos": N_("bastos")}
 STATUS_WORDS = {"playing": N_("playing"), "finished": N_("finished"), "abandoned": N_("abandoned")}
 #: The two kinds of tute, as the engine names them in its sentences.
-TUTE_KINDS = {"reyes": N_("Reyes"), "caballos": N_("Caballos")}
 #: A range of player counts inside the engine's sentences ("2 to 8").
 PLAYER_RANGE = N_("%(low)s to %(high)s")
-#: The engine's messages that the deal forms check in the browser before sending.
-BROWSER_CHECKED = (
-    "trump_missing",
-    "points_impossible",
-    "points_not_pair",
-    "points_not_list",
-    "points_total",
-    "points_total_tute",
-    "last_trick_missing",
-    "tute_kind",
-    "tute_off",
-    "cante_after_tute",
-    "cante_suit_twice",
-    "last_trick_after_tute",
-    "bid_hook",
-    "bid_range",
-    "tricks_total",
-    "tricks_range",
-    "cards_range",
-    "cards_schedule",
-    "bids_not_list",
-    "tricks_not_list",
-    "declarer_missing",
-    "declarer_out_of_range",
-    "bid_missing",
-    "auction_bid_range",
-    "auction_bid_step",
-    "declarer_points_missing",
-    "last_trick_declarer",
-    "cante_not_declarer",
-)
 
 
 def translations() -> NullTranslations:
@@ -119,19 +87,25 @@ def status_word(status: str) -> str:
     return gettext(STATUS_WORDS[status]) if status in STATUS_WORDS else status
 
 
+def param_words() -> dict[str, str]:
+    """Return the words, marked for the catalogue, that every game gives for values its messages' parameters hold."""
+    return {value: word for game in GAMES.values() for value, word in game.param_words.items()}
+
+
 def browser_messages() -> dict[str, str]:
     """Return the templates of the engine's sentences that the browser checks, in the page's language.
 
     A sentence with a count comes twice, as the browser picks its form (Intl.PluralRules): the
     form for "one" under its id and "_one", and the form for any other count under its id.
     """
-    words = {key: gettext(MESSAGES[key]) for key in BROWSER_CHECKED}
-    for key in BROWSER_CHECKED:
+    checked = list(dict.fromkeys(key for game in GAMES.values() for key in game.browser_checked))
+    words = {key: gettext(MESSAGES[key]) for key in checked}
+    for key in checked:
         if key in PLURALS:
             singular, plural = PLURALS[key][1]
             words[f"{key}_one"] = translations().ungettext(singular, plural, 1)
             words[key] = translations().ungettext(singular, plural, 2)
-    words.update({f"kind_{kind}": gettext(name) for kind, name in TUTE_KINDS.items()})
+    words.update({f"kind_{value}": gettext(word) for value, word in param_words().items()})
     return words
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from .house_rules import allowed_in_words, rule_name
-from .i18n import PLAYER_RANGE, TUTE_KINDS, gettext, suit_word, translations
-from .rules import GAMES, OptionSpec, RuleError
+from .i18n import PLAYER_RANGE, gettext, param_words, suit_word, translations
+from .registry import GAMES
+from .rules import OptionSpec, RuleError
 from .rules.messages import MESSAGES, PLURALS
 
 
@@ -20,8 +21,9 @@ def say(problem: RuleError) -> str:
     params: dict[str, Any] = dict(problem.params)
     if "suit" in params and isinstance(params["suit"], str):
         params["suit"] = suit_word(params["suit"].lower())
-    if isinstance(params.get("kind"), str) and params["kind"].lower() in TUTE_KINDS:
-        params["kind"] = gettext(TUTE_KINDS[params["kind"].lower()])
+    words = param_words()
+    if isinstance(params.get("kind"), str) and params["kind"].lower() in words:
+        params["kind"] = gettext(words[params["kind"].lower()])
     if isinstance(params.get("low"), int) and isinstance(params.get("high"), int) and params["low"] != params["high"]:
         params["wanted"] = gettext(PLAYER_RANGE, low=params["low"], high=params["high"])
     option = params.get("option")

@@ -1,31 +1,35 @@
-"""One interface per game: every game of the engine has its web side with every template part, and
-nothing outside the engine and the registry tells games apart by their names."""
+"""One folder per game: every registered game has its engine and its web side with every template part
+in its folder, and nothing outside the game folders tells games apart by their names."""
 
 import re
 from pathlib import Path
 
 import pytest
 
-from scorekeeper.games import WEB_GAMES, web_game
-from scorekeeper.rules import GAMES
+from scorekeeper.games.web import template_folders, web_game, web_games
+from scorekeeper.registry import FOLDER_OF, GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The parts of a game's pages that each game's templates give (templates/games/<folder>/<part>.html).
+#: The parts of a game's pages that each game's templates give (<folder>/templates/<part>.html).
 PARTS = ("deal_fields", "deal_extras", "next_step", "player_figures", "player_charts")
-#: Where a game may be named: its rules and its web side (code and templates).
-ALLOWED = (ROOT / "scorekeeper" / "rules", ROOT / "scorekeeper" / "games", ROOT / "templates" / "games")
+#: Where a game may be named: its folder (code and templates).
+ALLOWED = (ROOT / "scorekeeper" / "games",)
 
 
-def test_every_game_of_the_engine_has_its_web_side_in_the_same_order() -> None:
-    assert list(WEB_GAMES) == list(GAMES)
+def test_every_game_of_the_engine_has_its_web_side_from_its_folder_in_the_same_order() -> None:
+    assert [side.name for side in web_games()] == list(GAMES)
     for name, game in GAMES.items():
         assert web_game(name).engine is game
+        assert FOLDER_OF[name].rpartition(".")[2] == web_game(name).folder
 
 
 @pytest.mark.parametrize("name", list(GAMES))
-def test_every_game_gives_every_part_of_its_pages(name: str) -> None:
+def test_every_game_gives_every_part_of_its_pages_from_its_folder(name: str) -> None:
+    folder = template_folders()[web_game(name).folder]
     for part in PARTS:
-        assert (ROOT / "templates" / web_game(name).template(part)).is_file(), (name, part)
+        prefix, _, file = web_game(name).template(part).rpartition("/")
+        assert prefix == f"games/{web_game(name).folder}"
+        assert (folder / file).is_file(), (name, part)
 
 
 def _comparisons(text: str, names: list[str]) -> list[str]:

@@ -128,6 +128,8 @@ def test_the_wheel_carries_templates_static_files_catalogues_and_migrations(tmp_
     }
     for source in ROOT.glob("templates/**/*.html"):
         expected.add(f"scorekeeper/{source.relative_to(ROOT).as_posix()}")
+    for source in ROOT.glob("scorekeeper/games/*/templates/*.html"):  # each game's, in its folder
+        expected.add(source.relative_to(ROOT).as_posix())
     for source in ROOT.glob("static/**/*"):
         if source.is_file():
             expected.add(f"scorekeeper/{source.relative_to(ROOT).as_posix()}")

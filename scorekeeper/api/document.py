@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from ..config import Defaults
-from ..games.json_schema import ref
+from ..games.kit.json_schema import ref
 from ..reads.queries import MAX_PAGE_SIZE, PAGE_SIZE
 from ..services import MAX_IDEMPOTENCY_KEY
 from .parts import answer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.json_schema import Schema
+from ..games.kit.json_schema import Schema
 
 JSON_TYPE = "application/json"
 #: The control characters an idempotency key may not hold, as a regular-expression class body.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.json_schema import ref
+from ..games.kit.json_schema import ref
 from ..reads.queries import PAGE_SIZE
 from ..services import MAX_IDEMPOTENCY_KEY
 from .examples import DEALS, LINKS, NEW_MATCHES

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..games import web_game, web_games
-from ..games.json_schema import Schema, nullable, ref, seat
+from ..games.kit.json_schema import Schema, nullable, ref, seat
+from ..games.web import web_game, web_games
 from ..models import MAX_ID, MAX_NOTE_LENGTH, STATUSES
-from ..rules import GAMES, Code, OptionSpec, get_game
+from ..registry import GAMES, get_game
+from ..rules import Code, OptionSpec
 from ..rules.options import MAX_SCHEDULE_DEALS
 from ..text import MAX_NAME_LENGTH
 from .season_schemas import season_table_view, season_view

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.json_schema import Schema, ref
+from ..games.kit.json_schema import Schema, ref
 from ..models import MAX_ID
-from ..rules import GAMES
+from ..registry import GAMES
 from ..season_rules import MAX_YEAR, MIN_YEAR, MOST_COUNTED
 from .parts import answer, operation
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..games.json_schema import Schema, nullable
+from ..games.kit.json_schema import Schema, nullable
 from ..models import MAX_ID
-from ..rules import GAMES
+from ..registry import GAMES
 from ..season_rules import MAX_YEAR, MIN_YEAR
 
 

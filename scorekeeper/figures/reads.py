@@ -18,7 +18,7 @@ from sqlalchemy import BindParameter, Select, and_, bindparam, case, func, selec
 from ..db.sql import fixed_limit
 from ..extensions import db
 from ..models import FINISHED, Player, PlayerRating, PlayerResult, PlayerSummary, User
-from ..rules import GAMES
+from ..registry import GAMES
 from .aggregate import COUNTS
 
 

@@ -15,7 +15,8 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..models import ABANDONED, FINISHED, Match
-from ..rules import MatchResult, get_game
+from ..registry import get_game
+from ..rules import MatchResult
 
 
 def result_rows(

@@ -35,7 +35,7 @@ from ..models import (
     User,
     UTCDateTime,
 )
-from ..rules import GAMES
+from ..registry import GAMES
 from ..season_rules import LeaguePoints, SeasonSpan, calendar_year
 
 #: A new player's rating as the pages show it: openskill's mu 25 less 3 sigma of 25/3.

@@ -16,7 +16,7 @@ from sqlalchemy import Integer, Select, and_, bindparam, case, func, select
 
 from ..extensions import db
 from ..models import FINISHED, Deal, Match, Player, PlayerResult, Seat, User
-from ..rules import GAMES
+from ..registry import GAMES
 from ..season_rules import calendar_year, day_start
 from .seasons import games_of_season, season_table
 

@@ -16,7 +16,7 @@ attached back to the fields they belong to by `attach_errors`.
 from __future__ import annotations
 
 from .accounts import AccountForm, JoinTableForm, LoginForm, PasswordForm, PlayerForm, TokenForm
-from .deals import PASSED, AuctionDealForm, DealForm, PochaDealForm, TuteDealForm
+from .deals import DealForm
 from .errors import add_form_error, attach_errors, group_errors, has_errors
 from .fields import MAX_SEATS, NOBODY, SUIT_CHOICES, WholeNumberField, choices, required_text, whole_number
 from .matches import (
@@ -33,10 +33,8 @@ from .seasons import SeasonForm
 __all__ = [
     "MAX_SEATS",
     "NOBODY",
-    "PASSED",
     "SUIT_CHOICES",
     "AccountForm",
-    "AuctionDealForm",
     "DealForm",
     "JoinTableForm",
     "LoginForm",
@@ -45,10 +43,8 @@ __all__ = [
     "NoteForm",
     "PasswordForm",
     "PlayerForm",
-    "PochaDealForm",
     "SeasonForm",
     "TokenForm",
-    "TuteDealForm",
     "WholeNumberField",
     "add_form_error",
     "attach_errors",

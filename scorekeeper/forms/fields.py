@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, cast
 
+from flask_babel import LazyString
 from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: new in WTForms 3.3, not in types-WTForms 3.2
     Field,
     IntegerField,
@@ -91,7 +92,7 @@ def required_text(field: StringField) -> str:
     return field.data or ""
 
 
-def choices(pairs: Iterable[tuple[Any, str]]) -> list[SelectChoice]:
+def choices(pairs: Iterable[tuple[Any, str | LazyString]]) -> list[SelectChoice]:
     """Return (value, label) pairs as WTForms choices."""
     return [SelectChoice(value, label) for value, label in pairs]
 

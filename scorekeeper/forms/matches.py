@@ -6,6 +6,7 @@ import re
 from functools import cache
 from typing import Any
 
+from flask_babel import LazyString
 from flask_wtf import FlaskForm
 from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: new in WTForms 3.3, not in types-WTForms 3.2
     BooleanField,
@@ -17,7 +18,7 @@ from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: new in WTFo
 )
 from wtforms.validators import Length
 
-from ..house_rules import OPTION_LABELS, OPTION_VALUE_LABELS
+from ..house_rules import value_name
 from ..i18n import lazy_gettext as _l
 from ..rules import Game, OptionSpec
 from .base import Form
@@ -29,7 +30,7 @@ def _seat_choices(count: int) -> list[SelectChoice]:
 
 
 def _option_field(spec: OptionSpec) -> Field:
-    label = OPTION_LABELS.get(spec.name, spec.name)
+    label = _l(spec.label) if spec.label else spec.name
     description = _l(spec.description)
     if spec.kind == "bool":
         return BooleanField(label, default=spec.default is True, description=description)
@@ -45,7 +46,7 @@ def _option_field(spec: OptionSpec) -> Field:
     values = [str(c) for c in spec.choices] + (["custom"] if spec.kind == "schedule" else [])
     return SelectField(
         label,
-        choices=choices((v, OPTION_VALUE_LABELS.get(v, v)) for v in values),
+        choices=choices((value, LazyString(value_name, spec, value)) for value in values),
         default=str(spec.default),
         description=description,
     )

@@ -1,43 +1,7 @@
-"""The game registry: each game's rules (from the engine) and its web side, in one place.
+"""The games, a folder each (a family such as Tute's may share one), and their web side's registry.
 
-The rest of the app asks the registry what a game does and never compares a game's name.
-A new game is its rules module (`scorekeeper/rules/`), its web side here, and its templates
-under `templates/games/` (docs/adding-a-game.md).
+A folder holds the game's engine in `rules` (pure: an import contract keeps Flask and SQLAlchemy
+out), its web side in `web` (`WEB_GAMES`), its deal form in `form`, and its templates; `kit` is
+what web sides build on, and `web` reads each registered folder's web side. The folders are
+registered in `scorekeeper.registry`, one line each (docs/adding-a-game.md).
 """
-
-from __future__ import annotations
-
-from typing import Final
-
-from ..forms import DealForm
-from ..rules import GAMES
-from .base import WebGame
-from .pocha import PochaWeb
-from .subastado import SubastadoWeb
-from .tute import TuteWeb
-
-#: Every game's web side, by the name its match documents use, in the engine's order.
-WEB_GAMES: Final[dict[str, WebGame]] = {
-    web.name: web
-    for web in (
-        TuteWeb(GAMES["tute2"]),
-        TuteWeb(GAMES["tute3"]),
-        TuteWeb(GAMES["tute4"], asks_leader=True),
-        SubastadoWeb(GAMES["subastado"]),
-        PochaWeb(GAMES["pocha"]),
-    )
-}
-assert list(WEB_GAMES) == list(GAMES), "every game of the engine needs its web side, in the same order"
-
-
-def web_game(name: str) -> WebGame:
-    """Return the web side of the game called `name` (KeyError for an unknown game)."""
-    return WEB_GAMES[name]
-
-
-def web_games() -> list[WebGame]:
-    """Return every game's web side, in the order the app offers them."""
-    return list(WEB_GAMES.values())
-
-
-__all__ = ["WEB_GAMES", "DealForm", "WebGame", "web_game", "web_games"]

@@ -14,12 +14,13 @@ from typing import Any, Protocol
 
 from markupsafe import Markup
 
-from ..games import WebGame, web_game
+from ..games.web import WebGame, web_game
 from ..i18n import ngettext
 from ..models import ABANDONED, Match
 from ..reads.documents import match_document
 from ..reads.matches import ShownMatch
-from ..rules import Game, MatchGoal, MatchResult, bidding_order, check_match, check_options, get_game
+from ..registry import check_match, check_options, get_game
+from ..rules import Game, MatchGoal, MatchResult
 from ..text import seat_marks
 from .charts import keyed_chart, match_chart
 from .deal_table import DealRow, deal_rows, sheet_rows
@@ -274,7 +275,7 @@ def scoreboard(match: ShownMatch, deals: Sequence[StoredDeal] | None = None) -> 
         next_dealer=None if result.finished or abandoned else next_dealer,
         next_cards=None if abandoned else result.next_cards,
         bidding_order=(
-            list(bidding_order(next_dealer, len(names)))
+            list(game.bidding_order(next_dealer, len(names)))
             if game.bids_first and next_dealer is not None and not result.finished
             else []
         ),

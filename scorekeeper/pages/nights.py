@@ -11,7 +11,8 @@ from markupsafe import Markup
 from .. import formats, i18n
 from ..figures.nights import MatchRow, NightRows
 from ..models import FINISHED
-from ..rules import MatchResult, get_game
+from ..registry import get_game
+from ..rules import MatchResult
 from .addresses import address_of
 from .charts import match_chart
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..models import Match
-from ..rules import check_match
+from ..registry import check_match
 from .matches import ShownMatch
 
 

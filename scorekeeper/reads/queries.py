@@ -32,7 +32,7 @@ from ..models import (
     User,
     utcnow,
 )
-from ..rules import GAMES
+from ..registry import GAMES
 from .paging import Page
 
 _players = Player.__table__

@@ -19,7 +19,8 @@ from ..errors import InvalidInput
 from ..extensions import db
 from ..formats import is_time_zone
 from ..models import NIGHT_GAP_HOURS, NOTE_ROOM, STATUSES, Match, Player, Season, User
-from ..rules import RuleViolation, check_bids, check_match
+from ..registry import check_bids, check_match
+from ..rules import RuleViolation
 from ..season_rules import MIN_YEAR, SeasonRules, check_season
 from ..text import USERNAME_PATTERN, clean_name, clean_note, plain_text
 from .documents import match_document

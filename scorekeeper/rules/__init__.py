@@ -1,14 +1,9 @@
-"""The rules engine of Scorekeeper: Tute, Tute subastado and Pocha, checked and scored.
+"""The rules engine's base: what every game's rules build on, pure Python with no I/O.
 
-Pure Python with no I/O. The public door is `score_match`, which takes a match document
-(see docs/api.md) and returns the JSON-shaped result, or raises `RuleViolation` whose
-`errors` list every problem with a stable code. The typed values and helpers behind it
-are exported for the rest of the package::
-
-    >>> from scorekeeper.rules import score_match
-    >>> score_match({"game": "tute2", "players": ["Ana", "Luis"], "deals": [
-    ...     {"dealer": 0, "trump": "copas", "points": [78, 42], "last_trick": 0}]})["totals"]
-    [88, 42]
+A game (`Game`) checks and scores a match's deals into a `MatchResult`, or logs every problem
+as a `RuleError` with a stable code, raised together as `RuleViolation`. The Spanish deck, its
+card points and the house rules' specs are here too. Each game's own rules live in its folder
+under `scorekeeper/games/`, whose registry (`scorekeeper.games`) is the door for match documents.
 """
 
 from .base import DealResult, Game, MatchGoal, MatchResult
@@ -27,69 +22,25 @@ from .common import (
     other_side_points,
     possible_card_points,
 )
-from .match import GAMES, check_bids, check_match, check_options, get_game, score_match
 from .options import OptionSpec
-from .pocha import (
-    POCHA_PRESETS,
-    PochaDeal,
-    PochaOptions,
-    bidding_order,
-    forbidden_bid,
-    max_cards,
-    pocha_schedule,
-    score_bid,
-)
-from .subastado import contract_outcome, score_subastado_deal
-from .subastado_deal import MAX_BID, Contract, SubastadoDeal, SubastadoOptions, declarer_total
-from .tute import juegos_earned, score_tute_deal
-from .tute_deal import Cante, TuteDeal, TuteDeclaration, TuteOptions, cante_value, first_dealer_for_leader
 
 __all__ = [
     "CARD_POINTS",
     "DECK_POINTS",
-    "GAMES",
-    "MAX_BID",
-    "POCHA_PRESETS",
     "RANKS_BY_STRENGTH",
     "SUITS",
-    "Cante",
     "Card",
     "Code",
-    "Contract",
     "DealResult",
     "Game",
     "MatchGoal",
     "MatchResult",
     "OptionSpec",
-    "PochaDeal",
-    "PochaOptions",
     "RuleError",
     "RuleViolation",
-    "SubastadoDeal",
-    "SubastadoOptions",
     "Suit",
-    "TuteDeal",
-    "TuteDeclaration",
-    "TuteOptions",
-    "bidding_order",
-    "cante_value",
-    "check_bids",
-    "check_match",
-    "check_options",
-    "contract_outcome",
     "deck",
-    "declarer_total",
-    "first_dealer_for_leader",
-    "forbidden_bid",
-    "get_game",
-    "juegos_earned",
-    "max_cards",
     "next_seat",
     "other_side_points",
-    "pocha_schedule",
     "possible_card_points",
-    "score_bid",
-    "score_match",
-    "score_subastado_deal",
-    "score_tute_deal",
 ]

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .common import SUITS, ErrorLog, next_seat
+from .common import SUITS, Code, ErrorLog, next_seat
 from .options import OptionSpec, read_options
 
 
@@ -157,6 +157,10 @@ class Game(ABC):
     bids_first: bool = False
     #: The shape of the deal form, which the browser follows: "card_points" (Tute) or "bids" (Pocha).
     form_kind: str
+    #: The codes of the engine's messages that the deal form checks in the browser before sending.
+    browser_checked: tuple[str, ...] = ()
+    #: The words for values the messages' parameters may hold (a tute's kind), as the catalogue marks them.
+    param_words: Mapping[str, str] = {}
 
     @property
     @abstractmethod
@@ -189,6 +193,23 @@ class Game(ABC):
         self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
     ) -> MatchResult | None:
         """Check and score `deals` under checked `options`; log every problem, return None if any."""
+
+    def bidding_order(self, dealer: int, players: int) -> tuple[int, ...]:
+        """Return the seats in the order they speak before play: the seat after the dealer first, the dealer last."""
+        return tuple((dealer + step) % players for step in range(1, players + 1))
+
+    def check_bids(
+        self,
+        players: tuple[str, ...],
+        options: Mapping[str, object],
+        deals: Sequence[object],
+        bids: object,
+        log: ErrorLog,
+    ) -> object | None:
+        """Check the part of the next deal entered before play, in a game whose `bids_first`; log problems,
+        return it or None. A game that enters each deal at once refuses it."""
+        log.add(Code.MALFORMED, "game", "bids_not_pocha")
+        return None
 
     def browser_rules(self, options: Mapping[str, object], players: int) -> dict[str, Any]:
         """Return every number and rule a browser needs to check, score and follow this match's deals.

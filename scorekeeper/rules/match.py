@@ -1,92 +1,81 @@
-"""The public door of the rules engine: match documents in, results or rule violations out."""
+"""Reading a match document of one of the registered games: its game, players, house rules and deals,
+checked and scored. The registry (`scorekeeper.registry`) opens this door with its games."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 from .base import Game, MatchResult
 from .common import Code, ErrorLog, RuleError, RuleViolation
-from .pocha import POCHA, PochaDeal
-from .subastado import SUBASTADO
-from .tute import TUTE2, TUTE3, TUTE4
-
-#: Every game the scorekeeper knows, by the name match documents use.
-GAMES: Final[Mapping[str, Game]] = {game.name: game for game in (TUTE2, TUTE3, TUTE4, SUBASTADO, POCHA)}
 
 _DOCUMENT_FIELDS: Final = frozenset({"game", "players", "options", "deals"})
-_GAME_NAMES: Final = ", ".join(GAMES)
 
 
-def get_game(name: str) -> Game:
-    """Return the game registered under `name`; raise `RuleViolation` (`game_unknown`) for any other."""
-    game = GAMES.get(name)
-    if game is None:
-        raise RuleViolation(
-            [RuleError(None, "game", Code.GAME_UNKNOWN, "game_unknown", {"name": name, "games": _GAME_NAMES})]
-        )
-    return game
+class MatchDoor:
+    """The door for match documents of the games it is given (the registry's): checks and scores."""
+
+    def __init__(self, games: Mapping[str, Game]) -> None:
+        self.games = games
+
+    def get_game(self, name: str) -> Game:
+        """Return the game called `name`; raise `RuleViolation` (`game_unknown`) for any other."""
+        game = self.games.get(name)
+        if game is None:
+            known = {"name": name, "games": ", ".join(self.games)}
+            raise RuleViolation([RuleError(None, "game", Code.GAME_UNKNOWN, "game_unknown", known)])
+        return game
+
+    def check_match(self, document: object) -> MatchResult:
+        """Check and score a whole match document; raise `RuleViolation` listing every problem found."""
+        log = ErrorLog()
+        result = _check(self.games, document, log)
+        log.raise_if_any()
+        assert result is not None
+        return result
+
+    def check_options(self, game: str, options: object, players: int | None = None) -> dict[str, object]:
+        """Check a game's house rules (for `players` players, if known); return all of them, defaults filled in."""
+        log = ErrorLog()
+        values = self.get_game(game).check_options(options, players, log)
+        log.raise_if_any()
+        assert values is not None
+        return values
+
+    def check_bids(self, document: object, bids: object) -> object:
+        """Check the first part of a match's next deal, entered before play (in a game whose `bids_first`).
+
+        Raise `RuleViolation` for any problem in it or in the match; return the checked part otherwise.
+        """
+        log = ErrorLog()
+        parts = _read(self.games, document, log)
+        checked = None
+        if parts is not None:
+            game, players, options, deals = parts
+            checked = game.check_bids(players, options, deals, bids, log)
+        log.raise_if_any()
+        assert checked is not None
+        return checked
 
 
-def check_match(document: object) -> MatchResult:
-    """Check and score a whole match document; raise `RuleViolation` listing every problem found."""
-    log = ErrorLog()
-    result = _check(document, log)
-    log.raise_if_any()
-    assert result is not None
-    return result
-
-
-def score_match(document: object) -> dict[str, Any]:
-    """Check and score a match document (docs/api.md's format); return the JSON-shaped result."""
-    return check_match(document).to_dict()
-
-
-def check_options(game: str, options: object, players: int | None = None) -> dict[str, object]:
-    """Check a game's house rules (for `players` players, if known); return all of them, defaults filled in."""
-    log = ErrorLog()
-    values = get_game(game).check_options(options, players, log)
-    log.raise_if_any()
-    assert values is not None
-    return values
-
-
-def check_bids(document: object, bids: object) -> PochaDeal:
-    """Check the bids of a Pocha match's next deal, entered before play and without tricks.
-
-    `bids` is a Pocha deal without its `tricks`; raise `RuleViolation` for any problem in it
-    or in the match, return the checked deal (its `tricks` empty) otherwise.
-    """
-    log = ErrorLog()
-    parts = _read(document, log)
-    deal = None
-    if parts is not None:
-        game, players, options, deals = parts
-        if game is not POCHA:
-            log.add(Code.MALFORMED, "game", "bids_not_pocha")
-        else:
-            deal = POCHA.check_bids(players, options, deals, bids, log)
-    log.raise_if_any()
-    assert deal is not None
-    return deal
-
-
-def _check(document: object, log: ErrorLog) -> MatchResult | None:
-    parts = _read(document, log)
+def _check(games: Mapping[str, Game], document: object, log: ErrorLog) -> MatchResult | None:
+    parts = _read(games, document, log)
     if parts is None:
         return None
     game, players, options, deals = parts
     return game.play(players, options, deals, log)
 
 
-def _read(document: object, log: ErrorLog) -> tuple[Game, tuple[str, ...], dict[str, object], list[object]] | None:
+def _read(
+    games: Mapping[str, Game], document: object, log: ErrorLog
+) -> tuple[Game, tuple[str, ...], dict[str, object], list[object]] | None:
     """Check the parts of a document that come before its deals; return them, or None."""
     if not isinstance(document, Mapping):
         log.add(Code.MALFORMED, "match", "match_not_object")
         return None
     for key in sorted(set(document) - _DOCUMENT_FIELDS, key=str):
         log.add(Code.MALFORMED, str(key), "match_unknown_field", key=key)
-    game = _game(document.get("game"), log)
+    game = _game(games, document.get("game"), log)
     players = _players(document.get("players"), game, log)
     deals = document.get("deals")
     if deals is None:
@@ -102,14 +91,14 @@ def _read(document: object, log: ErrorLog) -> tuple[Game, tuple[str, ...], dict[
     return game, players, options, deals
 
 
-def _game(name: object, log: ErrorLog) -> Game | None:
+def _game(games: Mapping[str, Game], name: object, log: ErrorLog) -> Game | None:
     if not isinstance(name, str):
-        log.add(Code.MALFORMED, "game", "game_missing", games=_GAME_NAMES)
+        log.add(Code.MALFORMED, "game", "game_missing", games=", ".join(games))
         return None
-    if name not in GAMES:
-        log.add(Code.GAME_UNKNOWN, "game", "game_unknown", name=name, games=_GAME_NAMES)
+    if name not in games:
+        log.add(Code.GAME_UNKNOWN, "game", "game_unknown", name=name, games=", ".join(games))
         return None
-    return GAMES[name]
+    return games[name]
 
 
 def _players(value: object, game: Game | None, log: ErrorLog) -> tuple[str, ...] | None:

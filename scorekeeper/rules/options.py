@@ -17,10 +17,13 @@ MAX_SCHEDULE_DEALS: Final = 200
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One house rule: its name, kind, default, allowed values and a one-line description.
+    """One house rule: its name, kind, default, allowed values, a one-line description, and its words.
 
     `default` is None only where the default depends on another option (Tute's `target`), or
     where leaving the option out means "none" (subastado's `deals`); `description` then says so.
+    `label` is the rule's name on the new-match form and `choice_labels` the words for its
+    `choices` in their order when they are words (empty when they are numbers), both in English
+    and marked for the catalogue: the pages say them in the player's language.
     """
 
     name: str
@@ -30,6 +33,15 @@ class OptionSpec:
     choices: tuple[int | str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    label: str = ""
+    choice_labels: tuple[str, ...] = ()
+
+    def choice_label(self, value: object) -> str | None:
+        """Return the English word for one of the `choices` (None for a number, or a value it has no word for)."""
+        for choice, word in zip(self.choices, self.choice_labels, strict=False):
+            if choice == value:
+                return word
+        return None
 
     @property
     def allowed(self) -> str:

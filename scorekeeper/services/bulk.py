@@ -10,7 +10,7 @@ from ..extensions import db
 from ..figures.upkeep import rebuild_figures, refresh_figures, regroup_nights
 from ..models import ABANDONED, FINISHED, PLAYING, Match, PlayerPair, PlayerResult, PlayerSummary, User
 from ..reads.documents import match_document
-from ..rules import check_match
+from ..registry import check_match
 from .base import atomic
 
 

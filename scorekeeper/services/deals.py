@@ -20,14 +20,8 @@ from ..figures.upkeep import (
 )
 from ..models import ABANDONED, FINISHED, PLAYING, Deal, Match, utcnow
 from ..reads.documents import match_document
-from ..rules import (
-    Code,
-    MatchResult,
-    RuleError,
-    RuleViolation,
-    check_bids,
-    check_match,
-)
+from ..registry import check_bids, check_match
+from ..rules import Code, MatchResult, RuleError, RuleViolation
 from .base import atomic, check_version
 from .entry_links import stop_links
 from .idempotency import key_row, remember

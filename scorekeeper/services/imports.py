@@ -33,7 +33,8 @@ from ..models import (
     utcnow,
 )
 from ..reads.transfer import SETTINGS
-from ..rules import MatchResult, check_match, check_options, get_game
+from ..registry import check_match, check_options, get_game
+from ..rules import MatchResult
 from ..text import clean_name
 from .accounts import user_named
 from .base import atomic

@@ -33,16 +33,8 @@ from ..figures.upkeep import (
 )
 from ..models import ABANDONED, FINISHED, MAX_NOTE_LENGTH, PLAYING, Deal, Match, Seat, User, utcnow
 from ..reads.documents import match_document
-from ..rules import (
-    Code,
-    MatchResult,
-    RuleError,
-    RuleViolation,
-    check_match,
-    check_options,
-    get_game,
-    next_seat,
-)
+from ..registry import check_match, check_options, get_game
+from ..rules import Code, MatchResult, RuleError, RuleViolation, next_seat
 from ..text import clean_name, clean_note
 from .base import atomic, check_version
 from .idempotency import forget_old_keys

@@ -13,7 +13,7 @@ from ..extensions import db
 from ..figures.seasons import SeasonPlace, place_in, seasons_placed, standings, standings_figure
 from ..figures.years import WHOLE_TABLE
 from ..models import Player, User, YearReview
-from ..rules import GAMES
+from ..registry import GAMES
 from ..season_rules import SeasonSpan
 from .kept import kept_documents
 

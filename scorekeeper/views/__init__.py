@@ -28,7 +28,7 @@ from .. import formats, i18n
 from ..errors import Conflict, MatchOver, NotFound, ServiceError
 from ..extensions import login_manager
 from ..forms import group_errors
-from ..games import web_game, web_games
+from ..games.web import web_game, web_games
 from ..i18n import lazy_gettext
 from ..models import MAX_NOTE_LENGTH
 from ..pages import lists

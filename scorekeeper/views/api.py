@@ -33,7 +33,8 @@ from ..pages.qr import qr_svg
 from ..reads import queries
 from ..reads import table as table_reads
 from ..reads.documents import api_view, replayed_view
-from ..rules import GAMES, RuleViolation
+from ..registry import GAMES
+from ..rules import RuleViolation
 from ..season_rules import MAX_YEAR, MIN_YEAR, MOST_COUNTED, SeasonSpan, calendar_year
 from ..web.etags import tag_version, version_tag
 

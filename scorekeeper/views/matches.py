@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 from .. import services
 from ..figures import reads as figure_reads
 from ..forms import (
+    DealForm,
     add_form_error,
     attach_errors,
     has_errors,
@@ -20,7 +21,7 @@ from ..forms import (
     players_from_form,
     whole_number,
 )
-from ..games import DealForm, web_game, web_games
+from ..games.web import web_game, web_games
 from ..i18n import lazy_gettext
 from ..models import STATUSES, EntryLink, Match
 from ..pages import boards, cards, lists
@@ -30,7 +31,8 @@ from ..problem_words import say
 from ..reads import matches as shown_matches
 from ..reads import queries
 from ..reads import table as table_reads
-from ..rules import GAMES, RuleViolation
+from ..registry import GAMES
+from ..rules import RuleViolation
 from . import KEPT_OFFLINE_HEADER, MATCH_OVER_HEADER
 from .share import share_section
 from .table import entry_section, reachable_match, reachable_shown_match, sent_key, version_at_table

@@ -11,7 +11,7 @@ from .. import formats, services
 from ..figures import seasons
 from ..forms import SeasonForm, add_form_error, whole_number
 from ..pages import seasons as shown
-from ..rules import GAMES
+from ..registry import GAMES
 from ..season_rules import MAX_YEAR, MIN_YEAR, MOST_COUNTED, SeasonSpan, calendar_year
 from .statistics import csv_answer
 

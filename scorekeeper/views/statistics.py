@@ -18,7 +18,7 @@ from ..pages import boards, lists
 from ..reads import matches as shown_matches
 from ..reads import queries
 from ..reads.documents import match_document
-from ..rules import GAMES
+from ..registry import GAMES
 
 bp = Blueprint("statistics", __name__, url_prefix="/stats")
 

@@ -24,7 +24,8 @@ from wtforms import FieldList
 from scorekeeper import forms
 from scorekeeper.figures import reads
 from scorekeeper.models import STATUSES
-from scorekeeper.rules import GAMES, SUITS, get_game
+from scorekeeper.registry import GAMES, get_game
+from scorekeeper.rules import SUITS
 from scorekeeper.views import PUBLIC_ENDPOINTS
 
 from . import hostile_corpus as corpus

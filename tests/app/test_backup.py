@@ -18,7 +18,7 @@ from flask import Flask
 from scorekeeper import create_app, services
 from scorekeeper.extensions import db
 from scorekeeper.models import Match, User
-from scorekeeper.rules import check_match
+from scorekeeper.registry import check_match
 
 from ..conftest import signed_in
 from .test_cli import play_an_evening, run

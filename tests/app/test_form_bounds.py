@@ -14,7 +14,7 @@ from wtforms.validators import InputRequired, Optional
 
 from scorekeeper import forms
 from scorekeeper.forms.fields import LeftEmpty
-from scorekeeper.rules import GAMES
+from scorekeeper.registry import GAMES
 
 from ..conftest import Browser
 from .matchhelpers import bids_form, start, tricks_form, tute_form

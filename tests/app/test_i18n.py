@@ -37,7 +37,11 @@ PLACEHOLDER = re.compile(r"%\(\w+\)s|\{\w+\}")
 def source_messages() -> set[str]:
     """Return every message the code and templates mark for translation (singular forms)."""
     found: set[str] = set()
-    method_map = [("scorekeeper/**.py", "python"), ("templates/**.html", "jinja2")]
+    method_map = [
+        ("scorekeeper/**.py", "python"),
+        ("templates/**.html", "jinja2"),
+        ("scorekeeper/games/**.html", "jinja2"),
+    ]
     for _file, _line, message, _comments, _context in extract_from_dir(str(ROOT), method_map, keywords=KEYWORDS):
         found.add(message[0] if isinstance(message, tuple) else message)
     return {m for m in found if m}
@@ -184,7 +188,8 @@ def test_the_player_range_and_the_tute_kind_are_said_in_the_page_language(
     app: Flask, language: str, range_words: str, kind_word: str
 ) -> None:
     from scorekeeper.problem_words import say
-    from scorekeeper.rules import RuleViolation, check_match
+    from scorekeeper.registry import check_match
+    from scorekeeper.rules import RuleViolation
 
     tute = {
         "game": "tute2",

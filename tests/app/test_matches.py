@@ -45,7 +45,7 @@ def field_value(page: str, name: str) -> str | None:
 @pytest.mark.parametrize("game", ["tute2", "tute3", "tute4", "pocha"])
 def test_the_new_match_form_lists_every_house_rule_with_its_explanation(ana: Browser, game: str) -> None:
     page = ana.get(f"/matches/new/{game}").get_data(as_text=True)
-    from scorekeeper.rules import get_game
+    from scorekeeper.registry import get_game
 
     for spec in get_game(game).option_specs:
         assert f'name="opt_{spec.name}"' in page

@@ -11,7 +11,8 @@ from flask import Flask
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
 
-from scorekeeper.rules import GAMES, SUITS, Code, get_game
+from scorekeeper.registry import GAMES, get_game
+from scorekeeper.rules import SUITS, Code
 
 from ..conftest import signed_in
 from .matchhelpers import tute_form

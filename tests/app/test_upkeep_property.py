@@ -36,6 +36,7 @@ from sqlalchemy.orm import aliased
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.figures import seasons, upkeep, years
+from scorekeeper.games.pocha.rules import max_cards
 from scorekeeper.models import (
     ABANDONED,
     FINISHED,
@@ -51,7 +52,7 @@ from scorekeeper.models import (
     YearReview,
 )
 from scorekeeper.reads import transfer
-from scorekeeper.rules import SUITS, RuleViolation, max_cards
+from scorekeeper.rules import SUITS, RuleViolation
 from scorekeeper.season_rules import SeasonSpan
 from scorekeeper.services import season_places
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.rules.pocha import max_cards
+from scorekeeper.games.pocha.rules import max_cards
 
 from .conftest import Phone, Server
 from .test_table import SAVE

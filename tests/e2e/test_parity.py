@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import GAMES, OptionSpec, RuleViolation, check_bids, check_options, score_match
+from scorekeeper.registry import GAMES, check_bids, check_options, score_match
+from scorekeeper.rules import OptionSpec, RuleViolation
 
 RULES_JS = Path(__file__).resolve().parents[2] / "static" / "rules.js"
 SUITS = ["oros", "copas", "espadas", "bastos"]

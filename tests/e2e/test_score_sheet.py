@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper import services
 from scorekeeper.extensions import db
-from scorekeeper.rules import check_options, get_game
+from scorekeeper.registry import check_options, get_game
 
 from .conftest import Phone, Server
 from .test_fit_names import LANGUAGES, LONG_NAMES, SMALL_PHONE

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import RuleViolation, score_match
+from scorekeeper.registry import score_match
+from scorekeeper.rules import RuleViolation
 
 TUTE2_PLAYERS = ["Ana", "Luis"]
 TUTE3_PLAYERS = ["Ana", "Luis", "Carmen"]

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import GAMES, check_options, get_game
+from scorekeeper.registry import GAMES, check_options, get_game
 
 CANTES = {
     suit: {trump: 40 if suit == trump else 20 for trump in ("oros", "copas", "espadas", "bastos")}

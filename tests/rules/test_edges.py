@@ -5,24 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import (
-    Code,
-    RuleViolation,
-    TuteDeal,
-    TuteDeclaration,
-    TuteOptions,
-    check_bids,
-    check_match,
-    check_options,
-    deck,
-    forbidden_bid,
-    get_game,
-    juegos_earned,
-    other_side_points,
-    score_match,
-)
+from scorekeeper.games.pocha.rules import forbidden_bid
+from scorekeeper.games.tute.rules import TuteDeal, TuteDeclaration, TuteOptions, juegos_earned
+from scorekeeper.games.tute.rules.match import TuteGame
+from scorekeeper.registry import check_bids, check_match, check_options, get_game, score_match
+from scorekeeper.rules import Code, RuleViolation, deck, other_side_points
 from scorekeeper.rules.common import ErrorLog
-from scorekeeper.rules.tute import TuteGame
 
 from .helpers import codes, match, tute_deal, violations
 

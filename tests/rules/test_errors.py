@@ -4,7 +4,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import Code, RuleViolation, get_game, score_match
+from scorekeeper.registry import get_game, score_match
+from scorekeeper.rules import Code, RuleViolation
 
 from .helpers import codes, match, tute_deal, violations
 

@@ -1,6 +1,7 @@
 """Every worked example of docs/rules.md, one test each."""
 
-from scorekeeper.rules import forbidden_bid, score_match
+from scorekeeper.games.pocha.rules import forbidden_bid
+from scorekeeper.registry import score_match
 
 from .helpers import codes, match, tute_deal
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import RuleViolation, check_bids, score_match
+from scorekeeper.registry import check_bids, score_match
+from scorekeeper.rules import RuleViolation
 
 from .helpers import match, tute_deal
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from scorekeeper.rules import GAMES, MatchGoal, OptionSpec, RuleViolation, check_options, get_game, score_match
+from scorekeeper.registry import GAMES, check_options, get_game, score_match
+from scorekeeper.rules import MatchGoal, OptionSpec, RuleViolation
 
 from .helpers import codes, match
 

@@ -4,18 +4,17 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import (
+from scorekeeper.games.pocha.rules import (
     POCHA_PRESETS,
     PochaOptions,
-    RuleViolation,
     bidding_order,
-    check_bids,
     forbidden_bid,
     max_cards,
     pocha_schedule,
     score_bid,
-    score_match,
 )
+from scorekeeper.registry import check_bids, score_match
+from scorekeeper.rules import RuleViolation
 
 from .helpers import codes, match
 

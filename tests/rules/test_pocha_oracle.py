@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import RuleViolation, check_bids, score_match
+from scorekeeper.registry import check_bids, score_match
+from scorekeeper.rules import RuleViolation
 
 from . import pocha_oracle as oracle
 

@@ -9,7 +9,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import SUITS, Code, MatchResult, RuleViolation, cante_value, check_bids, check_match, score_match
+from scorekeeper.games.tute.rules import cante_value
+from scorekeeper.registry import check_bids, check_match, score_match
+from scorekeeper.rules import SUITS, Code, MatchResult, RuleViolation
 
 from . import pocha_oracle as oracle
 from .test_pocha_oracle import pocha_matches

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import GAMES, MatchResult, SubastadoOptions, check_options, contract_outcome, score_match
+from scorekeeper.games.subastado.rules import SubastadoOptions, contract_outcome
+from scorekeeper.registry import GAMES, check_options, score_match
+from scorekeeper.rules import MatchResult
 
 from .helpers import codes, violations
 

@@ -8,9 +8,12 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import RuleViolation, SubastadoDeal, SubastadoOptions, TuteDeclaration, score_match
+from scorekeeper.games.subastado.rules import SubastadoDeal, SubastadoOptions
+from scorekeeper.games.subastado.rules.deal import read_subastado_deal
+from scorekeeper.games.tute.rules import TuteDeclaration
+from scorekeeper.registry import score_match
+from scorekeeper.rules import RuleViolation
 from scorekeeper.rules.common import ErrorLog
-from scorekeeper.rules.subastado_deal import read_subastado_deal
 
 from .helpers import codes, violations
 

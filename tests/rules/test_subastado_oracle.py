@@ -10,7 +10,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import RuleViolation, score_match
+from scorekeeper.registry import score_match
+from scorekeeper.rules import RuleViolation
 
 from . import subastado_oracle as oracle
 

@@ -1,7 +1,8 @@
 """What each game counts per player in a deal, how it places the sides of a finished match, and
 whether it is won on points: the figures and ratings ask the engine for these."""
 
-from scorekeeper.rules import MatchResult, get_game, score_match
+from scorekeeper.registry import get_game, score_match
+from scorekeeper.rules import MatchResult
 
 from .helpers import match, tute_deal
 

@@ -1,15 +1,8 @@
 """Tute matches: juegos and points modes, the tute declaration, targets, ties and who deals next."""
 
-from scorekeeper.rules import (
-    DECK_POINTS,
-    TuteOptions,
-    cante_value,
-    deck,
-    first_dealer_for_leader,
-    other_side_points,
-    possible_card_points,
-    score_match,
-)
+from scorekeeper.games.tute.rules import TuteOptions, cante_value, first_dealer_for_leader
+from scorekeeper.registry import score_match
+from scorekeeper.rules import DECK_POINTS, deck, other_side_points, possible_card_points
 
 from .helpers import codes, match, tute_deal, violations
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import GAMES, score_match
+from scorekeeper.registry import GAMES, score_match
 
 from .helpers import codes, match, tute_deal, violations
 

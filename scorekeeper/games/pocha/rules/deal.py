@@ -1,15 +1,14 @@
-"""Pocha for 2 to 8 players: the schedule of deals, bids, tricks, and their scores."""
+"""Pocha's house rules, its schedule of deals, a deal's bids and tricks, and what a bid scores."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from .base import DealResult, Game, MatchGoal, MatchResult
-from .common import SUITS, Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, next_seat, number_text
-from .messages import N_
-from .options import OptionSpec, as_bool, as_int
+from ....rules.common import Code, DealReader, ErrorLog, Suit, int_list, is_int, is_suit, number_text
+from ....rules.messages import N_
+from ....rules.options import OptionSpec, as_bool, as_int
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
@@ -17,9 +16,15 @@ MAX_PLAYERS: Final = 8
 TWOS_OUT_FOR: Final = (3, 6)
 
 POCHA_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
-    OptionSpec("deck", "choice", 40, N_("Cards in the deck: 40, or 48 with the 8s and 9s."), choices=(40, 48)),
     OptionSpec(
-        "remove_twos", "bool", True, N_("With 3 or 6 players, take the four 2s out so that every card is dealt.")
+        "deck", "choice", 40, N_("Cards in the deck: 40, or 48 with the 8s and 9s."), choices=(40, 48), label=N_("Deck")
+    ),
+    OptionSpec(
+        "remove_twos",
+        "bool",
+        True,
+        N_("With 3 or 6 players, take the four 2s out so that every card is dealt."),
+        label=N_("Take the 2s out"),
     ),
     OptionSpec(
         "schedule",
@@ -27,10 +32,37 @@ POCHA_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         "classic",
         N_("Cards per player, deal by deal: classic (a round of 1s, up to the most and back), ladder, or a list."),
         choices=("classic", "ladder"),
+        label=N_("Cards per deal"),
+        choice_labels=(
+            N_("classic"),
+            N_("ladder"),
+        ),
     ),
-    OptionSpec("hook", "bool", True, N_("The dealer bids last and may not make the bids add up to the cards in hand.")),
-    OptionSpec("exact_base", "int", 10, N_("Points for making exactly the tricks bid."), minimum=0, maximum=100),
-    OptionSpec("per_trick", "int", 5, N_("Points for each trick taken when the bid is exact."), minimum=0, maximum=100),
+    OptionSpec(
+        "hook",
+        "bool",
+        True,
+        N_("The dealer bids last and may not make the bids add up to the cards in hand."),
+        label=N_("Dealer's hook"),
+    ),
+    OptionSpec(
+        "exact_base",
+        "int",
+        10,
+        N_("Points for making exactly the tricks bid."),
+        minimum=0,
+        maximum=100,
+        label=N_("Exact-bid bonus"),
+    ),
+    OptionSpec(
+        "per_trick",
+        "int",
+        5,
+        N_("Points for each trick taken when the bid is exact."),
+        minimum=0,
+        maximum=100,
+        label=N_("Per trick"),
+    ),
     OptionSpec(
         "miss_per_trick",
         "int",
@@ -38,8 +70,15 @@ POCHA_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         N_("Points lost for each trick of difference when the bid is missed."),
         minimum=0,
         maximum=100,
+        label=N_("Per trick off"),
     ),
-    OptionSpec("oros_double", "bool", False, N_("Every score of a deal with oros as trump counts double.")),
+    OptionSpec(
+        "oros_double",
+        "bool",
+        False,
+        N_("Every score of a deal with oros as trump counts double."),
+        label=N_("Oros double"),
+    ),
 )
 
 #: Named sets of scoring constants that tables know by name.
@@ -261,119 +300,3 @@ def read_pocha_deal(
         log.add(Code.MALFORMED, "deal", "deal_not_object", deal=number, number=number)
         return None
     return _PochaDealReader(raw, number, players, options, log, with_tricks).read(scheduled)
-
-
-class PochaGame(Game):
-    """Pocha: each player bids the tricks they will take, and scores for hitting the bid exactly."""
-
-    name = "pocha"
-    title = N_("Pocha")
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
-    bids_first = True
-    form_kind = "bids"
-
-    @property
-    def option_specs(self) -> tuple[OptionSpec, ...]:
-        return POCHA_OPTION_SPECS
-
-    def sides(self, players: int) -> tuple[tuple[int, ...], ...]:
-        return tuple((seat,) for seat in range(players))
-
-    def seat_tallies(self, deal: Mapping[str, Any], seat: int, side: int) -> dict[str, int]:
-        bid, tricks = deal["bids"][seat], deal["tricks"][seat]
-        return {"exact_bids": int(bid == tricks), "over_bids": int(bid > tricks), "under_bids": int(bid < tricks)}
-
-    def ranks(self, result: MatchResult) -> list[int]:
-        places = sorted(set(result.totals), reverse=True)
-        return [places.index(total) + 1 for total in result.totals]
-
-    def goal(self, options: Mapping[str, object], players: int) -> MatchGoal:
-        """Return the number of deals the schedule sets: the match ends with its last."""
-        return MatchGoal("points", deals=len(pocha_schedule(players, PochaOptions.from_values(options))))
-
-    def browser_details(self, options: Mapping[str, object], players: int) -> dict[str, Any]:
-        """Return the schedule, the hook, the bidding order and the score of every bid and tricks pair."""
-        rules = PochaOptions.from_values(options)
-        most = max_cards(players, rules.deck, rules.remove_twos)
-        counts = range(most + 1)
-        return {
-            "schedule": list(pocha_schedule(players, rules)),
-            "most_cards": most,
-            "hook": rules.hook,
-            "bidding_order": [list(bidding_order(dealer, players)) for dealer in range(players)],
-            # scores[bid][tricks], before the trump's factor ("none": a deal without trump)
-            "scores": [[score_bid(bid, tricks, rules) for tricks in counts] for bid in counts],
-            "trump_factor": {trump or "none": trump_factor(trump, rules) for trump in (None, *SUITS)},
-        }
-
-    def check_options(self, raw: object, players: int | None, log: ErrorLog) -> dict[str, object] | None:
-        values = super().check_options(raw, players, log)
-        if values is None or players is None:
-            return values
-        schedule = values["schedule"]
-        if isinstance(schedule, tuple):
-            most = max_cards(players, as_int(values, "deck"), as_bool(values, "remove_twos"))
-            if any(not 1 <= cards <= most for cards in schedule):
-                log.add(Code.SCHEDULE_INVALID, "options.schedule", "schedule_range", players=players, most=most)
-                return None
-        return values
-
-    def play(
-        self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
-    ) -> MatchResult | None:
-        rules = PochaOptions.from_values(options)
-        schedule = pocha_schedule(len(players), rules)
-        start = log.count()
-        results: list[DealResult] = []
-        totals = [0] * len(players)
-        last_dealer: int | None = None
-        for number, raw in enumerate(deals, start=1):
-            if number > len(schedule):
-                log.add(Code.MATCH_FINISHED, "deal", "schedule_complete", deal=number, deals=len(schedule))
-                continue
-            deal = read_pocha_deal(raw, number, schedule[number - 1], players, rules, log)
-            if deal is None or log.count() != start:
-                continue
-            scores = tuple(score_bid(b, t, rules, deal.trump) for b, t in zip(deal.bids, deal.tricks))
-            results.append(DealResult(number, scores, None))
-            totals = [t + s for t, s in zip(totals, scores)]
-            last_dealer = deal.dealer
-        if log.count() != start:
-            return None
-        finished = len(results) == len(schedule)
-        best = max(totals)
-        return MatchResult(
-            game=self.name,
-            sides=self.sides(len(players)),
-            deals=tuple(results),
-            totals=tuple(totals),
-            juegos=None,
-            finished=finished,
-            winners=tuple(seat for seat, total in enumerate(totals) if total == best) if finished else (),
-            next_dealer=None if finished or last_dealer is None else next_seat(last_dealer, len(players)),
-            next_cards=None if finished else schedule[len(results)],
-        )
-
-    def check_bids(
-        self,
-        players: tuple[str, ...],
-        options: Mapping[str, object],
-        deals: Sequence[object],
-        bids: object,
-        log: ErrorLog,
-    ) -> PochaDeal | None:
-        """Check the bidding of the next deal (before play) after `deals`; log problems, return it or None."""
-        result = self.play(players, options, deals, log)
-        if result is None:
-            return None
-        number = len(result.deals) + 1
-        if result.finished:
-            log.add(Code.MATCH_FINISHED, "deal", "schedule_complete", deal=number, deals=len(result.deals))
-            return None
-        rules = PochaOptions.from_values(options)
-        scheduled = pocha_schedule(len(players), rules)[number - 1]
-        return read_pocha_deal(bids, number, scheduled, players, rules, log, with_tricks=False)
-
-
-POCHA: Final = PochaGame()

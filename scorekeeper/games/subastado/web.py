@@ -4,22 +4,23 @@ reads in the deal table, who speaks first, and its deals' schema."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
-from ..forms import AuctionDealForm, DealForm
-from ..i18n import gettext, suit_word
-from ..rules import MAX_BID, SUITS, SubastadoOptions, cante_value, contract_outcome, next_seat
-from ..rules.common import DECK_POINTS, possible_card_points
-from ..rules.subastado_deal import MAX_DEALS
-from .base import WebGame
-from .json_schema import Schema, cantes, deal_number, nullable, seat, tute
-from .tute import TuteWeb, counting_cards
+from ...forms import DealForm
+from ...i18n import gettext, suit_word
+from ...rules import DECK_POINTS, SUITS, next_seat, possible_card_points
+from ..kit.base import WebGame
+from ..kit.json_schema import Schema, deal_number, nullable, seat
+from ..tute.rules import cante_value
+from ..tute.schema import cantes, tute
+from ..tute.web import TuteWeb, counting_cards
+from .form import AuctionDealForm
+from .rules import MAX_BID, MAX_DEALS, SUBASTADO, SubastadoOptions, contract_outcome
 
 
 class SubastadoWeb(WebGame):
     """Tute subastado: one form per deal, after play: who won the auction and what they made of it."""
 
-    folder = "subastado"
     signed_scores = True
     #: The card points of a whole deck, the most a declarer can take.
     deck_points = DECK_POINTS
@@ -157,3 +158,7 @@ class SubastadoWeb(WebGame):
             "description": deals["description"],
         }
         return schema
+
+
+#: The web side of this folder's game.
+WEB_GAMES: Final = (SubastadoWeb(SUBASTADO),)

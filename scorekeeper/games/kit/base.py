@@ -7,17 +7,17 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..forms import DealForm
-from ..rules import Game
+from ...forms import DealForm
+from ...rules import Game
 from .json_schema import Schema
 
 
 class WebGame(ABC):
-    """A game's web side. Subclasses set `folder` (their templates under templates/games/) and
-    implement the abstract methods; the engine's `Game` says everything about the rules."""
+    """A game's web side. Subclasses implement the abstract methods; the engine's `Game` says
+    everything about the rules. Its folder's `web` module lists its instances in `WEB_GAMES`."""
 
-    #: The folder of this game's templates under templates/games/.
-    folder: str
+    #: The name of the game's folder under scorekeeper/games/ (set by the registry when it reads the folder).
+    folder: str = ""
     #: Whether each deal's score shows its sign (+5, -3), as in a game where a deal can cost points.
     signed_scores: bool = False
     #: The house rules the new-match form does not ask, because the names typed set them (`options_for_table`).

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rules import SUITS
-from ..rules.tute_deal import TUTE_KINDS
-
 #: A JSON Schema, as the OpenAPI document holds it.
 Schema = dict[str, Any]
 
@@ -34,35 +31,5 @@ def deal_number() -> Schema:
             "minimum": 1,
             "description": "The number the client means this deal to have; when it is not the match's "
             "next one the answer is 409 and nothing is stored.",
-        }
-    )
-
-
-def cantes(players: int, singer: str, description: str) -> Schema:
-    """Return the schema of a deal's cantes: a seat (`singer` says whose) and a suit each, each suit once."""
-    return nullable(
-        {
-            "type": "array",
-            "maxItems": len(SUITS),
-            "items": {
-                "type": "object",
-                "required": ["seat", "suit"],
-                "additionalProperties": False,
-                "properties": {"seat": seat(players, singer), "suit": {"enum": list(SUITS)}},
-            },
-            "description": description,
-        }
-    )
-
-
-def tute(players: int, description: str) -> Schema:
-    """Return the schema of a tute declared: the seat that holds it and its kind."""
-    return nullable(
-        {
-            "type": "object",
-            "required": ["seat", "kind"],
-            "additionalProperties": False,
-            "properties": {"seat": seat(players, "The seat that holds the tute."), "kind": {"enum": list(TUTE_KINDS)}},
-            "description": description,
         }
     )

@@ -9,10 +9,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal, cast
 
-from .common import DECK_POINTS, Code, ErrorLog, Suit, is_int, is_suit, number_text, possible_card_points
-from .messages import N_
-from .options import OptionSpec, as_int, as_str
-from .tute_deal import (
+from ....rules.common import DECK_POINTS, Code, ErrorLog, Suit, is_int, is_suit, number_text, possible_card_points
+from ....rules.messages import N_
+from ....rules.options import OptionSpec, as_int, as_str
+from ...tute.rules.deal import (
     CANTE_ELSEWHERE,
     CANTE_IN_TRUMP,
     TUTE_KINDS,
@@ -41,9 +41,20 @@ SUBASTADO_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         3,
         N_("Players at the table: 3 (the 2s out, 12 cards each) or 4 (10 cards each)."),
         choices=(3, 4),
+        label=N_("Players"),
     ),
-    OptionSpec("min_bid", "int", 60, N_("The lowest bid of the auction."), minimum=0, maximum=MAX_BID),
-    OptionSpec("bid_step", "int", 5, N_("Bids go up in steps of this many points."), minimum=1, maximum=50),
+    OptionSpec(
+        "min_bid", "int", 60, N_("The lowest bid of the auction."), minimum=0, maximum=MAX_BID, label=N_("Lowest bid")
+    ),
+    OptionSpec(
+        "bid_step",
+        "int",
+        5,
+        N_("Bids go up in steps of this many points."),
+        minimum=1,
+        maximum=50,
+        label=N_("Bid step"),
+    ),
     OptionSpec(
         "last_trick_bonus",
         "int",
@@ -51,6 +62,7 @@ SUBASTADO_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         N_("Points for the player who takes the last trick (las diez de últimas)."),
         minimum=0,
         maximum=50,
+        label=N_("Last trick bonus"),
     ),
     OptionSpec(
         "made",
@@ -58,6 +70,12 @@ SUBASTADO_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         "bid",
         N_("A contract made scores the bid, or the declarer's whole total."),
         choices=("bid", "total"),
+        label=N_("Contract made scores"),
+        choice_labels=(
+            # TRANSLATORS: Tute subastado, what a contract made scores: the bid, or the declarer's whole total.
+            N_("the bid"),
+            N_("the declarer's total"),
+        ),
     ),
     OptionSpec(
         "failed",
@@ -65,8 +83,16 @@ SUBASTADO_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         "lose",
         N_("A contract failed: the declarer loses the bid, or every other player scores it."),
         choices=("lose", "others"),
+        label=N_("Contract failed"),
+        choice_labels=(
+            # TRANSLATORS: Tute subastado, a contract failed: the declarer loses the bid, or the others score it.
+            N_("the declarer loses the bid"),
+            N_("the others score the bid"),
+        ),
     ),
-    OptionSpec("target", "int", 500, N_("The total that ends the match."), minimum=1, maximum=100000),
+    OptionSpec(
+        "target", "int", 500, N_("The total that ends the match."), minimum=1, maximum=100000, label=N_("Target")
+    ),
     OptionSpec(
         "deals",
         "int",
@@ -74,6 +100,7 @@ SUBASTADO_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         N_("Play this many deals instead of playing to the target (blank: to the target)."),
         minimum=1,
         maximum=MAX_DEALS,
+        label=N_("Number of deals"),
     ),
     OptionSpec(
         "tute",
@@ -81,6 +108,12 @@ SUBASTADO_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         "off",
         N_("Four Reyes or four Caballos in one hand: not played (off), or wins the match."),
         choices=("off", "match"),
+        label=N_("Tute"),
+        choice_labels=(
+            # TRANSLATORS: "off": a house rule's value, the rule not played (the dealer's hook, the tute).
+            N_("off"),
+            N_("wins the match"),
+        ),
     ),
 )
 

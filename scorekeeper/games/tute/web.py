@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
-from ..forms import DealForm, TuteDealForm
-from ..i18n import gettext, lazy_gettext, suit_name, suit_word
-from ..rules import CARD_POINTS, SUITS, cante_value, first_dealer_for_leader, possible_card_points
-from ..rules.common import DECK_POINTS
-from ..rules.tute_deal import HELD_BY_TUTE, MAX_JUEGOS_TARGET
-from .base import WebGame
-from .json_schema import Schema, cantes, deal_number, seat, tute
+from ...forms import DealForm
+from ...i18n import gettext, lazy_gettext, suit_name, suit_word
+from ...rules import CARD_POINTS, DECK_POINTS, SUITS, possible_card_points
+from ..kit.base import WebGame
+from ..kit.json_schema import Schema, deal_number, seat
+from .form import TuteDealForm
+from .rules import HELD_BY_TUTE, MAX_JUEGOS_TARGET, TUTE2, TUTE3, TUTE4, cante_value, first_dealer_for_leader
+from .schema import cantes, tute
 
 
 def counting_cards() -> list[tuple[str, int]]:
@@ -29,7 +30,6 @@ def counting_cards() -> list[tuple[str, int]]:
 class TuteWeb(WebGame):
     """Tute: card points, the last trick, the cantes and a tute, one form per deal."""
 
-    folder = "tute"
     #: The card points of a whole deck, which the sides' points add up to.
     deck_points = DECK_POINTS
     #: What a cante is worth in the trump suit and in another (the engine's values).
@@ -144,3 +144,7 @@ class TuteWeb(WebGame):
         schema["if"] = {"properties": {"mode": {"const": "points"}}, "required": ["mode"]}
         schema["else"] = {"properties": {"target": {"maximum": MAX_JUEGOS_TARGET}}}
         return schema
+
+
+#: The web sides of this folder's games, in the engine's order.
+WEB_GAMES: Final = (TuteWeb(TUTE2), TuteWeb(TUTE3), TuteWeb(TUTE4, asks_leader=True))

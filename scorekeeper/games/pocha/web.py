@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ..forms import DealForm, PochaDealForm
-from ..i18n import gettext, lazy_gettext, ngettext, suit_name
-from ..rules import SUITS, max_cards
-from ..rules.common import DECK_SIZES
-from ..rules.pocha import MAX_PLAYERS, MIN_PLAYERS
-from .base import WebGame
-from .json_schema import Schema, deal_number, nullable, seat
+from ...forms import DealForm
+from ...i18n import gettext, lazy_gettext, ngettext, suit_name
+from ...rules import SUITS
+from ...rules.common import DECK_SIZES
+from ..kit.base import WebGame
+from ..kit.json_schema import Schema, deal_number, nullable, seat
+from .form import PochaDealForm
+from .rules import MAX_PLAYERS, MIN_PLAYERS, POCHA, max_cards
 
 #: The most cards a Pocha player can be dealt, whatever the table (two players, the biggest deck).
 MOST_CARDS: Final = max(
@@ -25,7 +26,6 @@ MOST_CARDS: Final = max(
 class PochaWeb(WebGame):
     """Pocha: the bids of a deal before play (one tap on the trump starts them), its tricks after."""
 
-    folder = "pocha"
     signed_scores = True
     score_sheet = True
     sheet_caption = lazy_gettext(
@@ -116,3 +116,7 @@ class PochaWeb(WebGame):
         listed = schema["properties"]["schedule"]["anyOf"][1]
         listed["items"]["maximum"] = MOST_CARDS
         return schema
+
+
+#: The web side of this folder's game.
+WEB_GAMES: Final = (PochaWeb(POCHA),)

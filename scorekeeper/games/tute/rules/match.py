@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .base import DealResult, Game, MatchGoal, MatchResult
-from .common import (
+from ....rules.base import DealResult, Game, MatchGoal, MatchResult
+from ....rules.common import (
     CARD_POINTS,
     DECK_POINTS,
     SUITS,
@@ -18,14 +18,16 @@ from .common import (
     next_seat,
     possible_card_points,
 )
-from .messages import N_
-from .options import OptionSpec, as_int, as_str
-from .tute_deal import (
+from ....rules.messages import N_
+from ....rules.options import OptionSpec, as_int, as_str
+from .deal import (
     CANTE_IN_TRUMP,
     DEFAULT_TARGETS,
     HELD_BY_TUTE,
     MAX_JUEGOS_TARGET,
     OVER_100,
+    TUTE_BROWSER_CHECKED,
+    TUTE_KIND_WORDS,
     TUTE_OPTION_SPECS,
     TuteDeal,
     TuteOptions,
@@ -87,6 +89,8 @@ class TuteGame(Game):
     """Tute for two or three players, each for themselves, or for four in two pairs sitting opposite each other."""
 
     form_kind = "card_points"
+    browser_checked = TUTE_BROWSER_CHECKED
+    param_words = TUTE_KIND_WORDS
 
     def __init__(self, name: str, title: str, seats: int) -> None:
         self.name = name

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from .base import DealResult, Game, MatchGoal, MatchResult
-from .common import CARD_POINTS, DECK_POINTS, SUITS, Code, ErrorLog, next_seat, possible_card_points
-from .messages import N_
-from .options import OptionSpec, as_int
-from .subastado_deal import (
+from ....rules.base import DealResult, Game, MatchGoal, MatchResult
+from ....rules.common import CARD_POINTS, DECK_POINTS, SUITS, Code, ErrorLog, next_seat, possible_card_points
+from ....rules.messages import N_
+from ....rules.options import OptionSpec, as_int
+from ...tute.rules.deal import CANTE_IN_TRUMP, HELD_BY_TUTE, TUTE_BROWSER_CHECKED, TUTE_KIND_WORDS, Cante, cante_value
+from .deal import (
     CARDS_IN_HAND,
     MAX_BID,
     SUBASTADO_OPTION_SPECS,
@@ -23,7 +24,6 @@ from .subastado_deal import (
     declarer_total,
     read_subastado_deal,
 )
-from .tute_deal import CANTE_IN_TRUMP, HELD_BY_TUTE, Cante, cante_value
 
 
 def made(total: int, contract: Contract) -> bool:
@@ -84,6 +84,18 @@ class SubastadoGame(Game):
     min_players = 3
     max_players = 4
     form_kind = "auction"
+    browser_checked = (
+        *TUTE_BROWSER_CHECKED,
+        "declarer_missing",
+        "declarer_out_of_range",
+        "bid_missing",
+        "auction_bid_range",
+        "auction_bid_step",
+        "declarer_points_missing",
+        "last_trick_declarer",
+        "cante_not_declarer",
+    )
+    param_words = TUTE_KIND_WORDS
 
     @property
     def option_specs(self) -> tuple[OptionSpec, ...]:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal, cast
 
-from .common import (
+from ....rules.common import (
     CARD_POINTS,
     DECK_POINTS,
     Code,
@@ -20,14 +20,31 @@ from .common import (
     possible_card_points,
     seat_in_range,
 )
-from .messages import N_
-from .options import OptionSpec, as_bool, as_int, as_str
+from ....rules.messages import N_
+from ....rules.options import OptionSpec, as_bool, as_int, as_str
 
 TuteMode = Literal["juegos", "points"]
 TuteRule = Literal["deal", "match", "off"]
 TuteKind = Literal["reyes", "caballos"]
 
 TUTE_KINDS: Final[tuple[TuteKind, ...]] = ("reyes", "caballos")
+#: The kinds of tute as the messages say them.
+TUTE_KIND_WORDS: Final[Mapping[str, str]] = {"reyes": N_("Reyes"), "caballos": N_("Caballos")}
+#: The messages of a Tute deal that its form checks in the browser before sending.
+TUTE_BROWSER_CHECKED: Final = (
+    "trump_missing",
+    "points_impossible",
+    "points_not_pair",
+    "points_not_list",
+    "points_total",
+    "points_total_tute",
+    "last_trick_missing",
+    "tute_kind",
+    "tute_off",
+    "cante_after_tute",
+    "cante_suit_twice",
+    "last_trick_after_tute",
+)
 #: The card points a tute keeps out of the tricks: the declarer still holds all four of its kind.
 HELD_BY_TUTE: Final[Mapping[str, int]] = {"reyes": 4 * CARD_POINTS["rey"], "caballos": 4 * CARD_POINTS["caballo"]}
 CANTE_IN_TRUMP: Final = 40
@@ -44,6 +61,7 @@ TUTE_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         40,
         N_("Cards in the deck: 40, or 48 with the 8s and 9s (which score nothing)."),
         choices=(40, 48),
+        label=N_("Deck"),
     ),
     OptionSpec(
         "last_trick_bonus",
@@ -52,6 +70,7 @@ TUTE_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         N_("Points for the side that takes the last trick (las diez de últimas)."),
         minimum=0,
         maximum=50,
+        label=N_("Last trick bonus"),
     ),
     OptionSpec(
         "mode",
@@ -59,6 +78,11 @@ TUTE_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         "juegos",
         N_("Win the match by deals won (juegos) or by points added up deal after deal."),
         choices=("juegos", "points"),
+        label=N_("Mode"),
+        choice_labels=(
+            N_("juegos"),
+            N_("points"),
+        ),
     ),
     OptionSpec(
         "target",
@@ -67,14 +91,28 @@ TUTE_OPTION_SPECS: Final[tuple[OptionSpec, ...]] = (
         N_("Match target: juegos to reach (default 3, at most 99), or in points mode the total (default 101)."),
         minimum=1,
         maximum=10000,
+        label=N_("Target"),
     ),
-    OptionSpec("double_over_100", "bool", False, N_("A deal won with 101 or more (or by a tute) earns two juegos.")),
+    OptionSpec(
+        "double_over_100",
+        "bool",
+        False,
+        N_("A deal won with 101 or more (or by a tute) earns two juegos."),
+        label=N_("Two juegos over 100"),
+    ),
     OptionSpec(
         "tute",
         "choice",
         "deal",
         N_("Four Reyes or four Caballos in one hand: wins the deal, wins the match, or is not played (off)."),
         choices=("deal", "match", "off"),
+        label=N_("Tute"),
+        choice_labels=(
+            N_("wins the deal"),
+            N_("wins the match"),
+            # TRANSLATORS: "off": a house rule's value, the rule not played (the dealer's hook, the tute).
+            N_("off"),
+        ),
     ),
 )
 

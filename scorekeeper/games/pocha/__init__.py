@@ -1,0 +1,1 @@
+"""Pocha: bids before play, tricks after it (its rules, web side, deal form and templates)."""

@@ -1,0 +1,1 @@
+"""Tute subastado: the auction and the declarer's contract (its rules, web side, deal form and templates)."""
