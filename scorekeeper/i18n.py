@@ -25,7 +25,6 @@ SUIT_NAMES = {"oros": N_("Oros"), "copas": N_("Copas"), "espadas": N_("Espadas")
 # TRANSLATORS: a suit's name inside a sentence (lower case where the language writes it so).
 SUIT_WORDS = {"oros": N_("oros"), "copas": N_("copas"), "espadas": N_("espadas"), "bastos": N_("bastos")}
 STATUS_WORDS = {"playing": N_("playing"), "finished": N_("finished"), "abandoned": N_("abandoned")}
-#: The two kinds of tute, as the engine names them in its sentences.
 #: A range of player counts inside the engine's sentences ("2 to 8").
 PLAYER_RANGE = N_("%(low)s to %(high)s")
 

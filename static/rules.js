@@ -346,7 +346,7 @@ const Rules = (() => {
   const wholeNumber = (text) => (/^-?\d{1,9}$/.test(String(text ?? "").trim()) ? parseInt(text, 10) : null);
 
   /* The deal a form's fields describe, shaped as a match document holds it and read as the server
-     reads the same fields (forms/deals.py), for each kind of deal form; `value(name)` gives a field. */
+     reads the same fields (each game's form.py), for each kind of deal form; `value(name)` gives a field. */
   const FORM_DEALS = {
     card_points(rules, value) {
       const whole = (name) => wholeNumber(value(name));

@@ -57,7 +57,7 @@ def test_the_comparison_finder_sees_each_shape_it_looks_for() -> None:
     assert not _comparisons('{"game": "tute2", "players": ["Ana", "Luis"]}', names)
 
 
-def test_nothing_outside_the_engine_and_the_registry_compares_a_games_name() -> None:
+def test_nothing_outside_the_game_folders_compares_a_games_name() -> None:
     names = list(GAMES)
     found = []
     for folder, suffixes in (("scorekeeper", (".py",)), ("templates", (".html",)), ("static", (".js",))):

@@ -7,7 +7,7 @@ attached back to the fields they belong to by `attach_errors`.
 - `fields`: whole numbers, required text and choices, shared by every form;
 - `accounts`: signing in, an account, a password, a player, an API token;
 - `matches`: a new match, with the game's house rules as fields;
-- `deals`: the Tute, Tute subastado and Pocha deal forms;
+- `deals`: `DealForm`, what every game's deal form (in its folder's `form.py`) builds on;
 - `errors`: the engine's problems at their fields, and a page's messages grouped;
 - `nights`: a match's note, and the account's gap between game nights;
 - `seasons`: a season the account names.

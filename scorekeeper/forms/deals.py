@@ -15,8 +15,8 @@ from .fields import Typed
 class DealForm(Form):
     """What every game's deal form has: the number and version it was opened for, and the dealer.
 
-    Each game's form (named by its web side in `scorekeeper.games`) adds its own fields and
-    these methods.
+    Each game's form (in its folder's `form.py`, given by its web side's `deal_form`) adds its
+    own fields and these methods.
     """
 
     number = HiddenField()

@@ -2,8 +2,9 @@
 
 A game (`Game`) checks and scores a match's deals into a `MatchResult`, or logs every problem
 as a `RuleError` with a stable code, raised together as `RuleViolation`. The Spanish deck, its
-card points and the house rules' specs are here too. Each game's own rules live in its folder
-under `scorekeeper/games/`, whose registry (`scorekeeper.games`) is the door for match documents.
+card points, the house rules' specs, and the codes and sentences of every refusal are here too.
+Each game's own rules live in its folder under `scorekeeper/games/`, and the registry
+(`scorekeeper.registry`) is the door for match documents.
 """
 
 from .base import DealResult, Game, MatchGoal, MatchResult

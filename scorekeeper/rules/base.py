@@ -155,7 +155,8 @@ class Game(ABC):
     max_players: int
     #: Whether each deal's bids are entered before play, and its tricks after it.
     bids_first: bool = False
-    #: The shape of the deal form, which the browser follows: "card_points" (Tute) or "bids" (Pocha).
+    #: The shape of the deal form, which the browser follows: "card_points" (Tute), "auction" (the
+    #: subastado) or "bids" (Pocha).
     form_kind: str
     #: The codes of the engine's messages that the deal form checks in the browser before sending.
     browser_checked: tuple[str, ...] = ()

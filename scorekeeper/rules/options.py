@@ -11,7 +11,8 @@ from .common import Code, ErrorLog, is_int
 OptionKind = Literal["int", "bool", "choice", "schedule"]
 OptionValue = int | bool | str | tuple[int, ...]
 
-#: Longest explicit Pocha schedule accepted; far beyond any real evening, it keeps hostile input small.
+#: Longest explicit schedule (Pocha's cards per deal) accepted; far beyond any real evening, it keeps
+#: hostile input small.
 MAX_SCHEDULE_DEALS: Final = 200
 
 

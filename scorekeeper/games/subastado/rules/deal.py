@@ -1,6 +1,6 @@
 """What a Tute subastado deal is (its house rules and facts) and how a raw deal is read and checked.
 
-How deals are scored and a match is played is in `subastado`.
+How deals are scored and a match is played is in `.match`.
 """
 
 from __future__ import annotations

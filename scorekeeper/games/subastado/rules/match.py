@@ -1,7 +1,7 @@
 """Tute subastado (`subastado`): three or four players each for themselves; in every deal the winner of
 the auction plays alone against the others to make the points they bid.
 
-What a deal is and how a raw one is read is in `subastado_deal`.
+What a deal is and how a raw one is read is in `.deal`.
 """
 
 from __future__ import annotations

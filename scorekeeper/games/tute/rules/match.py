@@ -1,6 +1,6 @@
 """Tute for two players (`tute2`), three (`tute3`) or four in pairs (`tute4`): scoring deals and matches.
 
-What a deal is and how a raw one is read is in `tute_deal`.
+What a deal is and how a raw one is read is in `.deal`.
 """
 
 from __future__ import annotations
