@@ -28,7 +28,7 @@ BOARD = """() => ({
 def keep_the_table(phone: Phone, match_id: int = 1) -> None:
     """Open the scoreboard through the service worker, so that it and its deal form are kept on the phone."""
     phone.go(f"/matches/{match_id}")
-    phone.page.wait_for_function("navigator.serviceWorker.controller !== null")
+    phone.wait_for_the_service_worker()
     phone.go(f"/matches/{match_id}")
     wait_for_kept(phone, {f"/matches/{match_id}", f"/matches/{match_id}/deal"})
 

@@ -170,7 +170,7 @@ def wait_for_kept(phone: Phone, paths: set[str]) -> None:
 def test_a_reload_without_a_connection_keeps_the_table_going(phone: Phone, server: Server) -> None:
     start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "points", "target": 10000})
     phone.go("/matches/1")
-    phone.page.wait_for_function("navigator.serviceWorker.controller !== null")
+    phone.wait_for_the_service_worker()
     phone.go("/matches/1")  # through the worker now: the scoreboard is kept, and its deal form with it
     wait_for_kept(phone, {"/matches/1", "/matches/1/deal"})
     phone.tap(ENTER)
@@ -219,7 +219,7 @@ def test_a_reload_without_a_connection_keeps_the_table_going(phone: Phone, serve
 def test_signing_out_drops_the_pages_kept_for_the_table(phone: Phone, server: Server) -> None:
     start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "points", "target": 10000})
     phone.go("/matches/1")
-    phone.page.wait_for_function("navigator.serviceWorker.controller !== null")
+    phone.wait_for_the_service_worker()
     phone.go("/matches/1")
     wait_for_kept(phone, {"/matches/1", "/matches/1/deal"})
     phone.go("/account")
@@ -238,7 +238,7 @@ def test_signing_out_drops_the_pages_kept_for_the_table(phone: Phone, server: Se
 def test_a_pocha_deal_form_reloaded_offline_goes_on_from_the_bids_and_deals_kept(phone: Phone, server: Server) -> None:
     start_on_the_server(server, "pocha", ["Ana", "Luis", "Carmen"], {})  # 1 1 1 2 …
     phone.go("/matches/1")
-    phone.page.wait_for_function("navigator.serviceWorker.controller !== null")
+    phone.wait_for_the_service_worker()
     phone.go("/matches/1")
     wait_for_kept(phone, {"/matches/1", "/matches/1/deal"})
     phone.go("/matches/1/deal")

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Deal
+from scorekeeper.models import Deal, User
 
 from .conftest import Phone, Server
 from .test_table import ENTER, SAVE, enter_tute_deal
@@ -19,6 +19,18 @@ from .test_table import ENTER, SAVE, enter_tute_deal
 def deal_count(server: Server) -> int:
     with server.app.app_context():
         return int(db.session.scalar(db.select(db.func.count()).select_from(Deal)))
+
+
+def test_the_first_visit_makes_the_first_account_on_its_form_and_opens_the_home_page(
+    browser: Any, server: Server
+) -> None:
+    phone = Phone(browser, server)
+    phone.sign_up_on_the_page("ana")
+    expect(phone.page.get_by_role("link", name="New match")).to_be_visible()
+    with server.app.app_context():
+        assert [user.username for user in db.session.scalars(db.select(User))] == ["ana"]
+    assert phone.errors == []
+    phone.close()
 
 
 def test_the_live_view_on_another_phone_follows_new_and_edited_deals(
@@ -225,7 +237,7 @@ def test_the_app_is_installable(phone: Phone) -> None:
 
 def test_only_a_table_s_pages_are_kept_on_the_phone_and_signing_out_drops_them(phone: Phone, server: Server) -> None:
     phone.start_match("tute2", ["Ana", "Luis"])
-    phone.page.wait_for_function("navigator.serviceWorker.controller !== null")
+    phone.wait_for_the_service_worker()
     phone.go("/matches/1")
     phone.go("/history")
     phone.go("/players/")
