@@ -35,14 +35,15 @@ FOLDER_OF: Final[dict[str, str]] = {}
 
 def register(folder: str) -> None:
     """Add the games of the folder (a package whose `rules` module lists them in `GAMES`) to the registry."""
-    if folder not in FOLDERS:
-        FOLDERS.append(folder)
     # Read by name: a folder's web side sits in the same package as its engine, above the layers
     # that ask this registry, and a static import of the folder would close a circle through them.
     games: tuple[Game, ...] = import_module(f"{folder}.rules").GAMES
-    for game in games:
-        if game.name in GAMES and FOLDER_OF[game.name] != folder:
+    for game in games:  # all checked before any is added: a refused folder leaves the registry as it was
+        if FOLDER_OF.get(game.name, folder) != folder:
             raise ValueError(f"two folders declare the game {game.name!r}: {FOLDER_OF[game.name]} and {folder}")
+    if folder not in FOLDERS:
+        FOLDERS.append(folder)
+    for game in games:
         GAMES[game.name] = game
         FOLDER_OF[game.name] = folder
 

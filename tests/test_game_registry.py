@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.games.web import template_folders, web_game, web_games
-from scorekeeper.registry import FOLDER_OF, GAMES
+from scorekeeper.registry import FOLDER_OF, FOLDERS, GAMES, register
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The parts of a game's pages that each game's templates give (<folder>/templates/<part>.html).
@@ -21,6 +21,15 @@ def test_every_game_of_the_engine_has_its_web_side_from_its_folder_in_the_same_o
     for name, game in GAMES.items():
         assert web_game(name).engine is game
         assert FOLDER_OF[name].rpartition(".")[2] == web_game(name).folder
+
+
+def test_a_folder_that_declares_a_game_already_registered_is_refused_and_changes_nothing() -> None:
+    before = (list(FOLDERS), dict(GAMES), dict(FOLDER_OF))
+    with pytest.raises(ValueError, match="two folders declare the game 'tute2'"):
+        register("tests.twin_folder")
+    assert (list(FOLDERS), dict(GAMES), dict(FOLDER_OF)) == before
+    register(FOLDER_OF["tute2"])  # a folder registered again is read again, and changes nothing
+    assert (list(FOLDERS), dict(GAMES), dict(FOLDER_OF)) == before
 
 
 @pytest.mark.parametrize("name", list(GAMES))
