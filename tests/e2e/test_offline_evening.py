@@ -63,6 +63,15 @@ def enter_tute(phone: Phone, points: int, last_trick: int) -> None:
     phone.tap(SAVE)
 
 
+def keep_tute_deals(phone: Phone, points: list[int] | tuple[int, ...]) -> None:
+    """Enter one Tute deal for each of Ana's `points` without a connection, each after the form has
+    moved on to the next deal (typing before the form is cleared for it would be lost)."""
+    first = int(phone.page.locator("h1").inner_text().split()[-1])
+    for number, ana in enumerate(points, start=first):
+        enter_tute(phone, ana, 0)
+        expect(phone.page.locator("h1")).to_contain_text(f"Deal {number + 1}")
+
+
 def test_ten_tute_deals_entered_offline_are_stored_in_order_when_the_connection_returns(
     phone: Phone, server: Server
 ) -> None:
@@ -128,8 +137,7 @@ def test_a_kept_deal_the_server_refuses_stops_the_sending_and_is_corrected(phone
     start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "points", "target": 10000})
     phone.go("/matches/1/deal")
     phone.context.set_offline(True)
-    for ana in (70, 40, 90):
-        enter_tute(phone, ana, 0)
+    keep_tute_deals(phone, (70, 40, 90))
     wait_for_queue(phone, 3)  # all three kept before the connection returns, the last one's save included
     refusal = '<main><p class="error">⚠ Say which side took the last trick.</p></main>'
     # On the context: its routes also see what the page's service worker sends on its behalf.
@@ -209,8 +217,7 @@ def test_a_refused_kept_deal_can_be_dropped_and_the_rest_follow(phone: Phone, se
     start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "points", "target": 10000})
     phone.go("/matches/1/deal")
     phone.context.set_offline(True)
-    for ana in (70, 40):
-        enter_tute(phone, ana, 0)
+    keep_tute_deals(phone, (70, 40))
     wait_for_queue(phone, 2)
     with server.app.app_context():  # another phone entered deal 1 meanwhile
         match = db.session.get(Match, 1)

@@ -13,7 +13,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Match
 
 from .conftest import Phone, Server
-from .test_offline_evening import back_online, enter_tute, queued, start_on_the_server, stored_deals, wait_for_queue
+from .test_offline_evening import back_online, enter_tute, keep_tute_deals, queued, start_on_the_server, stored_deals, wait_for_queue
 from .test_offline_table import BANNER, wait_for_kept
 from .test_table import SAVE
 
@@ -198,8 +198,7 @@ def test_kept_deals_that_do_not_follow_the_page_s_last_deal_are_listed_without_t
     keep_the_table(phone)
     phone.go("/matches/1/deal")
     phone.context.set_offline(True)
-    for ana in (70, 40, 90):
-        enter_tute(phone, ana, 0)
+    keep_tute_deals(phone, (70, 40, 90))
     wait_for_queue(phone, 3)
     # The first two went before the connection dropped again; the scoreboard kept is of before them.
     with server.app.app_context():

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import PASSWORD, Phone, Server
-from .test_offline_evening import back_online, enter_tute, queued, start_on_the_server, stored_deals, wait_for_queue
+from .test_offline_evening import back_online, enter_tute, keep_tute_deals, queued, start_on_the_server, stored_deals, wait_for_queue
 from .test_table import ENTER, SAVE, enter_tute_deal
 
 BANNER = "#offline-banner"
@@ -45,8 +45,7 @@ def refused_as_finished_elsewhere(phone: Phone, browser: Any, server: Server) ->
     start_on_the_server(server, "tute2", ["Ana", "Luis"], {"mode": "points", "target": 101})
     phone.go("/matches/1/deal")
     phone.context.set_offline(True)
-    for ana in (70, 40):
-        enter_tute(phone, ana, 0)
+    keep_tute_deals(phone, (70, 40))
     wait_for_queue(phone, 2)
     other = Phone(browser, server)
     sign_in(other)
