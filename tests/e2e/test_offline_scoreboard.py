@@ -13,7 +13,15 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Match
 
 from .conftest import Phone, Server
-from .test_offline_evening import back_online, enter_tute, keep_tute_deals, queued, start_on_the_server, stored_deals, wait_for_queue
+from .test_offline_evening import (
+    back_online,
+    enter_tute,
+    keep_tute_deals,
+    queued,
+    start_on_the_server,
+    stored_deals,
+    wait_for_queue,
+)
 from .test_offline_table import BANNER, wait_for_kept
 from .test_table import SAVE
 

@@ -10,7 +10,15 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import PASSWORD, Phone, Server
-from .test_offline_evening import back_online, enter_tute, keep_tute_deals, queued, start_on_the_server, stored_deals, wait_for_queue
+from .test_offline_evening import (
+    back_online,
+    enter_tute,
+    keep_tute_deals,
+    queued,
+    start_on_the_server,
+    stored_deals,
+    wait_for_queue,
+)
 from .test_table import ENTER, SAVE, enter_tute_deal
 
 BANNER = "#offline-banner"
