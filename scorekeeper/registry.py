@@ -17,7 +17,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any, Final
 
-from .rules import Game, MatchResult
+from .rules import Code, Game, MatchResult
 from .rules.match import MatchDoor
 
 #: Every game folder, in the order the app offers their games.
@@ -31,6 +31,8 @@ FOLDERS: Final[list[str]] = [
 GAMES: Final[dict[str, Game]] = {}
 #: The folder of each game, by its name.
 FOLDER_OF: Final[dict[str, str]] = {}
+#: The code of every refusal: those any game may make, then each game's own, in the order of the games.
+CODES: Final[list[str]] = [code.value for code in Code]
 
 
 def register(folder: str) -> None:
@@ -46,6 +48,7 @@ def register(folder: str) -> None:
     for game in games:
         GAMES[game.name] = game
         FOLDER_OF[game.name] = folder
+        CODES.extend(code for code in game.codes if code not in CODES)
 
 
 for _folder in list(FOLDERS):

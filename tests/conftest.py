@@ -24,8 +24,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
 
-from scorekeeper import create_app
+from scorekeeper import create_app, registry
 from scorekeeper.extensions import db
+from scorekeeper.rules import Game
 
 # No property test is timed: speed is the benchmark's to measure, and a loaded machine (CI runs
 # the suite beside its browsers) once took a 1 ms example past hypothesis's 200 ms deadline.
@@ -287,3 +288,21 @@ def ana(app: Flask) -> Browser:
 def bea(app: Flask, ana: Browser) -> Browser:
     """A browser signed in as a second account, 'bea'."""
     return signed_in(app, "bea")
+
+
+@pytest.fixture
+def lowball() -> Iterator[Game]:
+    """Register the test game of `tests/lowball/` for one test, and leave the registry as it was after it."""
+    folders, games, folder_of, codes = (
+        list(registry.FOLDERS),
+        dict(registry.GAMES),
+        dict(registry.FOLDER_OF),
+        list(registry.CODES),
+    )
+    registry.register("tests.lowball")
+    yield registry.GAMES["lowball"]
+    registry.FOLDERS[:], registry.CODES[:] = folders, codes
+    registry.GAMES.clear()
+    registry.GAMES.update(games)
+    registry.FOLDER_OF.clear()
+    registry.FOLDER_OF.update(folder_of)

@@ -5,9 +5,13 @@ import re
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
+from scorekeeper.api import schemas
 from scorekeeper.games.web import template_folders, web_game, web_games
-from scorekeeper.registry import FOLDER_OF, FOLDERS, GAMES, register
+from scorekeeper.registry import CODES, FOLDER_OF, FOLDERS, GAMES, register, score_match
+from scorekeeper.rules import Game
+from scorekeeper.rules.messages import MESSAGES, define
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The parts of a game's pages that each game's templates give (<folder>/templates/<part>.html).
@@ -83,3 +87,21 @@ def test_every_games_name_fits_the_tables_that_name_a_game() -> None:
     for model in (Match, PlayerResult, PlayerRating, PlayerSummary):
         assert model.__table__.c.game.type.length == GAME_NAME_LENGTH
     assert all(len(name) <= GAME_NAME_LENGTH for name in GAMES)
+
+
+def test_a_game_s_own_codes_sentences_and_result_keys_reach_the_api_s_document(lowball: Game) -> None:
+    assert CODES[-1] == "points_of_a_player_out" and CODES.count("malformed") == 1
+    assert MESSAGES["lowball_out"] == "{name} is out of the match and counts no points."
+    schema = schemas.result()
+    assert schema["properties"]["out"]["description"] == "The seats out. Only in lowball."
+    assert schema["properties"]["deals"]["items"]["properties"]["went_out"]["type"] == "array"
+    shaped = score_match(
+        {"game": "lowball", "players": ["Ana", "Luis"], "deals": [{"dealer": 0, "points": [50, 45]}] * 3}
+    )
+    Draft202012Validator(schema).validate(shaped)  # the game's keys, declared, pass the closed schema
+
+
+def test_a_sentence_id_given_another_sentence_is_refused(lowball: Game) -> None:
+    with pytest.raises(ValueError, match="'lowball_out' is already defined otherwise"):
+        define({"lowball_out": "Someone else's sentence."})
+    assert define({"lowball_out": MESSAGES["lowball_out"]}) == {"lowball_out": MESSAGES["lowball_out"]}

@@ -11,12 +11,14 @@ spellings of one name), which the rules engine refuses with 422.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..games.kit.json_schema import Schema, nullable, ref, seat
 from ..games.web import web_game, web_games
 from ..models import MAX_ID, MAX_NOTE_LENGTH, STATUSES
-from ..registry import GAMES, get_game
-from ..rules import Code, OptionSpec
+from ..registry import CODES, GAMES, get_game
+from ..rules import Game, OptionSpec
 from ..rules.options import MAX_SCHEDULE_DEALS
 from ..text import MAX_NAME_LENGTH
 from .season_schemas import season_table_view, season_view
@@ -172,8 +174,24 @@ def night_view() -> Schema:
     }
 
 
+def _games_own(keys_of: Callable[[Game], Mapping[str, Mapping[str, Any]]]) -> dict[str, Schema]:
+    """Return the result keys of the games' own (`Game.result_keys` or `Game.deal_result_keys`, as
+    `keys_of` reads them), each as its game declares it, its description saying which games have it."""
+    owners: dict[str, list[str]] = {}
+    schemas: dict[str, Schema] = {}
+    for name, game in GAMES.items():
+        for key, schema in keys_of(game).items():
+            owners.setdefault(key, []).append(name)
+            schemas[key] = dict(schema)
+    return {
+        key: {**schema, "description": f"{schema.get('description', '')} Only in {', '.join(owners[key])}.".lstrip()}
+        for key, schema in schemas.items()
+    }
+
+
 def result() -> Schema:
-    """Return the schema of the rules engine's result (docs/api.md, *A match as the API answers it*)."""
+    """Return the schema of the rules engine's result (docs/api.md, *A match as the API answers it*),
+    with the keys of the games' own that they declare."""
     whole = {"type": "integer"}
     side = {"type": "integer", "minimum": 0}
     per_side = {"type": "array", "items": whole}
@@ -207,6 +225,7 @@ def result() -> Schema:
                             "description": "The juegos the deal earned each side, where the match counts juegos "
                             "(Tute's juegos mode); absent otherwise.",
                         },
+                        **_games_own(lambda game: game.deal_result_keys),
                     },
                 },
             },
@@ -226,6 +245,7 @@ def result() -> Schema:
                 **nullable({"type": "integer", "minimum": 1}),
                 "description": "Pocha: the cards per player of the next deal; null in Tute and once finished.",
             },
+            **_games_own(lambda game: game.result_keys),
         },
     }
 
@@ -314,7 +334,7 @@ def components() -> dict[str, Schema]:
                         },
                         "field": {"type": "string", "examples": ["points", "players.1", "options.target"]},
                         "code": {
-                            "enum": [code.value for code in Code],
+                            "enum": list(CODES),
                             "description": "A stable code, as docs/rules.md lists them.",
                         },
                         "message": {

@@ -66,7 +66,7 @@ def seat_rows(
             "won": side in winners,
             "shared": side in winners and len(winners) > 1,
             "played_at": played_at,
-            "comeback": result.comeback(side) if side in winners else 0,
+            "comeback": engine.comeback(result, side) if side in winners else 0,
             "deals": len(result.deals),
             "total": result.totals[side],
             "juegos": None if result.juegos is None else result.juegos[side],

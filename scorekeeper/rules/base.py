@@ -1,147 +1,17 @@
-"""What every game shares: the result of scoring a match, and the interface a game implements."""
+"""What every game shares: the interface a game implements, and the one loop that plays a match's deals."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .common import SUITS, Code, ErrorLog, next_seat
 from .options import OptionSpec, read_options
+from .results import DealResult, MatchGoal, MatchResult
+from .standing import DealOutcome, Dealt, MatchState
 
-
-@dataclass(frozen=True)
-class DealResult:
-    """The score of one deal: per side, the side that won it (None in Pocha), and the juegos it earned
-    each side where the match counts them (None where it does not)."""
-
-    number: int
-    scores: tuple[int, ...]
-    winner: int | None
-    juegos: tuple[int, ...] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON-shaped form of a deal's result (docs/api.md); `juegos` only where the match counts them."""
-        shaped: dict[str, Any] = {"number": self.number, "scores": list(self.scores), "winner": self.winner}
-        if self.juegos is not None:
-            shaped["juegos"] = list(self.juegos)
-        return shaped
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> DealResult:
-        """Rebuild a deal's result from what `to_dict` gave (a result cached before deals kept their
-        juegos has none: `MatchResult.juegos_per_deal` says so)."""
-        juegos = data.get("juegos")
-        return cls(
-            int(data["number"]),
-            tuple(int(s) for s in data["scores"]),
-            None if data["winner"] is None else int(data["winner"]),
-            None if juegos is None else tuple(int(count) for count in juegos),
-        )
-
-
-@dataclass(frozen=True)
-class MatchGoal:
-    """What ends a match under its house rules: a `target` of juegos or of points (`unit`, what the
-    standings count), or a set number of `deals`; None where the rules set neither."""
-
-    unit: str
-    target: int | None = None
-    deals: int | None = None
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """The standing of a match after all its deals, as docs/api.md's result describes it."""
-
-    game: str
-    sides: tuple[tuple[int, ...], ...]
-    deals: tuple[DealResult, ...]
-    totals: tuple[int, ...]
-    juegos: tuple[int, ...] | None
-    finished: bool
-    winners: tuple[int, ...]
-    next_dealer: int | None
-    next_cards: int | None
-
-    def running_totals(self) -> list[tuple[int, ...]]:
-        """Return each side's total after each deal, deal by deal."""
-        running: list[tuple[int, ...]] = []
-        current = tuple(0 for _ in self.sides)
-        for deal in self.deals:
-            current = tuple(a + b for a, b in zip(current, deal.scores))
-            running.append(current)
-        return running
-
-    @property
-    def juegos_per_deal(self) -> bool:
-        """Tell whether each deal says the juegos it earned (every deal of a match that counts them,
-        unless the result was kept before deals said it)."""
-        return self.juegos is not None and all(deal.juegos is not None for deal in self.deals)
-
-    def running_juegos(self) -> list[tuple[int, ...]]:
-        """Return each side's juegos after each deal, deal by deal (empty where the match counts none)."""
-        if not self.juegos_per_deal:
-            return []
-        running: list[tuple[int, ...]] = []
-        current = tuple(0 for _ in self.sides)
-        for deal in self.deals:
-            assert deal.juegos is not None  # juegos_per_deal
-            current = tuple(a + b for a, b in zip(current, deal.juegos))
-            running.append(current)
-        return running
-
-    def deficits(self) -> tuple[int, ...]:
-        """Return, for each side, the most points it trailed the side ahead by after any deal (0 if never behind)."""
-        worst = [0] * len(self.sides)
-        for totals in self.running_totals():
-            ahead = max(totals)
-            for side, total in enumerate(totals):
-                worst[side] = max(worst[side], ahead - total)
-        return tuple(worst)
-
-    def comeback(self, side: int) -> int:
-        """Return the most points `side` trailed by after any deal (`deficits`) if it won the match on
-        its running totals: counted in points (not juegos) and ending with the best total; else 0.
-
-        A match to juegos is won on juegos, and a tute can end one behind on points: its card points
-        say nothing of how far the winner came back.
-        """
-        won_on_totals = (
-            self.finished and side in self.winners and self.juegos is None and self.totals[side] == max(self.totals)
-        )
-        return self.deficits()[side] if won_on_totals else 0
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the JSON-shaped result that `score_match` hands out."""
-        return {
-            "game": self.game,
-            "sides": [list(side) for side in self.sides],
-            "deals": [deal.to_dict() for deal in self.deals],
-            "totals": list(self.totals),
-            "juegos": None if self.juegos is None else list(self.juegos),
-            "finished": self.finished,
-            "winners": list(self.winners),
-            "next_dealer": self.next_dealer,
-            "next_cards": self.next_cards,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> MatchResult:
-        """Rebuild the result from what `to_dict` gave (a result cached beside a match's deals),
-        so that showing a match does not score it again."""
-        return cls(
-            game=str(data["game"]),
-            sides=tuple(tuple(int(seat) for seat in side) for side in data["sides"]),
-            deals=tuple(DealResult.from_dict(deal) for deal in data["deals"]),
-            totals=tuple(int(total) for total in data["totals"]),
-            juegos=None if data["juegos"] is None else tuple(int(count) for count in data["juegos"]),
-            finished=bool(data["finished"]),
-            winners=tuple(int(side) for side in data["winners"]),
-            next_dealer=None if data["next_dealer"] is None else int(data["next_dealer"]),
-            next_cards=None if data["next_cards"] is None else int(data["next_cards"]),
-        )
+__all__ = ["DealOutcome", "DealResult", "Dealt", "Game", "MatchGoal", "MatchResult", "MatchState"]
 
 
 class Game(ABC):
@@ -160,8 +30,18 @@ class Game(ABC):
     form_kind: str
     #: The codes of the engine's messages that the deal form checks in the browser before sending.
     browser_checked: tuple[str, ...] = ()
+    #: The sentences of its own refusals, by id (`rules.messages.define` adds them to the catalogue),
+    #: and the codes of its own that they carry, beside the shared `Code`s.
+    messages: Mapping[str, str] = {}
+    codes: tuple[str, ...] = ()
     #: The words for values the messages' parameters may hold (a tute's kind), as the catalogue marks them.
     param_words: Mapping[str, str] = {}
+    #: Whether the lowest total leads and wins (the standings read from the lowest up), not the highest.
+    lowest_wins: bool = False
+    #: The JSON Schemas of the result's keys of the game's own (`result_extra`), by key, and of each
+    #: deal's (`DealOutcome.extra`): the API's document describes them.
+    result_keys: Mapping[str, Mapping[str, Any]] = {}
+    deal_result_keys: Mapping[str, Mapping[str, Any]] = {}
 
     @property
     @abstractmethod
@@ -177,9 +57,49 @@ class Game(ABC):
         """Return what a checked deal counts for the player at `seat` (of `side`): the figures kept per
         player (cantes, tutes, last tricks, bids made...), each a count of 0 or more."""
 
-    @abstractmethod
     def ranks(self, result: MatchResult) -> list[int]:
-        """Return each side's place in a finished match (1 first; sides that tie share a place)."""
+        """Return each side's place in a finished match (1 first; sides that tie share a place): the
+        winners first, then the others by their juegos (where the match counts them) or their totals,
+        the better first as `lowest_wins` says (a tute can win from behind)."""
+        standing = result.juegos if result.juegos is not None else result.totals
+        lowest_first = self.lowest_wins and result.juegos is None
+        others = sorted(
+            {standing[side] for side in range(len(result.sides)) if side not in result.winners},
+            reverse=not lowest_first,
+        )
+        offset = 1 if result.winners else 0
+        return [
+            1 if side in result.winners else offset + others.index(standing[side]) + 1
+            for side in range(len(result.sides))
+        ]
+
+    def best(self, totals: Sequence[int]) -> int:
+        """Return the best of `totals`: the highest, or the lowest where the lowest total wins."""
+        return min(totals) if self.lowest_wins else max(totals)
+
+    def deficits(self, result: MatchResult) -> tuple[int, ...]:
+        """Return, for each side, the most points it trailed the side ahead by after any deal (0 if never behind)."""
+        worst = [0] * len(result.sides)
+        for totals in result.running_totals():
+            ahead = self.best(totals)
+            for side, total in enumerate(totals):
+                worst[side] = max(worst[side], abs(ahead - total))
+        return tuple(worst)
+
+    def comeback(self, result: MatchResult, side: int) -> int:
+        """Return the most points `side` trailed by after any deal (`deficits`) if it won the match on
+        its running totals: counted in points (not juegos) and ending with the best total; else 0.
+
+        A match to juegos is won on juegos, and a tute can end one behind on points: its card points
+        say nothing of how far the winner came back.
+        """
+        won_on_totals = (
+            result.finished
+            and side in result.winners
+            and result.juegos is None
+            and result.totals[side] == self.best(result.totals)
+        )
+        return self.deficits(result)[side] if won_on_totals else 0
 
     def ranked_by_points(self, options: Mapping[str, object]) -> bool:
         """Tell whether a match under checked `options` is won on points rather than on juegos."""
@@ -189,11 +109,76 @@ class Game(ABC):
     def goal(self, options: Mapping[str, object], players: int) -> MatchGoal:
         """Return what ends a match of `players` under checked `options`: its target or its number of deals."""
 
-    @abstractmethod
     def play(
         self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
     ) -> MatchResult | None:
-        """Check and score `deals` under checked `options`; log every problem, return None if any."""
+        """Check and score `deals` under checked `options`; log every problem, return None if any.
+
+        The one match loop of every game: each deal is read (`read_deal`) and scored (`score_deal`)
+        in turn, counted into the standing, and the match is over when the deal says so or the game's
+        `match_over` does; a deal after the end is refused (`refuse_after_end`). Once a deal is wrong
+        the standing is unknown, but the rest are still read, so that every problem is told at once.
+        """
+        start = log.count()
+        state = MatchState.begin(len(players), self.sides(len(players)))
+        for number, raw in enumerate(deals, start=1):
+            if state.finished:
+                self.refuse_after_end(number, state, log)
+                continue
+            deal = self.read_deal(raw, number, players, options, state, log)
+            if deal is None or log.count() != start:
+                continue
+            outcome = self.score_deal(deal, options, state)
+            state.add(number, deal.dealer, outcome)
+            winners = outcome.ends_match if outcome.ends_match is not None else self.match_over(state, options, deal)
+            if winners is not None:
+                state.finish(winners)
+        if log.count() != start:
+            return None
+        return MatchResult(
+            game=self.name,
+            sides=state.sides,
+            deals=tuple(state.deals),
+            totals=tuple(state.totals),
+            juegos=None if self.ranked_by_points(options) else tuple(state.juegos),
+            finished=state.finished,
+            winners=state.winners,
+            next_dealer=state.next_dealer(),
+            next_cards=None if state.finished else self.next_cards(state, options),
+            extra=self.result_extra(state, options),
+        )
+
+    @abstractmethod
+    def read_deal(
+        self,
+        raw: object,
+        number: int,
+        players: tuple[str, ...],
+        options: Mapping[str, object],
+        state: MatchState,
+        log: ErrorLog,
+    ) -> Dealt | None:
+        """Check raw deal `number` of a match standing at `state`; log its problems, return it or None."""
+
+    @abstractmethod
+    def score_deal(self, deal: Any, options: Mapping[str, object], state: MatchState) -> DealOutcome:
+        """Score a deal `read_deal` checked, in a match standing at `state` before it."""
+
+    def match_over(self, state: MatchState, options: Mapping[str, object], deal: Any) -> tuple[int, ...] | None:
+        """Return the winning sides if the match is over after `deal` (counted into `state`), else None."""
+        return None
+
+    def refuse_after_end(self, number: int, state: MatchState, log: ErrorLog) -> None:
+        """Log deal `number`, which comes after the deal that ended the match."""
+        log.add(Code.MATCH_FINISHED, "deal", "tute_match_over", deal=number, last=len(state.deals))
+
+    def next_cards(self, state: MatchState, options: Mapping[str, object]) -> int | None:
+        """Return how many cards each player holds in the next deal, where the game sets it deal by deal."""
+        return None
+
+    def result_extra(self, state: MatchState, options: Mapping[str, object]) -> dict[str, Any]:
+        """Return the result's keys of the game's own (as `result_keys` declares them)."""
+        return dict(state.extra)
 
     def bidding_order(self, dealer: int, players: int) -> tuple[int, ...]:
         """Return the seats in the order they speak before play: the seat after the dealer first, the dealer last."""

@@ -78,7 +78,8 @@ def next_seat(seat: int, players: int) -> int:
 
 
 class Code(StrEnum):
-    """The stable codes of every rejection, exactly as docs/rules.md names them."""
+    """The stable codes of the rejections any game may make, exactly as docs/rules.md names them; a game
+    adds codes of its own in its folder (`Game.codes`)."""
 
     MALFORMED = "malformed"
     GAME_UNKNOWN = "game_unknown"
@@ -115,7 +116,7 @@ class RuleError:
 
     deal: int | None
     field: str
-    code: Code
+    code: str
     message_id: str
     params: Mapping[str, object] = dataclass_field(default_factory=dict, compare=False)
 
@@ -126,7 +127,7 @@ class RuleError:
 
     def to_dict(self) -> dict[str, object]:
         """Return the JSON-shaped form used by `RuleViolation.errors` and the API."""
-        return {"deal": self.deal, "field": self.field, "code": self.code.value, "message": self.message}
+        return {"deal": self.deal, "field": self.field, "code": str(self.code), "message": self.message}
 
 
 class RuleViolation(Exception):
@@ -140,12 +141,12 @@ class RuleViolation(Exception):
     @property
     def codes(self) -> list[str]:
         """Return the codes of the problems, in the order they were found."""
-        return [p.code.value for p in self.problems]
+        return [str(p.code) for p in self.problems]
 
 
 def _describe(problem: RuleError) -> str:
     where = f"deal {problem.deal}, " if problem.deal is not None else ""
-    return f"{where}{problem.field}: {problem.message} [{problem.code.value}]"
+    return f"{where}{problem.field}: {problem.message} [{problem.code}]"
 
 
 class ErrorLog:
@@ -154,7 +155,7 @@ class ErrorLog:
     def __init__(self) -> None:
         self.problems: list[RuleError] = []
 
-    def add(self, code: Code, field: str, message_id: str, *, deal: int | None = None, **params: object) -> None:
+    def add(self, code: str, field: str, message_id: str, *, deal: int | None = None, **params: object) -> None:
         """Record one problem, its sentence named by `message_id` and filled by `params`."""
         if message_id not in MESSAGES:
             raise KeyError(f"no message {message_id!r}")
@@ -211,7 +212,7 @@ class DealReader:
         for key in sorted(set(raw) - allowed, key=str):
             self.problem(Code.MALFORMED, str(key), "deal_unknown_field", number=number, key=key)
 
-    def problem(self, code: Code, field: str, message_id: str, **params: object) -> None:
+    def problem(self, code: str, field: str, message_id: str, **params: object) -> None:
         """Record a problem of this deal."""
         self.log.add(code, field, message_id, deal=self.number, **params)
 

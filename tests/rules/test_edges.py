@@ -197,7 +197,7 @@ def test_running_totals_add_up_each_deal_to_the_ones_before() -> None:
 def test_a_deficit_is_the_most_a_side_trailed_the_side_ahead_after_any_deal() -> None:
     # 80/50 then 120/140: the second side trailed by 30 after the first deal, the first by 20 after the second
     result = check_match(match("tute2", [tute_deal((70, 50), 0), tute_deal((40, 80), 1, dealer=1)], {"mode": "points"}))
-    assert result.deficits() == (20, 30)
+    assert get_game("tute2").deficits(result) == (20, 30)
     # 15, 10, 10, −5 then 25, 5, 20, 5: the fourth trailed by 20 twice, the second by 20 after deal 2
     pocha = check_match(
         match(
@@ -206,8 +206,8 @@ def test_a_deficit_is_the_most_a_side_trailed_the_side_ahead_after_any_deal() ->
             {"schedule": [1, 1]},
         )
     )
-    assert pocha.deficits() == (0, 20, 5, 20)
-    assert check_match(match("tute4", [])).deficits() == (0, 0)
+    assert get_game("pocha").deficits(pocha) == (0, 20, 5, 20)
+    assert get_game("tute4").deficits(check_match(match("tute4", []))) == (0, 0)
 
 
 def test_a_comeback_counts_a_deficit_only_for_a_win_on_the_running_totals() -> None:
@@ -215,10 +215,12 @@ def test_a_comeback_counts_a_deficit_only_for_a_win_on_the_running_totals() -> N
     # In points to 201: 20 against 110 (90 behind), 130 against 130, then 240 against 150.
     points = check_match(match("tute2", deals, {"mode": "points", "target": 201}))
     assert points.finished and points.winners == (0,)
-    assert points.deficits() == (90, 90) and points.comeback(0) == 90 and points.comeback(1) == 0
+    tute = get_game("tute2")
+    assert tute.deficits(points) == (90, 90) and tute.comeback(points, 0) == 90 and tute.comeback(points, 1) == 0
     # To juegos the same deals are won on juegos: card points say nothing of a comeback.
     juegos = check_match(match("tute2", deals, {"target": 2}))
-    assert juegos.finished and juegos.winners == (0,) and juegos.deficits()[0] == 90 and juegos.comeback(0) == 0
+    assert juegos.finished and juegos.winners == (0,)
+    assert tute.deficits(juegos)[0] == 90 and tute.comeback(juegos, 0) == 0
 
 
 @pytest.mark.parametrize("game", ["tute2", "tute4", "pocha"])

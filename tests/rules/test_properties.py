@@ -10,13 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.games.tute.rules import cante_value
-from scorekeeper.registry import check_bids, check_match, score_match
-from scorekeeper.rules import SUITS, Code, MatchResult, RuleViolation
+from scorekeeper.registry import CODES, check_bids, check_match, get_game, score_match
+from scorekeeper.rules import SUITS, MatchResult, RuleViolation
 
 from . import pocha_oracle as oracle
 from .test_pocha_oracle import pocha_matches
 
-CODES = {code.value for code in Code}
 POSSIBLE_POINTS = st.integers(0, 120).filter(lambda p: p not in (1, 119))
 
 json_values = st.recursive(
@@ -318,7 +317,7 @@ def test_a_deficit_is_at_least_the_final_gap_and_none_for_a_side_never_behind(do
         result = check_match(doc)
     except RuleViolation:
         return
-    deficits = result.deficits()
+    deficits = get_game(result.game).deficits(result)
     assert len(deficits) == len(result.sides) and min(deficits) >= 0
     running = result.running_totals()
     for side, deficit in enumerate(deficits):

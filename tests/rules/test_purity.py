@@ -121,7 +121,7 @@ def test_every_message_the_engine_says_is_in_the_catalogue_and_every_one_is_said
     said: set[str] = set()
     ids: set[str] = set()
     for path in rules_sources():
-        if path.name == "messages.py":
+        if path.name in ("messages.py", "sentences.py"):  # where sentences are defined, not said
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if (

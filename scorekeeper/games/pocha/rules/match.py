@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ....rules.base import DealResult, Game, MatchGoal, MatchResult
-from ....rules.common import SUITS, Code, ErrorLog, next_seat
+from ....rules.base import DealOutcome, Game, MatchGoal, MatchState
+from ....rules.common import SUITS, Code, ErrorLog
 from ....rules.messages import N_
 from ....rules.options import OptionSpec, as_bool, as_int
 from .deal import (
@@ -22,6 +22,7 @@ from .deal import (
     score_bid,
     trump_factor,
 )
+from .sentences import POCHA_MESSAGES
 
 
 class PochaGame(Game):
@@ -33,6 +34,7 @@ class PochaGame(Game):
     max_players = MAX_PLAYERS
     bids_first = True
     form_kind = "bids"
+    messages = POCHA_MESSAGES
     browser_checked = (
         "bid_hook",
         "bid_range",
@@ -54,10 +56,6 @@ class PochaGame(Game):
     def seat_tallies(self, deal: Mapping[str, Any], seat: int, side: int) -> dict[str, int]:
         bid, tricks = deal["bids"][seat], deal["tricks"][seat]
         return {"exact_bids": int(bid == tricks), "over_bids": int(bid > tricks), "under_bids": int(bid < tricks)}
-
-    def ranks(self, result: MatchResult) -> list[int]:
-        places = sorted(set(result.totals), reverse=True)
-        return [places.index(total) + 1 for total in result.totals]
 
     def goal(self, options: Mapping[str, object], players: int) -> MatchGoal:
         """Return the number of deals the schedule sets: the match ends with its last."""
@@ -90,41 +88,41 @@ class PochaGame(Game):
                 return None
         return values
 
-    def play(
-        self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
-    ) -> MatchResult | None:
+    def read_deal(
+        self,
+        raw: object,
+        number: int,
+        players: tuple[str, ...],
+        options: Mapping[str, object],
+        state: MatchState,
+        log: ErrorLog,
+    ) -> PochaDeal | None:
+        """Check the deal against the cards its place in the schedule deals; refuse a deal past the schedule."""
         rules = PochaOptions.from_values(options)
         schedule = pocha_schedule(len(players), rules)
-        start = log.count()
-        results: list[DealResult] = []
-        totals = [0] * len(players)
-        last_dealer: int | None = None
-        for number, raw in enumerate(deals, start=1):
-            if number > len(schedule):
-                log.add(Code.MATCH_FINISHED, "deal", "schedule_complete", deal=number, deals=len(schedule))
-                continue
-            deal = read_pocha_deal(raw, number, schedule[number - 1], players, rules, log)
-            if deal is None or log.count() != start:
-                continue
-            scores = tuple(score_bid(b, t, rules, deal.trump) for b, t in zip(deal.bids, deal.tricks))
-            results.append(DealResult(number, scores, None))
-            totals = [t + s for t, s in zip(totals, scores)]
-            last_dealer = deal.dealer
-        if log.count() != start:
+        if number > len(schedule):
+            log.add(Code.MATCH_FINISHED, "deal", "schedule_complete", deal=number, deals=len(schedule))
             return None
-        finished = len(results) == len(schedule)
-        best = max(totals)
-        return MatchResult(
-            game=self.name,
-            sides=self.sides(len(players)),
-            deals=tuple(results),
-            totals=tuple(totals),
-            juegos=None,
-            finished=finished,
-            winners=tuple(seat for seat, total in enumerate(totals) if total == best) if finished else (),
-            next_dealer=None if finished or last_dealer is None else next_seat(last_dealer, len(players)),
-            next_cards=None if finished else schedule[len(results)],
-        )
+        return read_pocha_deal(raw, number, schedule[number - 1], players, rules, log)
+
+    def score_deal(self, deal: PochaDeal, options: Mapping[str, object], state: MatchState) -> DealOutcome:
+        """Score each player's bid against their tricks; a Pocha deal has no winner."""
+        rules = PochaOptions.from_values(options)
+        return DealOutcome(tuple(score_bid(b, t, rules, deal.trump) for b, t in zip(deal.bids, deal.tricks)), None)
+
+    def match_over(self, state: MatchState, options: Mapping[str, object], deal: PochaDeal) -> tuple[int, ...] | None:
+        """End the match with the schedule's last deal, won by every player with the highest total."""
+        if len(state.deals) < len(pocha_schedule(state.players, PochaOptions.from_values(options))):
+            return None
+        best = max(state.totals)
+        return tuple(seat for seat, total in enumerate(state.totals) if total == best)
+
+    def refuse_after_end(self, number: int, state: MatchState, log: ErrorLog) -> None:
+        log.add(Code.MATCH_FINISHED, "deal", "schedule_complete", deal=number, deals=len(state.deals))
+
+    def next_cards(self, state: MatchState, options: Mapping[str, object]) -> int | None:
+        """Return the cards the schedule deals next."""
+        return pocha_schedule(state.players, PochaOptions.from_values(options))[len(state.deals)]
 
     def check_bids(
         self,

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ....rules.base import DealResult, Game, MatchGoal, MatchResult
-from ....rules.common import CARD_POINTS, DECK_POINTS, SUITS, Code, ErrorLog, next_seat, possible_card_points
+from ....rules.base import DealOutcome, Game, MatchGoal, MatchState
+from ....rules.common import CARD_POINTS, DECK_POINTS, SUITS, Code, ErrorLog, possible_card_points
 from ....rules.messages import N_
 from ....rules.options import OptionSpec, as_int
 from ...tute.rules.deal import CANTE_IN_TRUMP, HELD_BY_TUTE, TUTE_BROWSER_CHECKED, TUTE_KIND_WORDS, Cante, cante_value
+from ...tute.rules.sentences import TUTE_MESSAGES
 from .deal import (
     CARDS_IN_HAND,
     MAX_BID,
@@ -24,6 +25,7 @@ from .deal import (
     declarer_total,
     read_subastado_deal,
 )
+from .sentences import SUBASTADO_MESSAGES
 
 
 def made(total: int, contract: Contract) -> bool:
@@ -84,6 +86,7 @@ class SubastadoGame(Game):
     min_players = 3
     max_players = 4
     form_kind = "auction"
+    messages = {**TUTE_MESSAGES, **SUBASTADO_MESSAGES}
     browser_checked = (
         *TUTE_BROWSER_CHECKED,
         "declarer_missing",
@@ -115,16 +118,6 @@ class SubastadoGame(Game):
             "tutes": int((deal.get("tute") or {}).get("seat") == seat),
             "last_tricks": int(declarer and deal.get("last_trick") is True),
         }
-
-    def ranks(self, result: MatchResult) -> list[int]:
-        """Return the winner first (a tute can win behind), then the others by their totals, those level
-        sharing a place."""
-        others = sorted({total for seat, total in enumerate(result.totals) if seat not in result.winners}, reverse=True)
-        offset = 1 if result.winners else 0
-        return [
-            1 if seat in result.winners else offset + others.index(total) + 1
-            for seat, total in enumerate(result.totals)
-        ]
 
     def goal(self, options: Mapping[str, object], players: int) -> MatchGoal:
         """Return the points that end the match, or the set number of deals it is played for instead."""
@@ -175,48 +168,31 @@ class SubastadoGame(Game):
             return None
         return values
 
-    def play(
-        self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
-    ) -> MatchResult | None:
+    def read_deal(
+        self,
+        raw: object,
+        number: int,
+        players: tuple[str, ...],
+        options: Mapping[str, object],
+        state: MatchState,
+        log: ErrorLog,
+    ) -> SubastadoDeal | None:
+        return read_subastado_deal(raw, number, players, SubastadoOptions.from_values(options), log)
+
+    def score_deal(self, deal: SubastadoDeal, options: Mapping[str, object], state: MatchState) -> DealOutcome:
+        """Score the contract; a tute wins the match at once for whoever holds it."""
+        scores, winner = score_subastado_deal(deal, SubastadoOptions.from_values(options), state.players)
+        return DealOutcome(scores, winner, ends_match=None if deal.tute is None else (deal.tute.seat,))
+
+    def match_over(
+        self, state: MatchState, options: Mapping[str, object], deal: SubastadoDeal
+    ) -> tuple[int, ...] | None:
+        """End the match once it is due (the target reached, or the set number of deals played) and one
+        player's total is higher than every other's: while the highest is shared, play goes on."""
         rules = SubastadoOptions.from_values(options)
-        count = len(players)
-        start = log.count()
-        results: list[DealResult] = []
-        totals = [0] * count
-        finished = False
-        winners: tuple[int, ...] = ()
-        last_dealer: int | None = None
-        for number, raw in enumerate(deals, start=1):
-            if finished:
-                log.add(Code.MATCH_FINISHED, "deal", "tute_match_over", deal=number, last=len(results))
-                continue
-            deal = read_subastado_deal(raw, number, players, rules, log)
-            if deal is None or log.count() != start:
-                continue  # once a deal is wrong the standing is unknown; keep checking the rest
-            scores, winner = score_subastado_deal(deal, rules, count)
-            results.append(DealResult(number, scores, winner))
-            totals = [t + s for t, s in zip(totals, scores)]
-            last_dealer = deal.dealer
-            if deal.tute is not None:
-                finished, winners = True, (deal.tute.seat,)
-                continue
-            due = len(results) >= rules.deals if rules.deals is not None else max(totals) >= rules.target
-            leader = sole_leader(totals)
-            if due and leader is not None:
-                finished, winners = True, (leader,)
-        if log.count() != start:
-            return None
-        return MatchResult(
-            game=self.name,
-            sides=self.sides(count),
-            deals=tuple(results),
-            totals=tuple(totals),
-            juegos=None,
-            finished=finished,
-            winners=winners,
-            next_dealer=None if finished or last_dealer is None else next_seat(last_dealer, count),
-            next_cards=None,
-        )
+        due = len(state.deals) >= rules.deals if rules.deals is not None else max(state.totals) >= rules.target
+        leader = sole_leader(state.totals)
+        return (leader,) if due and leader is not None else None
 
 
 SUBASTADO: Final = SubastadoGame()

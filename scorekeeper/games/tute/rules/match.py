@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ....rules.base import DealResult, Game, MatchGoal, MatchResult
+from ....rules.base import DealOutcome, Game, MatchGoal, MatchState
 from ....rules.common import (
     CARD_POINTS,
     DECK_POINTS,
     SUITS,
     Code,
     ErrorLog,
-    next_seat,
     possible_card_points,
 )
 from ....rules.messages import N_
@@ -37,6 +36,7 @@ from .deal import (
     read_tute_deal,
     tute_sides,
 )
+from .sentences import TUTE_MESSAGES
 
 
 def score_tute_deal(
@@ -89,6 +89,7 @@ class TuteGame(Game):
     """Tute for two or three players, each for themselves, or for four in two pairs sitting opposite each other."""
 
     form_kind = "card_points"
+    messages = TUTE_MESSAGES
     browser_checked = TUTE_BROWSER_CHECKED
     param_words = TUTE_KIND_WORDS
 
@@ -114,19 +115,6 @@ class TuteGame(Game):
             "tutes": int((deal.get("tute") or {}).get("seat") == seat),
             "last_tricks": int(deal.get("last_trick") == side),
         }
-
-    def ranks(self, result: MatchResult) -> list[int]:
-        """Return the winner first, then the others by their juegos (or, in points mode, their totals),
-        those level sharing a place."""
-        standing = result.juegos if result.juegos is not None else result.totals
-        others = sorted(
-            {standing[side] for side in range(len(result.sides)) if side not in result.winners}, reverse=True
-        )
-        offset = 1 if result.winners else 0
-        return [
-            1 if side in result.winners else offset + others.index(standing[side]) + 1
-            for side in range(len(result.sides))
-        ]
 
     def ranked_by_points(self, options: Mapping[str, object]) -> bool:
         return options.get("mode") == "points"
@@ -179,58 +167,42 @@ class TuteGame(Game):
             return None
         return values
 
-    def play(
-        self, players: tuple[str, ...], options: Mapping[str, object], deals: Sequence[object], log: ErrorLog
-    ) -> MatchResult | None:
+    def read_deal(
+        self,
+        raw: object,
+        number: int,
+        players: tuple[str, ...],
+        options: Mapping[str, object],
+        state: MatchState,
+        log: ErrorLog,
+    ) -> TuteDeal | None:
+        return read_tute_deal(raw, number, players, TuteOptions.from_values(options), log)
+
+    def score_deal(self, deal: TuteDeal, options: Mapping[str, object], state: MatchState) -> DealOutcome:
+        """Score the deal; in a match to juegos, its winner earns them, unless a tute ends the match at once."""
         rules = TuteOptions.from_values(options)
-        sides = self.sides(len(players))
-        start = log.count()
-        results: list[DealResult] = []
-        totals, juegos = [0] * len(sides), [0] * len(sides)
-        finished = False
-        winners: tuple[int, ...] = ()
-        last_dealer: int | None = None
-        for number, raw in enumerate(deals, start=1):
-            if finished:
-                log.add(Code.MATCH_FINISHED, "deal", "tute_match_over", deal=number, last=len(results))
-                continue
-            deal = read_tute_deal(raw, number, players, rules, log)
-            if deal is None or log.count() != start:
-                continue  # once a deal is wrong the standing is unknown; keep checking the rest
-            scores, winner = score_tute_deal(deal, rules, sides)
-            earned: tuple[int, ...] | None = None
-            if rules.mode == "juegos":
-                # A tute that wins the match at once earns no juegos: the match is over whatever they stand at.
-                won = (
-                    0 if deal.tute is not None and rules.tute_ends_match else juegos_earned(deal, scores[winner], rules)
-                )
-                earned = tuple(won if side == winner else 0 for side in range(len(sides)))
-            results.append(DealResult(number, scores, winner, earned))
-            totals = [t + s for t, s in zip(totals, scores)]
-            last_dealer = deal.dealer
-            if deal.tute is not None and rules.tute_ends_match:
-                finished, winners = True, (winner,)
-            elif earned is not None:
-                juegos[winner] += earned[winner]
-                if juegos[winner] >= rules.target:
-                    finished, winners = True, (winner,)
-            elif max(totals) >= rules.target:
-                leaders = [side for side, total in enumerate(totals) if total == max(totals)]
-                leader = leaders[0] if len(leaders) == 1 else tie_winner(leaders, winner, deal.dealer, sides)
-                finished, winners = True, (leader,)
-        if log.count() != start:
+        scores, winner = score_tute_deal(deal, rules, state.sides)
+        ends_match = deal.tute is not None and rules.tute_ends_match
+        earned: tuple[int, ...] | None = None
+        if rules.mode == "juegos":
+            # A tute that wins the match at once earns no juegos: the match is over whatever they stand at.
+            won = 0 if ends_match else juegos_earned(deal, scores[winner], rules)
+            earned = tuple(won if side == winner else 0 for side in range(len(state.sides)))
+        return DealOutcome(scores, winner, earned, ends_match=(winner,) if ends_match else None)
+
+    def match_over(self, state: MatchState, options: Mapping[str, object], deal: TuteDeal) -> tuple[int, ...] | None:
+        """End the match when the deal's winner reaches the target of juegos, or when a total reaches the
+        target of points: the highest total wins it, a tie going to the deal's winner, then in order of play."""
+        rules = TuteOptions.from_values(options)
+        winner = state.deals[-1].winner
+        assert winner is not None  # every Tute deal has a winner
+        if rules.mode == "juegos":
+            return (winner,) if state.juegos[winner] >= rules.target else None
+        best = max(state.totals)
+        if best < rules.target:
             return None
-        return MatchResult(
-            game=self.name,
-            sides=sides,
-            deals=tuple(results),
-            totals=tuple(totals),
-            juegos=tuple(juegos) if rules.mode == "juegos" else None,
-            finished=finished,
-            winners=winners,
-            next_dealer=None if finished or last_dealer is None else next_seat(last_dealer, len(players)),
-            next_cards=None,
-        )
+        leaders = [side for side, total in enumerate(state.totals) if total == best]
+        return (leaders[0] if len(leaders) == 1 else tie_winner(leaders, winner, deal.dealer, state.sides),)
 
 
 TUTE2: Final = TuteGame("tute2", N_("Tute (two players)"), 2)
