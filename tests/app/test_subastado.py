@@ -1,22 +1,20 @@
-"""Tute subastado through the pages and the API: a whole match to 500 with a contract failed and a
-deal everyone passed on the way, a table of four, an edit, an undo, a rematch, refusals at their
-fields, a deal through the JSON API, and export and import."""
+"""Tute subastado's own through the pages and the API: a whole match to 500 with a contract failed and
+a deal everyone passed on the way as the scoreboard says them, a table of four, a match of a set
+number of deals, refusals at the auction's fields. What every game does (edits, undo, export and
+import) is tests/app/test_every_game.py's."""
 
 from __future__ import annotations
 
 import html
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
 
-from ..conftest import Browser, signed_in
+from ..conftest import Browser
 from .matchhelpers import start
 from .test_api import Api, token_for
-from .test_cli import fresh_app, run, without_stamp
 
 PLAYERS = ["Ana", "Luis", "Carmen"]
 
@@ -184,65 +182,8 @@ def test_a_winner_of_the_auction_given_as_spaces_is_refused_at_its_field_on_entr
     assert [deal["declarer"] for deal in stored_deals(app, 1)] == [1]
 
 
-def test_edit_and_undo_a_subastado_deal(ana: Browser, app: Flask) -> None:
-    start(ana, "subastado", PLAYERS, opt_failed="others")
-    ana.post("/matches/1/deal", data=contract(1, 80, 62, True, sung=("copas",)))
-    ana.post("/matches/1/deal", data=passed(number=2, dealer=1))
-    form = ana.get("/matches/1/deals/1/edit").get_data(as_text=True)
-    assert re.search(r'name="bid"[^>]*value="80"', form) and re.search(r'name="cante_copas"[^>]*checked', form)
-    version = re.search(r'name="version"[^>]*value="([^"]*)"', form)
-    assert version is not None
-    # Luis bid 120, not 80: now he fails, and under `failed: others` Ana and Carmen score 120 each
-    edited = ana.post(
-        "/matches/1/deals/1/edit", data={**contract(1, 120, 62, True, sung=("copas",)), "version": version.group(1)}
-    )
-    assert edited.status_code == 302
-    assert stored_deals(app, 1)[0]["bid"] == 120
-    assert re.search(r"Ana 120 .*Carmen 120 .*Luis 0", text(ana.get("/matches/1")))
-    assert ana.post("/matches/1/undo").status_code == 302
-    assert len(stored_deals(app, 1)) == 1
-    assert "Deal 2: Luis deals." in text(ana.get("/matches/1"))
-
-
-def test_a_subastado_deal_through_the_json_api(app: Flask) -> None:
+def test_the_api_refuses_a_table_larger_than_the_players_house_rule(app: Flask) -> None:
     api = Api(app.test_client(), token_for(app, "ana"))
-    created = api.post("/api/v1/matches", {"game": "subastado", "players": PLAYERS, "options": {"made": "total"}})
-    assert created.status_code == 201
-    match_id = created.get_json()["id"]
-    first = {
-        "number": 1,
-        "dealer": 0,
-        "declarer": 1,
-        "bid": 80,
-        "trump": "copas",
-        "points": 62,
-        "last_trick": True,
-        "cantes": [{"seat": 1, "suit": "copas"}],
-    }
-    answer = api.post(f"/api/v1/matches/{match_id}/deals", first)
-    assert answer.status_code in (200, 201)
-    result = answer.get_json()["result"]
-    assert result["deals"][0] == {"number": 1, "scores": [0, 112, 0], "winner": 1}
-    assert result["next_dealer"] == 1
-    wrong = api.post(f"/api/v1/matches/{match_id}/deals", {**first, "number": 2, "dealer": 1, "bid": 62})
-    assert wrong.status_code == 422 and wrong.get_json()["errors"][0]["code"] == "bid_step"
     four = api.post("/api/v1/matches", {"game": "subastado", "players": [*PLAYERS, "Pedro"]})
     assert four.status_code == 422 and four.get_json()["errors"][0]["code"] == "players_count"
-
-
-def test_export_then_import_keeps_a_subastado_match_exactly(app: Flask, tmp_path: Path) -> None:
-    ana = signed_in(app, "ana")
-    start(ana, "subastado", PLAYERS, opt_target="50")
-    ana.post("/matches/1/deal", data=contract(1, 80, 62, True, sung=("copas",)))
-    start(ana, "subastado", PLAYERS, opt_tute="match")
-    ana.post("/matches/2/deal", data=passed(number=1, dealer=0))
-    ana.post("/matches/2/deal", data={"number": 2, "dealer": 1, "declarer": "", "tute_seat": "2", "tute_kind": "reyes"})
-    exported = run(app, "export")
-    assert exported.exit_code == 0
-    data = json.loads(exported.output)
-    assert [m["status"] for m in data["accounts"][0]["matches"]] == ["finished", "finished"]
-    backup = tmp_path / "backup.json"
-    backup.write_text(exported.output)
-    other = fresh_app(tmp_path, "restored")
-    assert run(other, "import", str(backup)).exit_code == 0
-    assert without_stamp(json.loads(run(other, "export").output)) == without_stamp(data)
+    assert api.post("/api/v1/matches", {"game": "subastado", "players": PLAYERS}).status_code == 201

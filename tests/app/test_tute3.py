@@ -1,20 +1,18 @@
-"""Tute for three through the pages and the API: a whole match, the third player's points following
-the other two, a tie settled by the order of play, an edit, an undo, a rematch, export and import."""
+"""Tute for three's own through the pages: its house rules on the new-match form, the third player's
+points following the other two, a tie settled by the order of play as the scoreboard says it. What
+every game does (the API, refusals, edits, undo, export and import) is tests/app/test_every_game.py's."""
 
 from __future__ import annotations
 
 import html
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
-from ..conftest import Browser, signed_in
+from ..conftest import Browser
 from .matchhelpers import start, tute_form
 from .test_api import Api, token_for
-from .test_cli import fresh_app, run, without_stamp
 
 PLAYERS = ["Ana", "Luis", "Carmen"]
 
@@ -73,61 +71,3 @@ def test_a_whole_tute3_match_through_the_pages_ends_with_its_winner_and_a_rematc
     assert "Deal 1: Luis deals." in text(ana.get("/matches/2"))
     player = text(ana.get("/players/3"))
     assert "Tute for three" in player
-
-
-def test_a_refused_tute3_deal_names_the_field_and_keeps_the_values(ana: Browser) -> None:
-    start(ana, "tute3", PLAYERS)
-    refused = ana.post("/matches/1/deal", data=deal((50, 40, 40), 0))
-    assert refused.status_code == 422
-    assert "The card points must add up to 120; these add up to 130." in text(refused)
-    refused = ana.post("/matches/1/deal", data=deal((50, "", ""), 0))
-    assert refused.status_code == 422 and "Card points must be 3 whole numbers" in text(refused)
-
-
-def test_edit_and_undo_a_tute3_deal(ana: Browser, app: Flask) -> None:
-    start(ana, "tute3", PLAYERS, opt_mode="points", opt_target="500")
-    ana.post("/matches/1/deal", data=deal((50, 40, 30), 0))
-    ana.post("/matches/1/deal", data=deal((40, 40, 40), 1, number=2, dealer=1))
-    form = ana.get("/matches/1/deals/1/edit").get_data(as_text=True)
-    assert re.search(r'name="points2"[^>]*value="30"', form)
-    version = re.search(r'name="version"[^>]*value="([^"]*)"', form)
-    assert version is not None
-    edited = ana.post("/matches/1/deals/1/edit", data={**deal((20, 100, ""), 2), "version": version.group(1)})
-    assert edited.status_code == 302
-    assert stored_deals(app, 1)[0]["points"] == [20, 100, 0]
-    assert re.search(r"Luis 150 .*Carmen 50 .*Ana 60", text(ana.get("/matches/1")))
-    assert ana.post("/matches/1/undo").status_code == 302
-    assert [d["points"] for d in stored_deals(app, 1)] == [[20, 100, 0]]
-    assert "Deal 2: Luis deals." in text(ana.get("/matches/1"))
-
-
-def test_a_tute3_deal_through_the_json_api(app: Flask) -> None:
-    api = Api(app.test_client(), token_for(app, "ana"))
-    created = api.post("/api/v1/matches", {"game": "tute3", "players": PLAYERS})
-    assert created.status_code == 201
-    match_id = created.get_json()["id"]
-    first = {"number": 1, "dealer": 0, "trump": "oros", "points": [60, 60, 0], "last_trick": 2}
-    answer = api.post(f"/api/v1/matches/{match_id}/deals", first)
-    assert answer.status_code in (200, 201)
-    result = answer.get_json()["result"]
-    assert result["deals"][0] == {"number": 1, "scores": [60, 60, 10], "winner": 1, "juegos": [0, 1, 0]}
-    assert result["next_dealer"] == 1
-    wrong = api.post(f"/api/v1/matches/{match_id}/deals", {**first, "number": 2, "points": [60, 60]})
-    assert wrong.status_code == 422 and wrong.get_json()["errors"][0]["code"] == "malformed"
-
-
-def test_export_then_import_keeps_a_tute3_match_exactly(app: Flask, tmp_path: Path) -> None:
-    ana = signed_in(app, "ana")
-    start(ana, "tute3", PLAYERS, opt_target="1")
-    ana.post("/matches/1/deal", data=deal((50, 40, 30), 2, trump="oros", cantes={"oros": 1}))
-    start(ana, "tute3", PLAYERS)
-    ana.post("/matches/2/deal", data=deal(("", "", ""), "", tute=(0, "caballos")))
-    exported = run(app, "export")
-    assert exported.exit_code == 0
-    data = json.loads(exported.output)
-    assert [m["status"] for m in data["accounts"][0]["matches"]] == ["finished", "playing"]
-    backup = tmp_path / "backup.json"
-    backup.write_text(exported.output)
-    other = fresh_app(tmp_path, "restored")
-    assert run(other, "import", str(backup)).exit_code == 0
-    assert without_stamp(json.loads(run(other, "export").output)) == without_stamp(data)
