@@ -15,6 +15,7 @@ from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..models import ABANDONED, FINISHED, PLAYING, PlayerResult
+from ..registry import get_game
 
 #: How many of a player's latest finished matches their summary keeps, newest first.
 RECENT = 10
@@ -28,13 +29,6 @@ COUNTS = (
     "deals",
     "points",
     "juegos",
-    "cantes_20",
-    "cantes_40",
-    "tutes",
-    "last_tricks",
-    "exact_bids",
-    "over_bids",
-    "under_bids",
 )
 #: The other player's results in a match, joined to a player's own (made once: building an
 #: alias is slow, and it never changes).
@@ -47,6 +41,7 @@ def summary_rows(user_id: int, game: str, player_ids: Collection[int]) -> list[d
     if not player_ids:
         return []
     mine = and_(PlayerResult.user_id == user_id, PlayerResult.game == game, PlayerResult.player_id.in_(player_ids))
+    figures = list(get_game(game).figures)
     finished = PlayerResult.status == FINISHED
 
     def as_int(condition: SQLColumnExpression[bool]) -> ColumnElement[int]:
@@ -66,13 +61,8 @@ def summary_rows(user_id: int, game: str, player_ids: Collection[int]) -> list[d
             in_finished(PlayerResult.deals),
             in_finished(PlayerResult.total),
             in_finished(func.coalesce(PlayerResult.juegos, 0)),
-            in_finished(PlayerResult.cantes_20),
-            in_finished(PlayerResult.cantes_40),
-            in_finished(PlayerResult.tutes),
-            in_finished(PlayerResult.last_tricks),
-            in_finished(PlayerResult.exact_bids),
-            in_finished(PlayerResult.over_bids),
-            in_finished(PlayerResult.under_bids),
+            # The game's figures, each summed from its key of the results' tallies.
+            *(in_finished(func.coalesce(PlayerResult.tallies[name].as_integer(), 0)) for name in figures),
         )
         .where(mine)
         .group_by(PlayerResult.player_id)
@@ -84,6 +74,7 @@ def summary_rows(user_id: int, game: str, player_ids: Collection[int]) -> list[d
             "player_id": player_id,
             "game": game,
             **{name: int(value or 0) for name, value in zip(COUNTS, counts)},
+            "tallies": {name: int(value or 0) for name, value in zip(figures, counts[len(COUNTS) :])},
             "best_total": None,
             "best_match_id": None,
             "worst_total": None,

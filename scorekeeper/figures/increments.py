@@ -20,6 +20,7 @@ from sqlalchemy import and_, bindparam, exists, insert, or_, select, update
 from ..db.sql import fixed_limit
 from ..extensions import db
 from ..models import ABANDONED, FINISHED, PLAYING, Match, Player, PlayerPair, PlayerRating, PlayerResult, PlayerSummary
+from ..registry import get_game
 from .aggregate import COUNTS, RECENT
 from .rows import rating_rows
 
@@ -33,8 +34,6 @@ _ORDERED = (
     "longest_streak",
     "recent",
 )
-#: The summary's sums of what is counted deal by deal (cantes, tutes, last tricks, bids).
-_DEAL_COUNTS = COUNTS[COUNTS.index("cantes_20") :]
 #: A pair's figures, all plain sums.
 _PAIR_COUNTS = ("shared", "met", "first_wins", "second_wins", "together", "together_won")
 
@@ -78,7 +77,7 @@ _KEPT_SUMMARIES = select(
 _UPDATE_SUMMARY = (
     update(_summaries)
     .where(_summaries.c.id == bindparam("at_id"))
-    .values({name: bindparam(name) for name in (*COUNTS, *_ORDERED)})
+    .values({name: bindparam(name) for name in (*COUNTS, "tallies", *_ORDERED)})
 )
 
 _KEPT_PAIRS = select(_pairs.c.first_id, _pairs.c.second_id).where(
@@ -127,9 +126,14 @@ def summary_counts(status: str | None, row: Mapping[str, Any] | None = None) -> 
             deals=row["deals"],
             points=row["total"],
             juegos=row["juegos"] or 0,
-            **{name: row[name] for name in _DEAL_COUNTS},
         )
     return counts
+
+
+def summary_tallies(status: str | None, row: Mapping[str, Any] | None = None) -> dict[str, int]:
+    """Return what one player's result in a match adds to their summary's sums of the game's figures
+    (a finished match's counts; nothing for a match that is not over)."""
+    return dict(row["tallies"]) if row is not None and status == FINISHED else {}
 
 
 def pair_counts(first: Mapping[str, Any], second: Mapping[str, Any]) -> dict[str, int]:
@@ -169,6 +173,7 @@ def move_summaries(user_id: int, game: str, before: str | None, rows: Sequence[M
     if (finished and any(row.later for row in kept.values())) or (before is not None and len(kept) < len(rows)):
         return False
     old = summary_counts(before)
+    figures_of = list(get_game(game).figures)
     updates, inserts = [], []
     for row in rows:
         summary = kept.get(row["player_id"])
@@ -185,6 +190,11 @@ def move_summaries(user_id: int, game: str, before: str | None, rows: Sequence[M
         )
         for name, count in summary_counts(row["status"], row).items():
             figures[name] += count - old[name]
+        # A match that was not over added nothing to the figures' sums (`before` is never finished).
+        tallies = dict(summary.tallies) if summary else dict.fromkeys(figures_of, 0)
+        for name, count in summary_tallies(row["status"], row).items():
+            tallies[name] = tallies.get(name, 0) + count
+        figures["tallies"] = tallies
         if finished:
             _add_finished(figures, row)
         if summary is None:

@@ -35,13 +35,8 @@ class GameFigures:
     deals: int = 0
     points: int = 0
     juegos: int = 0
-    cantes_20: int = 0
-    cantes_40: int = 0
-    tutes: int = 0
-    last_tricks: int = 0
-    exact_bids: int = 0
-    over_bids: int = 0
-    under_bids: int = 0
+    #: The game's own figures (`Game.figures`), summed over finished matches, by name.
+    tallies: dict[str, int] = field(default_factory=dict)
     best: tuple[int, int] | None = None  # (total, match id)
     worst: tuple[int, int] | None = None
     current_streak: int = 0
@@ -65,25 +60,18 @@ class GameFigures:
         """Return the average deal score in finished matches (the side's, in Tute)."""
         return self.points / self.deals if self.deals else None
 
-    @property
-    def last_trick_rate(self) -> float | None:
-        """Return the share of deals whose last trick this player's side took."""
-        return self.last_tricks / self.deals if self.deals else None
+    def count(self, figure: str) -> int:
+        """Return the sum of one of the game's figures over finished matches."""
+        return self.tallies.get(figure, 0)
 
-    @property
-    def bids(self) -> int:
-        """Return how many bids this player made in finished matches."""
-        return self.exact_bids + self.over_bids + self.under_bids
+    def per_deal(self, figure: str) -> float | None:
+        """Return a figure's share of the deals of finished matches (the last tricks taken, of all deals)."""
+        return self.count(figure) / self.deals if self.deals else None
 
-    @property
-    def exact_rate(self) -> float | None:
-        """Return the share of bids made exactly."""
-        return self.exact_bids / self.bids if self.bids else None
-
-    @property
-    def tendency(self) -> int:
-        """Return over-bids minus under-bids: above 0 the player bids too high, below too low."""
-        return self.over_bids - self.under_bids
+    def share(self, figure: str, among: tuple[str, ...]) -> float | None:
+        """Return a figure's share of the sum of the figures `among` (exact bids, of all bids made)."""
+        whole = sum(self.count(name) for name in among)
+        return self.count(figure) / whole if whole else None
 
 
 #: The rating chart shows a player's latest ratings, so that it stays as quick to draw after years.
@@ -120,6 +108,7 @@ def _summaries(user: User, player: Player) -> dict[str, GameFigures]:
         row.game: GameFigures(
             row.game,
             **{name: getattr(row, name) for name in COUNTS},
+            tallies=dict(row.tallies or {}),
             best=_match_total(row.best_total, row.best_match_id),
             worst=_match_total(row.worst_total, row.worst_match_id),
             current_streak=row.current_streak,

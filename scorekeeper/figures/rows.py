@@ -2,7 +2,7 @@
 engine's result (no SQL): what `upkeep` stores.
 
 Nothing here scores: the engine's result says who won and what each side totalled; this
-module only counts what the stored deals say (cantes, tutes, last tricks, exact bids) and
+module only counts what the stored deals say (each game's figures, `Game.figures`) and
 keeps the ratings, with the maintained `openskill` package (Plackett–Luce).
 """
 
@@ -70,17 +70,12 @@ def seat_rows(
             "deals": len(result.deals),
             "total": result.totals[side],
             "juegos": None if result.juegos is None else result.juegos[side],
-            "cantes_20": 0,
-            "cantes_40": 0,
-            "tutes": 0,
-            "last_tricks": 0,
-            "exact_bids": 0,
-            "over_bids": 0,
-            "under_bids": 0,
         }
+        tallies = dict.fromkeys(engine.figures, 0)
         for deal in deals:
             for figure, count in engine.seat_tallies(deal, seat, side).items():
-                row[figure] += count
+                tallies[figure] += count
+        row["tallies"] = tallies
         rows.append(row)
     return rows
 

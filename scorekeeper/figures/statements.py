@@ -82,13 +82,7 @@ RESULT_FIGURES = (
     "deals",
     "total",
     "juegos",
-    "cantes_20",
-    "cantes_40",
-    "tutes",
-    "last_tricks",
-    "exact_bids",
-    "over_bids",
-    "under_bids",
+    "tallies",
 )
 #: Those that a deal of a match being played before and after it can move: its side, status,
 #: wins and date stay as they are.

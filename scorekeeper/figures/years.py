@@ -134,9 +134,10 @@ def _most_sung(player_id: int, values: dict[str, Any]) -> tuple[dict[str, Any] |
     sums = _year_results(
         player_id,
         _results.c.player_id,
-        func.sum(_results.c.cantes_20),
-        func.sum(_results.c.cantes_40),
-        func.sum(_results.c.tutes),
+        *(
+            func.sum(func.coalesce(_results.c.tallies[name].as_integer(), 0))
+            for name in ("cantes_20", "cantes_40", "tutes")
+        ),
     ).group_by(_results.c.player_id)
     rows = [
         (player, int(twenties or 0), int(forties or 0), int(tutes or 0))

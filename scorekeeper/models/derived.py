@@ -17,16 +17,11 @@ from .base import GAME_NAME_LENGTH, Model, UTCDateTime
 
 
 class DealCounts:
-    """What is counted deal by deal: Tute's cantes, tutes and last tricks, Pocha's bids against tricks
-    (for one match in a player's result, summed over finished matches in their summary)."""
+    """What is counted deal by deal, as the game declares it (`Game.figures`: Tute's cantes, tutes and
+    last tricks, Pocha's bids against tricks...), by figure name: for one match in a player's result,
+    summed over finished matches in their summary. A game's figures need no column of their own."""
 
-    cantes_20: Mapped[int] = mapped_column(default=0)
-    cantes_40: Mapped[int] = mapped_column(default=0)
-    tutes: Mapped[int] = mapped_column(default=0)
-    last_tricks: Mapped[int] = mapped_column(default=0)
-    exact_bids: Mapped[int] = mapped_column(default=0)
-    over_bids: Mapped[int] = mapped_column(default=0)
-    under_bids: Mapped[int] = mapped_column(default=0)
+    tallies: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
 
 
 class PlayerResult(DealCounts, Model):

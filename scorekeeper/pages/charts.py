@@ -279,10 +279,10 @@ def bars_svg(counts: Sequence[tuple[str, int]], description: str) -> Markup:
     return Markup("") if chart is None else macro("_charts.html", "bar_chart")(chart)
 
 
-def bid_chart(figures: GameFigures, labels: tuple[str, str, str], description: str) -> Markup:
-    """Return a player's Pocha bids made exactly, too high and too low as an SVG bar chart."""
-    counts = (figures.exact_bids, figures.over_bids, figures.under_bids)
-    return bars_svg(list(zip(labels, counts)), description)
+def figure_bars(figures: GameFigures, names: Sequence[str], labels: Sequence[str], description: str) -> Markup:
+    """Return some of a player's figures in a game (Pocha's bids made exactly, too high, too low) as an
+    SVG bar chart, each bar labelled."""
+    return bars_svg([(label, figures.count(name)) for name, label in zip(names, labels)], description)
 
 
 def rating_chart(figures: GameFigures, description: str, label: str) -> Markup:

@@ -36,6 +36,9 @@ class Game(ABC):
     codes: tuple[str, ...] = ()
     #: The words for values the messages' parameters may hold (a tute's kind), as the catalogue marks them.
     param_words: Mapping[str, str] = {}
+    #: The names of what the game counts for each player deal by deal (`seat_tallies`), kept as their
+    #: figures; the player page's words for them are the game's own (its `player_figures.html`).
+    figures: tuple[str, ...] = ()
     #: Whether the lowest total leads and wins (the standings read from the lowest up), not the highest.
     lowest_wins: bool = False
     #: The JSON Schemas of the result's keys of the game's own (`result_extra`), by key, and of each
@@ -54,8 +57,8 @@ class Game(ABC):
 
     @abstractmethod
     def seat_tallies(self, deal: Mapping[str, Any], seat: int, side: int) -> dict[str, int]:
-        """Return what a checked deal counts for the player at `seat` (of `side`): the figures kept per
-        player (cantes, tutes, last tricks, bids made...), each a count of 0 or more."""
+        """Return what a checked deal counts for the player at `seat` (of `side`) towards each of the
+        game's `figures` (cantes, tutes, last tricks, bids made...), a count of 0 or more by name."""
 
     def ranks(self, result: MatchResult) -> list[int]:
         """Return each side's place in a finished match (1 first; sides that tie share a place): the

@@ -34,8 +34,8 @@ def sentence(message_id: str, params: Mapping[str, object]) -> str:
     return MESSAGES[message_id]
 
 
-#: Every sentence by its id: those of any match here, each game's added by its rules (`define`).
-MESSAGES: Final[dict[str, str]] = {
+#: The sentences of any match, whatever its game, by id.
+COMMON: Final[Mapping[str, str]] = {
     # the document
     "match_not_object": N_("A match is an object with its game, players, house rules and deals."),
     "match_unknown_field": N_("A match has no field '{key}'."),
@@ -60,6 +60,8 @@ MESSAGES: Final[dict[str, str]] = {
     "tute_match_over": N_("The match ended with deal {last}; no deal can be added."),
     "match_abandoned": N_("This match was abandoned; no deal can be added or changed."),
 }
+#: Every sentence by its id: those of any match, and each game's, added by its rules (`define`).
+MESSAGES: Final[dict[str, str]] = dict(COMMON)
 
 
 def define(

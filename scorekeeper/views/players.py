@@ -16,7 +16,7 @@ from ..pages.seasons import place_rows
 from ..reads import queries
 
 bp = Blueprint("players", __name__, url_prefix="/players")
-bp.add_app_template_global(charts.bid_chart, "bid_chart")
+bp.add_app_template_global(charts.figure_bars, "figure_bars")
 bp.add_app_template_global(charts.rating_chart, "rating_chart")
 bp.add_app_template_global(charts.form_run, "form_run")
 

@@ -181,7 +181,7 @@ def test_a_deal_of_a_match_being_played_is_stored_in_one_statement_where_the_dat
         deals = db.session.execute(select(Deal.match_id, Deal.number)).all()
         keys = db.session.execute(select(IdempotencyKey.key, IdempotencyKey.match_id)).all()
         results = db.session.execute(
-            select(PlayerResult.seat, PlayerResult.deals, PlayerResult.total, PlayerResult.last_tricks).order_by(
+            select(PlayerResult.seat, PlayerResult.deals, PlayerResult.total, PlayerResult.tallies).order_by(
                 PlayerResult.seat
             )
         ).all()
@@ -204,7 +204,11 @@ def test_a_deal_of_a_match_being_played_is_stored_in_one_statement_where_the_dat
         locks = [" ".join(statement.split()) for statement in sent if "FOR NO KEY UPDATE" in statement]
         assert len(locks) == 1 and locks[0].startswith("SELECT deals.data FROM deals")
     assert deals == [(match_id, 1)] and keys == [("phone-key-1", match_id)]
-    assert [tuple(row) for row in results] == [(0, 1, 110, 1), (1, 1, 20, 0)]
+    cantes = {"cantes_20": 0, "cantes_40": 0, "tutes": 0}
+    assert [tuple(row) for row in results] == [
+        (0, 1, 110, {**cantes, "last_tricks": 1}),
+        (1, 1, 20, {**cantes, "last_tricks": 0}),
+    ]
     assert stored_version == version
 
 

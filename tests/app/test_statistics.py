@@ -6,20 +6,23 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from scorekeeper import services
 from scorekeeper.extensions import db
 from scorekeeper.figures import reads
-from scorekeeper.models import Player, PlayerRating, User
+from scorekeeper.models import Player, PlayerRating, PlayerResult, PlayerSummary, User
 
 from ..conftest import Browser
 from .matchhelpers import start, tute_form
 from .sql import statements_sent
+from .test_killed_upgrades import migrate_to
 
 
 def figures(app: Flask, name: str) -> dict[str, reads.GameFigures]:
@@ -37,12 +40,12 @@ def test_tute_figures_match_the_hand_count(evening: Browser, app: Flask) -> None
     assert (ana.played, ana.won, ana.abandoned, ana.finished) == (4, 2, 1, 3)
     assert ana.win_rate == pytest.approx(2 / 3)
     assert ana.average_deal == pytest.approx((108 + 30 + 110) / 3)
-    assert (ana.juegos, ana.cantes_20, ana.cantes_40, ana.tutes) == (2, 1, 0, 0)
-    assert ana.last_trick_rate == pytest.approx(2 / 3)
+    assert (ana.juegos, ana.tallies) == (2, {"cantes_20": 1, "cantes_40": 0, "tutes": 0, "last_tricks": 2})
+    assert ana.per_deal("last_tricks") == pytest.approx(2 / 3)
     assert (ana.current_streak, ana.longest_streak) == (1, 1)
     assert ana.recent == [True, False, True]
     luis = figures(app, "Luis")["tute2"]
-    assert (luis.won, luis.cantes_40, luis.current_streak) == (1, 1, 0)
+    assert (luis.won, luis.count("cantes_40"), luis.current_streak) == (1, 1, 0)
     assert luis.rating is not None and ana.rating is not None and ana.rating > luis.rating
     assert len(ana.rating_history) == 3
 
@@ -51,8 +54,12 @@ def test_pocha_figures_match_the_hand_count_and_a_tie_is_a_win_for_each(evening:
     ana, luis, carmen = (figures(app, name)["pocha"] for name in ("Ana", "Luis", "Carmen"))
     # bids 1, 1, 1 with 2 cards; tricks 1, 1, 0: Ana and Luis exact (+15), Carmen one short (-5)
     assert (ana.won, luis.won, carmen.won) == (1, 1, 0)
-    assert (ana.exact_rate, ana.tendency, ana.average_deal) == (1.0, 0, 15.0)
-    assert (carmen.exact_rate, carmen.over_bids, carmen.under_bids, carmen.tendency) == (0.0, 1, 0, 1)
+    bids = ("exact_bids", "over_bids", "under_bids")
+    assert (ana.share("exact_bids", bids), ana.count("over_bids"), ana.average_deal) == (1.0, 0, 15.0)
+    assert (carmen.share("exact_bids", bids), carmen.tallies) == (
+        0.0,
+        {"exact_bids": 0, "over_bids": 1, "under_bids": 0},
+    )
     assert ana.best == (15, 5) and carmen.worst == (-5, 5)
 
 
@@ -157,8 +164,8 @@ def test_tutes_are_counted_for_the_player_who_showed_them(ana: Browser, app: Fla
     start(ana, "tute4", ["Ana", "Luis", "Carmen", "Pedro"], opt_target="1")
     ana.post("/matches/1/deal", data=tute_form("", "", tute=(2, "reyes"), cantes={"copas": 2}, trump="copas"))
     carmen = figures(app, "Carmen")["tute4"]
-    assert (carmen.tutes, carmen.cantes_40, carmen.won, carmen.juegos) == (1, 1, 1, 1)
-    assert figures(app, "Ana")["tute4"].tutes == 0
+    assert (carmen.count("tutes"), carmen.count("cantes_40"), carmen.won, carmen.juegos) == (1, 1, 1, 1)
+    assert figures(app, "Ana")["tute4"].count("tutes") == 0
 
 
 def test_recompute_rebuilds_the_figures_and_ratings_from_the_deals(evening: Browser, app: Flask) -> None:
@@ -256,3 +263,36 @@ def test_an_import_writes_each_match_s_result_rows_once(ana: Browser, app: Flask
     # One insert for every seat of every match at once, and nothing written over afterwards.
     assert written == ["insert"]
     assert figures(app, "Ana")["tute2"].finished == 7
+
+
+def test_the_upgrade_that_keeps_each_game_s_figures_by_name_keeps_every_count(
+    evening: Browser, app: Flask, database_url: str, tmp_path: Path
+) -> None:
+    def tallies() -> list[tuple[Any, ...]]:
+        with app.app_context():
+            results, summaries = PlayerResult.__table__.c, PlayerSummary.__table__.c
+            found = [
+                *db.session.execute(
+                    select(results.match_id, results.seat, results.tallies).order_by(results.match_id, results.seat)
+                ),
+                *db.session.execute(
+                    select(summaries.player_id, summaries.game, summaries.tallies).order_by(
+                        summaries.player_id, summaries.game
+                    )
+                ),
+            ]
+            db.session.remove()
+            db.engine.dispose()
+            return found
+
+    before = tallies()
+    assert (1, "tute2", {"cantes_20": 1, "cantes_40": 0, "tutes": 0, "last_tricks": 2}) in before
+    migrate_to(database_url, tmp_path, "0025", down=True)  # a column for each count, as before
+    with app.app_context():
+        counted = "SELECT game, sum(cantes_20), sum(over_bids) FROM player_summaries GROUP BY game"
+        kept = {game: (twenties, over) for game, twenties, over in db.session.execute(sa.text(counted))}
+        assert kept["tute2"] == (1, 0) and kept["pocha"] == (0, 1)
+        db.session.remove()
+        db.engine.dispose()
+    migrate_to(database_url, tmp_path, "head")
+    assert tallies() == before

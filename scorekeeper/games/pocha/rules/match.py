@@ -34,6 +34,7 @@ class PochaGame(Game):
     max_players = MAX_PLAYERS
     bids_first = True
     form_kind = "bids"
+    figures = ("exact_bids", "over_bids", "under_bids")
     messages = POCHA_MESSAGES
     browser_checked = (
         "bid_hook",

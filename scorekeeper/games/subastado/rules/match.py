@@ -14,6 +14,7 @@ from ....rules.common import CARD_POINTS, DECK_POINTS, SUITS, Code, ErrorLog, po
 from ....rules.messages import N_
 from ....rules.options import OptionSpec, as_int
 from ...tute.rules.deal import CANTE_IN_TRUMP, HELD_BY_TUTE, TUTE_BROWSER_CHECKED, TUTE_KIND_WORDS, Cante, cante_value
+from ...tute.rules.match import TUTE_FIGURES
 from ...tute.rules.sentences import TUTE_MESSAGES
 from .deal import (
     CARDS_IN_HAND,
@@ -86,6 +87,7 @@ class SubastadoGame(Game):
     min_players = 3
     max_players = 4
     form_kind = "auction"
+    figures = TUTE_FIGURES
     messages = {**TUTE_MESSAGES, **SUBASTADO_MESSAGES}
     browser_checked = (
         *TUTE_BROWSER_CHECKED,

@@ -38,6 +38,9 @@ from .deal import (
 )
 from .sentences import TUTE_MESSAGES
 
+#: What Tute counts for each player, deal by deal (the subastado counts the same).
+TUTE_FIGURES: Final = ("cantes_20", "cantes_40", "tutes", "last_tricks")
+
 
 def score_tute_deal(
     deal: TuteDeal, options: TuteOptions, sides: tuple[tuple[int, ...], ...]
@@ -89,6 +92,7 @@ class TuteGame(Game):
     """Tute for two or three players, each for themselves, or for four in two pairs sitting opposite each other."""
 
     form_kind = "card_points"
+    figures = TUTE_FIGURES
     messages = TUTE_MESSAGES
     browser_checked = TUTE_BROWSER_CHECKED
     param_words = TUTE_KIND_WORDS
