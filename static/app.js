@@ -124,10 +124,10 @@ const fieldOf = (form) => (name) => {
 /* The rules' problems as the form shows them: each at its field, in the page's words. Missing
    values speak only when the form is sent; a problem without a sentence on the page is left to
    the server, which says it. */
-function formProblems(problems, deal) {
+function formProblems(rules, problems, deal) {
   return problems.filter((p) => MESSAGES[p.message] !== undefined).map((p) => {
     const params = p.params.kind !== undefined ? { ...p.params, kind: p.params.kind ? say(`kind_${p.params.kind}`) : "" } : p.params;
-    return { field: Rules.formField(p.field, deal), late: p.missing, code: p.code, message: say(p.message, params, p.count) };
+    return { field: Rules.formField(rules, p.field, deal), late: p.missing, code: p.code, message: say(p.message, params, p.count) };
   });
 }
 function showErrors(form, errors, all) {
@@ -138,127 +138,6 @@ function showErrors(form, errors, all) {
     if (field === "form" || (!all && !form.dataset.touched.includes(`|${field}|`))) return;
     const mine = errors.filter((e) => e.field === field && (all || !e.late));
     box.replaceChildren(...mine.map((e) => Object.assign(document.createElement("p"), { className: "error", textContent: e.message })));
-  });
-}
-
-/* The card points inputs, one per side of the table. */
-const pointsInputs = (form, rules) => rules.sides.map((_, side) => form.elements[`points${side}`]);
-
-function checkCardPoints(form, rules) {
-  const errors = [];
-  const inputs = pointsInputs(form, rules);
-  /* Text that is no whole number is said at its own field; the deal reads it as not typed. */
-  inputs.forEach((input, side) => {
-    const typed = input.value.trim();
-    if (typed !== "" && number(typed) === null) errors.push({ field: `points${side}`, message: say("points_impossible", { points: typed }) });
-  });
-  const deal = Rules.formDeals.card_points(rules, fieldOf(form));
-  /* As on the server: the side filled in from the others is wrong only because a typed one is. */
-  const blank = inputs.map((_, side) => side).filter((side) => number(inputs[side].value) === null);
-  const filled = deal.tute || blank.length !== 1 ? null : blank[0];
-  const problems = Rules.check(rules, deal, { names: JSON.parse(form.dataset.names || "[]") })
-    .filter((p) => p.field !== `points.${filled}`);
-  errors.push(...formProblems(problems, deal));
-  $$(".cante-row", form).forEach((row) => {
-    const suit = row.dataset.suit;
-    const trump = deal.trump || rules.suits.find((other) => other !== suit);  /* before a trump is chosen: as any other suit */
-    $("[id$='-label']", row).textContent = suit === deal.trump ? row.dataset.labelTrump : row.dataset.labelOther;
-    $(".suit-name small", row).textContent = String(rules.cantes[suit][trump]);
-  });
-  return errors;
-}
-
-function checkBids(form, rules) {
-  const rows = $(".seat-rows", form);
-  const names = JSON.parse(form.dataset.names || "[]");
-  const cards = Number(rows.dataset.cards);
-  const step = form.dataset.step;
-  const value = fieldOf(form);
-  const seats = rules.next_dealer.map((_, seat) => seat);
-  if (step !== "tricks") {
-    const dealer = number(value("dealer") ?? "");
-    const forbidden = Rules.kinds.bids.forbidden(rules, cards, dealer, seats.map((seat) => number(value(`bids-${seat}`) ?? "")));
-    $$(`input[name^="bids-"]`, form).forEach((input) => {
-      /* Not disabled: a tap on it must still reach the page, to say why it cannot be chosen. */
-      const banned = input.name === `bids-${dealer}` && Number(input.value) === forbidden;
-      if (banned && input.checked) input.checked = false;
-      input.setAttribute("aria-disabled", String(banned));
-      input.closest("label").classList.toggle("forbidden", banned);
-    });
-  }
-  if (step !== "bids") {
-    const filled = form.dataset.filledSeat === undefined ? null : Number(form.dataset.filledSeat);
-    const tricks = seats.map((seat) => (seat === filled ? null : number(picked(form, `tricks-${seat}`) ?? "")));
-    const open = seats.filter((seat) => tricks[seat] === null);
-    if (open.length === 1) {  /* the last player's tricks are what is left */
-      const left = cards - tricks.reduce((total, t) => total + (t || 0), 0);
-      $$(`input[name="tricks-${open[0]}"]`, form).forEach((input) => { input.checked = Number(input.value) === left; });
-      if (left >= 0 && left <= cards) form.dataset.filledSeat = String(open[0]);
-    }
-  }
-  const withTricks = step !== "bids";
-  const deal = Rules.formDeals.bids(rules, value, { cards, withTricks });
-  return formProblems(Rules.check(rules, deal, { names, number: Number(form.elements.number.value), withTricks }), deal);
-}
-
-function followPoints(form, typed, rules) {
-  /* The last side's card points follow the others' (the rest of the deck's), on a new deal and on a
-     correction alike: with two sides, the other one's as one is typed; with three, the one not
-     typed by hand once the other two are. After a tute the points are the declarer's own count,
-     so nothing follows. */
-  const inputs = pointsInputs(form, rules);
-  const side = inputs.indexOf(typed);
-  if (side < 0 || picked(form, "tute_seat")) return;
-  if (form.dataset.followingSide === String(side)) delete form.dataset.followingSide;  /* typed by hand */
-  const others = inputs.map((_, other) => other).filter((other) => other !== side);
-  const open = others.filter((other) => inputs[other].value.trim() === "" || form.dataset.followingSide === String(other));
-  const follower = others.length === 1 ? others[0] : open.length === 1 ? open[0] : null;
-  if (follower === null) return;
-  const given = inputs.filter((_, other) => other !== follower).map((input) => number(input.value));
-  const card = Rules.kinds.card_points;
-  /* Points no side can capture leave the following side empty: its own impossible number would
-     only be a second complaint about the same typing. */
-  if (given.some((points) => points === null)) return;
-  if (given.every((points) => points >= 0 && points <= rules.deck_points)) {
-    const rest = rules.deck_points - given.reduce((total, points) => total + points, 0);
-    const shown = given.every((points) => card.possible(rules, points)) && card.possible(rules, rest);
-    inputs[follower].value = shown ? String(rest) : "";
-    form.dataset.followingSide = String(follower);
-  }
-}
-
-function setupCanteGrid(form) {
-  /* Tap who sang; tap the same seat again to clear the suit (its "nobody" choice). */
-  $$(".cante-row .cell input", form).forEach((input) => {
-    const label = input.closest("label");
-    label.addEventListener("pointerdown", () => { input.dataset.wasChecked = String(input.checked); });
-    input.addEventListener("click", () => {
-      if (input.dataset.wasChecked !== "true") return;
-      input.dataset.wasChecked = "false";
-      const nobody = $(".nobody input", input.closest(".cante-row"));
-      nobody.checked = true;
-      nobody.dispatchEvent(new Event("change", { bubbles: true }));
-    });
-  });
-}
-
-function explainForbiddenBids(form) {
-  /* A tap on the dealer's forbidden bid says why it cannot be chosen, at the dealer's row. */
-  const names = JSON.parse(form.dataset.names || "[]");
-  form.addEventListener("click", (event) => {
-    const label = event.target.closest("label.choice.forbidden");
-    if (!label) return;
-    event.preventDefault();  /* the radio stays as it was */
-    const input = $("input", label);
-    const seat = Number(input.name.replace("bids-", ""));
-    const box = $(`[data-errors-for="${input.name}"]`, form);
-    const cards = Number($(".seat-rows", form).dataset.cards);
-    if (!box) return;
-    box.replaceChildren(Object.assign(document.createElement("p"), {
-      className: "error", textContent: say("bid_hook", { name: names[seat], bid: input.value, cards }, cards) }));
-    /* The dealer's row is the last one: its sentence would open under the Save bar (the box's
-       scroll margin keeps it clear of the bar). */
-    box.scrollIntoView({ block: "nearest" });
   });
 }
 
@@ -285,54 +164,11 @@ function setupCardCounter(form) {
   }));
 }
 
-function checkAuction(form, rules) {
-  /* Tute subastado: the contract's part hides when everyone passed or a tute ends the match; the
-     cantes say their value under the trump; the declarer's total says whether the bid is made. */
-  const errors = [];
-  ["bid", "points"].forEach((name) => {
-    const typed = (form.elements[name].value || "").trim();
-    if (typed !== "" && number(typed) === null) {
-      errors.push({ field: name, message: name === "points" ? say("points_impossible", { points: typed })
-        : say("auction_bid_range", { bid: typed, low: rules.min_bid, high: rules.max_bid }) });
-    }
-  });
-  const deal = Rules.formDeals.auction(rules, fieldOf(form));
-  const contract = deal.passed === undefined && deal.tute === undefined;
-  $(".contract", form).hidden = !contract;
-  $$(".cantes label[data-suit]", form).forEach((label) => {
-    const suit = label.dataset.suit;
-    const trump = deal.trump || rules.suits.find((other) => other !== suit);  /* before a trump is chosen: as any other suit */
-    $("small", label).textContent = String(rules.cantes[suit][trump]);
-  });
-  const problems = Rules.check(rules, deal, { names: JSON.parse(form.dataset.names || "[]") });
-  const state = $("#contract-state", form);
-  const scored = contract && ["declarer", "bid", "trump", "points"].every((field) => !problems.some((p) => p.field === field));
-  if (scored) {
-    const { total, made } = Rules.kinds.auction.contract(rules, deal);
-    state.textContent = fillIn(made ? state.dataset.made : state.dataset.failed, { total, bid: deal.bid });
-  } else {
-    const bid = problems.some((p) => p.field === "bid") ? null : deal.bid;
-    state.textContent = contract && bid !== null ? fillIn(state.dataset.needs, { bid }) : "";
-  }
-  errors.push(...formProblems(problems, deal));
-  return errors;
-}
-
-/* Each kind of deal form (the rules' `kind`): its check, and what else it sets up. */
-const DEAL_FORMS = {
-  card_points: {
-    check: checkCardPoints,
-    setup: (form, rules) => {
-      setupCanteGrid(form);
-      setupCardCounter(form);
-      /* A stored deal shown for correction: its last side's points follow the others' changes. */
-      const inputs = pointsInputs(form, rules);
-      if (inputs.every((input) => input && input.value.trim() !== "")) form.dataset.followingSide = String(inputs.length - 1);
-    },
-  },
-  bids: { check: checkBids, setup: explainForbiddenBids },
-  auction: { check: checkAuction, setup: setupCardCounter },
-};
+/* Each kind of deal form (the rules' `kind`), as its game folder's static/form.js adds it: `check(form,
+   rules)` gives the problems to show; `setup(form, rules)` readies the form; `changed(form, event,
+   rules, group)`, where the form does more on a change (a side's points following the others'),
+   returns the names of the fields the change touches besides its own. */
+const DEAL_FORMS = {};
 
 function setupDealForm() {
   const form = $("form[data-live-check]");
@@ -343,13 +179,10 @@ function setupDealForm() {
   const check = () => kind.check(form, rules);
   form.dataset.touched = "|";
   const onChange = (event) => {
-    const name = (event.target.name || "").replace(/^(points)\d$/, "$1").replace(/^(bids|tricks)-\d+$/, "$1");
-    form.dataset.touched += `${name}|${event.target.name}|`;
-    if (event.target.name === `tricks-${form.dataset.filledSeat}`) delete form.dataset.filledSeat;  /* tapped by hand */
-    if (event.type === "input" && name === "points") followPoints(form, event.target, rules);
-    if (name === "tute_seat" || name === "points") {
-      form.dataset.touched += `last_trick|points|${rules.sides.map((_, side) => `points${side}|`).join("")}`;
-    }
+    /* A field of a list (points1, bids-2) touches its list's messages too. */
+    const group = (event.target.name || "").replace(/-?\d+$/, "");
+    form.dataset.touched += `${group}|${event.target.name}|`;
+    if (kind.changed) form.dataset.touched += kind.changed(form, event, rules, group);
     showErrors(form, check(), false);
   };
   form.addEventListener("input", onChange);
@@ -464,9 +297,12 @@ function loadScript(src) {
 }
 
 function loadRules() {
-  /* rules.js, named beside the rules data it follows: where deals are entered or kept deals totted up. */
+  /* rules.js, named beside the rules data it follows, then the games' own rules (and deal forms'
+     checks) built on it, in turn: where deals are entered or kept deals totted up. */
   const holder = $("form[data-rules-js]") || (waitingDeals() && $("[data-rules-js]"));
-  return holder ? loadScript(holder.dataset.rulesJs) : Promise.resolve();
+  if (!holder) return Promise.resolve();
+  const games = (holder.dataset.gamesJs || "").split(" ").filter(Boolean);
+  return games.reduce((loaded, src) => loaded.then(() => loadScript(src)), loadScript(holder.dataset.rulesJs));
 }
 
 function waitingDeals() {

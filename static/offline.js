@@ -182,7 +182,7 @@ function keptDeal(plan, body) {
      null for bids waiting for their tricks. */
   const number = Number(body.get("number"));
   if (plan.bids_first && !body.has("tricks-0")) return null;
-  const deal = Rules.formDeals[plan.rules.kind](plan.rules, (name) => body.get(name), { cards: Rules.cardsFor(plan.rules, number) });
+  const deal = Rules.formDeal(plan.rules, (name) => body.get(name), { cards: Rules.cardsFor(plan.rules, number) });
   return { number, deal };
 }
 

@@ -130,6 +130,8 @@ def test_the_wheel_carries_templates_static_files_catalogues_and_migrations(tmp_
         expected.add(f"scorekeeper/{source.relative_to(ROOT).as_posix()}")
     for source in ROOT.glob("scorekeeper/games/*/templates/*.html"):  # each game's, in its folder
         expected.add(source.relative_to(ROOT).as_posix())
+    for source in ROOT.glob("scorekeeper/games/*/static/*.js"):  # each game's browser code, in its folder
+        expected.add(source.relative_to(ROOT).as_posix())
     for source in ROOT.glob("static/**/*"):
         if source.is_file():
             expected.add(f"scorekeeper/{source.relative_to(ROOT).as_posix()}")

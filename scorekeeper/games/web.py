@@ -6,8 +6,11 @@ deals' JSON Schema) and never compares a game's name.
 
 from __future__ import annotations
 
+import hashlib
+from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
+from typing import Final
 
 from ..registry import FOLDER_OF, GAMES
 from .kit.base import WebGame
@@ -44,10 +47,39 @@ def web_games() -> list[WebGame]:
 def template_folders() -> dict[str, Path]:
     """Return where each registered folder keeps its templates, by the folder's name (the pages name a
     game's template "games/<folder>/<part>.html")."""
+    return {name: path / "templates" for name, path in game_folders().items()}
+
+
+#: The parts of a game's browser code, each a file of its folder's static/: its rules (no DOM: the
+#: offline standings and the parity test use them too) and its deal form's checks.
+SCRIPT_PARTS: Final = ("rules", "form")
+
+
+def game_folders() -> dict[str, Path]:
+    """Return each registered game folder, by its name, in the registry's order."""
     return {
-        folder.rpartition(".")[2]: Path(str(import_module(folder).__file__)).parent / "templates"
+        folder.rpartition(".")[2]: Path(str(import_module(folder).__file__)).parent
         for folder in dict.fromkeys(FOLDER_OF.values())
     }
 
 
-__all__ = ["WebGame", "template_folders", "web_game", "web_games"]
+def game_scripts(part: str) -> tuple[str, str]:
+    """Return every registered folder's browser script `part` (its static/<part>.js), one after the
+    other in the registry's order (a family's own first), and a digest of the whole that names it.
+
+    Served as one file (pages ask for one address, the service worker keeps one): each game's code
+    stays in its folder, and the browser still needs no build step.
+    """
+    files = [path / "static" / f"{part}.js" for path in game_folders().values()]
+    present = [file for file in files if file.is_file()]
+    # Keyed by each file's size and modification time, so that a file edited while the app runs is read again.
+    return _joined(tuple((str(file), file.stat().st_mtime_ns, file.stat().st_size) for file in present))
+
+
+@lru_cache(maxsize=8)
+def _joined(files: tuple[tuple[str, int, int], ...]) -> tuple[str, str]:
+    text = "\n".join(Path(name).read_text() for name, _mtime, _size in files)
+    return text, hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+__all__ = ["SCRIPT_PARTS", "WebGame", "game_folders", "game_scripts", "template_folders", "web_game", "web_games"]

@@ -34,9 +34,10 @@ from ..models import MAX_NOTE_LENGTH
 from ..pages import lists
 from ..reads import queries
 
-#: Endpoints anyone may reach without signing in, even before the first account exists:
-#: static files, what makes the app installable, shared live views and their previews, the language switch, and
-#: the page an entry link opens (what it lets the phone reach then is `table.TABLE_ENDPOINTS`).
+#: Endpoints anyone may reach without signing in, even before the first account exists: static
+#: files and the games' scripts, what makes the app installable, shared live views and their
+#: previews, the language switch, and the page an entry link opens (what it lets the phone reach
+#: then is `table.TABLE_ENDPOINTS`).
 OPEN_ENDPOINTS = frozenset(
     {
         "static",
@@ -49,6 +50,7 @@ OPEN_ENDPOINTS = frozenset(
         "pwa.manifest",
         "pwa.service_worker",
         "pwa.offline",
+        "pwa.game_script",
         "table.join",
         "table.enter",
     }
@@ -101,6 +103,7 @@ def register(app: Flask) -> None:
     app.add_template_filter(_group_errors, "group_errors")
     app.add_template_global(lists.pages_around, "pages_around")
     app.add_template_global(web_game, "web_game")
+    app.add_template_global(pwa.game_script_url, "game_script_url")
     app.add_template_global(web_games, "web_games")
     app.jinja_env.globals["max_note_length"] = MAX_NOTE_LENGTH  # the note form's hint says it
     i18n.register(app)
@@ -198,7 +201,7 @@ def _keep_out_of_shared_caches(response: Response) -> Response:
     """Have no cache keep an answer given to a signed-in browser, a phone at a table or an API token
     (`Cache-Control: no-store`), unless the answer says otherwise: it shows an account's matches,
     and the account page shows a new API token once."""
-    if "Cache-Control" in response.headers or request.endpoint in (None, "static"):
+    if "Cache-Control" in response.headers or request.endpoint in (None, "static", "pwa.game_script"):
         return response
     if g.get("api_user") is not None or g.get("guest_links") or current_user.is_authenticated:
         response.headers["Cache-Control"] = "no-store"

@@ -6,10 +6,11 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, session, url_for
+from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, session, url_for
 from flask_babel import gettext
 
-from ..web.assets import static_url
+from ..games.web import SCRIPT_PARTS, game_scripts
+from ..web.assets import VERSIONED_MAX_AGE, static_url
 
 bp = Blueprint("pwa", __name__)
 
@@ -51,13 +52,41 @@ def manifest() -> Response:
 
 
 @cache
-def _shell_version(static_folder: str) -> str:
-    """Return a fingerprint of the shell files, so that a new release replaces the cached ones."""
+def _shell_version(static_folder: str, games: tuple[str, ...]) -> str:
+    """Return a fingerprint of the shell files (with the digests of the games' scripts), so that a new
+    release replaces the cached ones."""
     digest = hashlib.sha256()
     for name in SHELL_FILES:
         digest.update((Path(static_folder) / name).read_bytes())
     digest.update((Path(static_folder) / "sw.js").read_bytes())
+    digest.update(" ".join(games).encode())
     return digest.hexdigest()[:12]
+
+
+def game_script_url(part: str) -> str:
+    """Return the address of every game's browser script `part` ("rules" or "form"), naming its content."""
+    return url_for("pwa.game_script", digest=game_scripts(part)[1], part=part)
+
+
+@bp.get("/static/games/<digest>/<part>.js")
+def game_script(digest: str, part: str) -> Response:
+    """Serve every game folder's browser script `part` as one file: kept a year by the browser when the
+    address names its current content; asked for by a page from before a change, the current one,
+    checked again every time."""
+    if part not in SCRIPT_PARTS:
+        abort(404)
+    text, current = game_scripts(part)
+    response = Response(text, mimetype="text/javascript")
+    g.same_for_everyone = True  # no Vary: Cookie (web.assets)
+    if digest == current:
+        response.cache_control.public = True
+        response.cache_control.max_age = VERSIONED_MAX_AGE
+        response.cache_control.immutable = True
+    else:
+        response.cache_control.no_cache = True
+    response.add_etag()
+    response.make_conditional(request)
+    return response
 
 
 @bp.get("/sw.js")
@@ -66,8 +95,10 @@ def service_worker() -> Response:
     static = current_app.static_folder or ""
     body = (Path(static) / "sw.js").read_text()
     # The addresses the pages ask for (named by content), so that installing does not fetch each file twice.
-    shell = [static_url(name) for name in SHELL_FILES] + [url_for("pwa.offline")]
-    body = body.replace("__VERSION__", _shell_version(static)).replace('"__SHELL__"', repr(shell).replace("'", '"'))
+    games = [game_script_url(part) for part in SCRIPT_PARTS]
+    shell = [static_url(name) for name in SHELL_FILES] + games + [url_for("pwa.offline")]
+    version = _shell_version(static, tuple(games))
+    body = body.replace("__VERSION__", version).replace('"__SHELL__"', repr(shell).replace("'", '"'))
     response = Response(body, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     response.headers["Cache-Control"] = "no-cache"

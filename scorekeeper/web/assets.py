@@ -70,6 +70,9 @@ def _cache_static(response: Response) -> Response:
     Any other address of it (none, or a digest of an older content, asked for by a page from
     before a release) is answered with the file as it is now, to be checked again every time.
     """
+    if g.get("same_for_everyone"):  # a file a view makes (the games' scripts), cached as it says
+        session.accessed = False
+        return response
     if request.endpoint != "static":
         return response
     # The file is the same whoever asks: no Vary: Cookie (Flask-Login looked at the session),

@@ -16,7 +16,9 @@ from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.games.web import game_folders
 from scorekeeper.models import Deal, Match
+from scorekeeper.views import pwa
 
 from ..conftest import Browser, signed_in
 from .matchhelpers import bids_form, start, tute_form
@@ -198,6 +200,29 @@ def test_only_the_owner_can_share_or_revoke(ana: Browser, bea: Browser) -> None:
     assert live_state(bea.client, secret).status_code == 200  # the link itself is for anyone who has it
 
 
+def game_script_url(app: Flask, part: str) -> str:
+    with app.test_request_context():
+        return pwa.game_script_url(part)
+
+
+def test_every_game_s_browser_code_is_one_file_kept_a_year_under_an_address_that_names_it(app: Flask) -> None:
+    client = app.test_client()
+    address = game_script_url(app, "rules")
+    served = client.get(address)  # signed out: it is the same for everyone
+    assert served.status_code == 200 and served.mimetype == "text/javascript"
+    assert served.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert "Cookie" not in served.headers.get("Vary", "")
+    text = served.get_data(as_text=True)
+    # each folder's, in the registry's order (a family's own before the games built on it)
+    places = [text.index((folder / "static" / "rules.js").read_text()) for folder in game_folders().values()]
+    assert places == sorted(places) and len(set(places)) == len(places)
+    assert client.get(address, headers={"If-None-Match": served.headers["ETag"]}).status_code == 304
+    # asked for by a page from before a change: today's, checked again every time
+    old = client.get(address.replace(address.split("/")[3], "0" * 12))
+    assert old.get_data(as_text=True) == text and old.headers["Cache-Control"] == "no-cache"
+    assert client.get(address.replace("rules.js", "other.js")).status_code == 404
+
+
 def test_the_manifest_service_worker_and_offline_page_are_served_to_anyone(app: Flask) -> None:
     client = app.test_client()
     manifest = client.get("/manifest.webmanifest")
@@ -212,6 +237,11 @@ def test_the_manifest_service_worker_and_offline_page_are_served_to_anyone(app: 
     page = client.get("/offline").get_data(as_text=True)
     stylesheet = re.search(r'href="(/static/v/[0-9a-f]+/app\.css)"', page)
     assert stylesheet and f'"{stylesheet.group(1)}"' in body
+    # and the games' own browser code, which a deal form kept on the phone needs without a connection
+    assert re.findall(r'"(/static/games/[0-9a-f]+/(?:rules|form)\.js)"', body) == [
+        game_script_url(app, "rules"),
+        game_script_url(app, "form"),
+    ]
     assert client.get("/offline").status_code == 200
     for icon in manifest.get_json()["icons"]:
         with client.get(icon["src"]) as response:  # a file response: closed when read

@@ -1,7 +1,8 @@
-"""The browser's rules (static/rules.js, fed the engine's `browser_rules` data) agree with the engine's
-on hypothesis-made matches of every game in the registry, under random house rules: the totals and
-juegos of a sequence of deals added to a standing, who deals next and with how many cards, and the
-codes of the problems a deal entered on the form is refused for, valid or not.
+"""The browser's rules (static/rules.js and each game folder's static/rules.js, fed the engine's
+`browser_rules` data) agree with the engine's on hypothesis-made matches of every game in the
+registry, under random house rules: the totals and juegos of a sequence of deals added to a
+standing, who deals next and with how many cards, and the codes of the problems a deal entered on
+the form is refused for, valid or not.
 
 The browser's code runs in Chromium, on one blank page for the whole module; each example is one
 call into it."""
@@ -17,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
+from scorekeeper.games.web import game_scripts
 from scorekeeper.registry import GAMES, check_bids, check_options, score_match
 from scorekeeper.rules import OptionSpec, RuleViolation
 
@@ -27,11 +29,12 @@ Deal = dict[str, Any]
 
 @pytest.fixture(scope="module")
 def page(browser: Any) -> Iterator[Any]:
-    """A blank page holding rules.js and nothing else."""
+    """A blank page holding the rules every game shares and each game's own, and nothing else."""
     context = browser.new_context()
     blank = context.new_page()
     blank.set_content("<!doctype html><title>rules</title>")
     blank.add_script_tag(content=RULES_JS.read_text())
+    blank.add_script_tag(content=game_scripts("rules")[0])
     yield blank
     context.close()
 
