@@ -128,7 +128,7 @@ def openapi_document() -> dict[str, Any]:
         "info": {
             "title": "Scorekeeper API",
             "version": "1",
-            "summary": "Keep score of Tute and Pocha matches.",
+            "summary": "Keep score of matches of the Spanish deck's card games.",
             "description": (
                 "The JSON API of Scorekeeper. Every operation but this document needs an API token, made on the "
                 "account page or with `flask --app scorekeeper token create NAME`, sent as "

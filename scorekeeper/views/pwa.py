@@ -34,7 +34,7 @@ def manifest() -> Response:
         {
             "name": "Scorekeeper",
             "short_name": "Scorekeeper",
-            "description": gettext("Keeps score at the table for Tute and Pocha."),
+            "description": gettext("Keeps score at the table for the Spanish deck's card games."),
             "start_url": url_for("main.home"),
             "scope": "/",
             "display": "standalone",
