@@ -25,6 +25,7 @@ from flask.testing import FlaskClient
 from hypothesis import settings
 
 from scorekeeper import create_app, registry
+from scorekeeper.api.document import openapi_document
 from scorekeeper.extensions import db
 from scorekeeper.rules import Game
 
@@ -290,19 +291,31 @@ def bea(app: Flask, ana: Browser) -> Browser:
     return signed_in(app, "bea")
 
 
-@pytest.fixture
-def lowball() -> Iterator[Game]:
-    """Register the test game of `tests/lowball/` for one test, and leave the registry as it was after it."""
+@contextmanager
+def folder_registered(folder: str) -> Iterator[None]:
+    """Register a game folder (one under tests/) while the block runs, and leave the registry as it was
+    after it (and the API's document, which names the registered games, to be made again)."""
     folders, games, folder_of, codes = (
         list(registry.FOLDERS),
         dict(registry.GAMES),
         dict(registry.FOLDER_OF),
         list(registry.CODES),
     )
-    registry.register("tests.lowball")
-    yield registry.GAMES["lowball"]
-    registry.FOLDERS[:], registry.CODES[:] = folders, codes
-    registry.GAMES.clear()
-    registry.GAMES.update(games)
-    registry.FOLDER_OF.clear()
-    registry.FOLDER_OF.update(folder_of)
+    openapi_document.cache_clear()
+    registry.register(folder)
+    try:
+        yield
+    finally:
+        registry.FOLDERS[:], registry.CODES[:] = folders, codes
+        registry.GAMES.clear()
+        registry.GAMES.update(games)
+        registry.FOLDER_OF.clear()
+        registry.FOLDER_OF.update(folder_of)
+        openapi_document.cache_clear()
+
+
+@pytest.fixture
+def lowball() -> Iterator[Game]:
+    """Register Lowball, the test game of `tests/lowball/`, for one test."""
+    with folder_registered("tests.lowball"):
+        yield registry.GAMES["lowball"]

@@ -39,7 +39,7 @@ def web_game(name: str) -> WebGame:
 
 def web_games() -> list[WebGame]:
     """Return every game's web side, in the order the app offers them."""
-    if len(_WEB_GAMES) != len(GAMES):
+    if not _WEB_GAMES.keys() >= GAMES.keys():
         _read_folders()
     return [_WEB_GAMES[name] for name in GAMES]
 

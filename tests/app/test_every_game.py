@@ -1,9 +1,11 @@
-"""What every registered game does, each with the worked example of its folder (`examples.py`): a whole
+"""What every game does, each with the worked example of its folder (`examples.py`): a whole
 match entered through the deal form to its end and a rematch, through the JSON API, a refused deal
 said at its field with every value kept, a deal corrected and one taken back, and export then import.
 
 Nothing here knows a game: the forms are filled from the engine's deals by each game's own deal form
-(as its correction page fills it), and what is expected is what the engine says of the example.
+(as its correction page fills it), and what is expected is what the engine says of the example. The
+games are the registry's, and those of the folders under tests/ that give worked examples (Lowball,
+a game that exists for the tests), registered for their own tests alone.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from html.parser import HTMLParser
 from importlib import import_module
 from pathlib import Path
@@ -25,11 +27,35 @@ from scorekeeper.registry import FOLDER_OF, GAMES, get_game, score_match
 from scorekeeper.rules import RuleViolation
 from scorekeeper.rules.examples import Example
 
-from ..conftest import Browser, signed_in
+from ..conftest import Browser, folder_registered, signed_in
 from .test_api import Api, token_for
 from .test_cli import fresh_app, run, without_stamp
 
-pytestmark = pytest.mark.parametrize("game", list(GAMES))
+#: The games of the folders under tests/ that give worked examples, by name: the suite registers
+#: each for its own tests alone, as the registry would any folder.
+TEST_GAMES = {
+    game.name: f"tests.{path.parent.name}"
+    for path in sorted(Path(__file__).resolve().parents[1].glob("*/examples.py"))
+    for game in import_module(f"tests.{path.parent.name}.rules").GAMES
+}
+#: Every registered game, and those under tests/.
+pytestmark = pytest.mark.parametrize("game", [*GAMES, *TEST_GAMES])
+
+
+@pytest.fixture
+def registered(game: str) -> Iterator[str]:
+    """Register the game under test if it is one under tests/, for this test alone."""
+    if game not in TEST_GAMES:
+        yield game
+        return
+    with folder_registered(TEST_GAMES[game]):
+        yield game
+
+
+@pytest.fixture
+def app(registered: str, app: Flask) -> Flask:
+    """The app of the conftest, made once the game under test is registered (its pages are read then)."""
+    return app
 
 
 def example_of(game: str) -> Example:
