@@ -10,7 +10,8 @@ call into it."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from scorekeeper.games.web import game_scripts
-from scorekeeper.registry import GAMES, check_bids, check_options, score_match
+from scorekeeper.registry import FOLDER_OF, GAMES, check_bids, check_options, score_match
 from scorekeeper.rules import OptionSpec, RuleViolation
 
 RULES_JS = Path(__file__).resolve().parents[2] / "static" / "rules.js"
@@ -68,142 +69,6 @@ def tables(draw: st.DrawFn, name: str) -> tuple[list[str], dict[str, Any], dict[
     return players, raw, game.browser_rules(values, len(players))
 
 
-def split_points(total: int, sides: int, rnd: random.Random) -> list[int]:
-    """Card points for each side adding up to `total`, none of them 1 or 119 (ties likely)."""
-    while True:
-        points = [rnd.choice([0, 2, 30, 40, 60, 118, 120, rnd.randint(0, total)]) for _ in range(sides - 1)]
-        points.append(total - sum(points))
-        if all(0 <= p <= 120 and p not in (1, 119) for p in points):
-            rnd.shuffle(points)
-            return points
-
-
-def valid_card_points(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
-    """A Tute deal that could have been played."""
-    sides = len(rules["sides"])
-    deal: Deal = {"dealer": rnd.randrange(rules["seats"]), "trump": rnd.choice(SUITS)}
-    suits = rnd.sample(SUITS, rnd.randint(0, 3))
-    if rules["tute_allowed"] and rnd.random() < 0.15:
-        seat, kind = rnd.randrange(rules["seats"]), rnd.choice(["reyes", "caballos"])
-        deal["tute"] = {"seat": seat, "kind": kind}
-        deal["cantes"] = [{"seat": seat, "suit": suit} for suit in suits]
-        if rnd.random() < 0.5:
-            most = 120 - rules["held_by_tute"][kind]
-            deal["points"] = split_points(rnd.choice([0, 2, 40, most]), sides, rnd)
-        return deal
-    deal.update(
-        points=split_points(120, sides, rnd),
-        last_trick=rnd.randrange(sides),
-        cantes=[{"seat": rnd.randrange(rules["seats"]), "suit": suit} for suit in suits],
-    )
-    return deal
-
-
-def any_card_points(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
-    """A Tute deal as a form could send it, right or wrong."""
-    deal = valid_card_points(rules, number, rnd)
-    points = lambda: rnd.choice([None, -1, 0, 1, 2, 60, 65, 104, 108, 110, 119, 120, 121, rnd.randint(0, 120)])  # noqa: E731
-    if rnd.random() < 0.2:
-        deal["trump"] = None
-    if rnd.random() < 0.5:
-        deal["points"] = rnd.choice(
-            [None, [points() for _ in rules["sides"]], [None for _ in rules["sides"]], [points(), points()]]
-        )
-    if rnd.random() < 0.3:
-        deal["tute"] = {"seat": rnd.randrange(rules["seats"]), "kind": rnd.choice(["reyes", "caballos", None])}
-    if rnd.random() < 0.3:
-        deal["last_trick"] = rnd.choice([None, 0, 1, 2, 3])
-    if rnd.random() < 0.3:
-        deal["cantes"] = [
-            {"seat": rnd.randrange(rules["seats"]), "suit": rnd.choice(SUITS)} for _ in range(rnd.randint(0, 4))
-        ]
-    return {key: value for key, value in deal.items() if value is not None or rnd.random() < 0.5}
-
-
-def valid_bids(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
-    """A Pocha deal that could have been played: the scheduled cards, tricks that add up, a bid the hook allows."""
-    seats, cards = rules["seats"], rules["schedule"][number - 1]
-    dealer = rnd.randrange(seats)
-    tricks = [0] * seats
-    for _ in range(cards):
-        tricks[rnd.randrange(seats)] += 1
-    bids = [rnd.choice([rnd.randint(0, cards), tricks[seat]]) for seat in range(seats)]
-    if rules["hook"] and sum(bids) == cards:
-        bids[dealer] += 1 if bids[dealer] < cards else -1
-    return {"dealer": dealer, "cards": cards, "trump": rnd.choice([None, *SUITS]), "bids": bids, "tricks": tricks}
-
-
-def any_bids(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
-    """A Pocha deal as a form could send it, right or wrong."""
-    deal = valid_bids(rules, number, rnd)
-    cards = deal["cards"]
-    if rnd.random() < 0.2:
-        deal["cards"] = cards = rnd.choice([0, 1, cards + 1, rules["most_cards"], rules["most_cards"] + 1])
-    count = lambda: rnd.choice([None, -1, cards + 1, rnd.randint(0, max(cards, 0))])  # noqa: E731
-    for field in ("bids", "tricks"):
-        for seat in range(rules["seats"]):
-            if rnd.random() < 0.15:
-                deal[field][seat] = count()
-    if rnd.random() < 0.3 and rules["hook"] and isinstance(cards, int):  # the dealer's forbidden bid
-        others = sum(bid for seat, bid in enumerate(deal["bids"]) if seat != deal["dealer"] and isinstance(bid, int))
-        deal["bids"][deal["dealer"]] = cards - others
-    return deal
-
-
-def valid_auction(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
-    """A Tute subastado deal that could have been played: a contract, a pass, or (where played) a tute."""
-    deal: Deal = {"dealer": rnd.randrange(rules["seats"])}
-    shape = rnd.random()
-    if shape < 0.1:
-        return {**deal, "passed": True}
-    if rules["tute_allowed"] and shape < 0.15:
-        return {**deal, "tute": {"seat": rnd.randrange(rules["seats"]), "kind": rnd.choice(["reyes", "caballos"])}}
-    declarer = rnd.randrange(rules["seats"])
-    deal.update(
-        declarer=declarer,
-        bid=rnd.choice(rules["bids"]),
-        trump=rnd.choice(SUITS),
-        points=rnd.choice([0, 2, 40, 60, 62, 80, 100, 118, 120, rnd.choice(range(121))]),
-        last_trick=rnd.random() < 0.5,
-        cantes=[{"seat": declarer, "suit": suit} for suit in rnd.sample(SUITS, rnd.randint(0, 4))],
-    )
-    if deal["points"] in (1, 119):
-        deal["points"] = 0
-    return deal
-
-
-def any_auction(rules: dict[str, Any], number: int, rnd: random.Random) -> Deal:
-    """A Tute subastado deal as a form (or a careless client) could send it, right or wrong."""
-    deal = valid_auction(rules, number, rnd)
-    if rnd.random() < 0.3:
-        deal["declarer"] = rnd.choice([None, -1, 0, 1, rules["seats"]])
-    if rnd.random() < 0.3:
-        deal["bid"] = rnd.choice([None, 0, 55, 60, 62, 65, 229, 230, 235, rnd.randint(-5, 240)])
-    if rnd.random() < 0.2:
-        deal["trump"] = None
-    if rnd.random() < 0.3:
-        deal["points"] = rnd.choice([None, -1, 0, 1, 60, 119, 120, 121])
-    if rnd.random() < 0.2:
-        deal["last_trick"] = rnd.choice([None, True, False])
-    if rnd.random() < 0.3:
-        deal["cantes"] = [
-            {"seat": rnd.randrange(rules["seats"] + 1), "suit": rnd.choice(SUITS)} for _ in range(rnd.randint(0, 3))
-        ]
-    if rnd.random() < 0.1:
-        deal["passed"] = rnd.choice([True, False, None])
-    if rnd.random() < 0.1:
-        deal["tute"] = {"seat": rnd.randrange(rules["seats"]), "kind": rnd.choice(["reyes", "caballos", None])}
-    return {key: value for key, value in deal.items() if value is not None or rnd.random() < 0.5}
-
-
-#: For each kind of deal form: a deal that could have been played, and one a form could send.
-DEALS: dict[str, tuple[Callable[[dict[str, Any], int, random.Random], Deal], ...]] = {
-    "card_points": (valid_card_points, any_card_points),
-    "bids": (valid_bids, any_bids),
-    "auction": (valid_auction, any_auction),
-}
-
-
 def engine_codes(document: dict[str, Any], deal: Deal, with_tricks: bool = True) -> list[str]:
     """Return the codes the engine refuses `deal` for, entered after the document's deals."""
     try:
@@ -225,7 +90,8 @@ def test_the_browser_scores_follows_and_refuses_deals_as_the_engine_does(page: A
     @given(table=tables(name), rnd=st.randoms(use_true_random=False), data=st.data())
     def agree(table: tuple[list[str], dict[str, Any], dict[str, Any]], rnd: random.Random, data: st.DataObject) -> None:
         players, options, rules = table
-        valid, anything = DEALS[rules["kind"]]
+        examples = import_module(f"{FOLDER_OF[name]}.examples")
+        valid, anything = examples.VALID_DEAL, examples.ANY_DEAL
         document: dict[str, Any] = {"game": name, "players": players, "options": options, "deals": []}
         scheduled = len(rules.get("schedule") or []) or 12
         deals: list[Deal] = []
