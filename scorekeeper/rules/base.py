@@ -124,16 +124,18 @@ class Game(ABC):
         """
         start = log.count()
         state = MatchState.begin(len(players), self.sides(len(players)))
+        # Read once for the whole match: every POST checks it all again, deal by deal.
+        rules = self.house_rules(options, len(players))
         for number, raw in enumerate(deals, start=1):
             if state.finished:
                 self.refuse_after_end(number, state, log)
                 continue
-            deal = self.read_deal(raw, number, players, options, state, log)
+            deal = self.read_deal(raw, number, players, rules, state, log)
             if deal is None or log.count() != start:
                 continue
-            outcome = self.score_deal(deal, options, state)
+            outcome = self.score_deal(deal, rules, state)
             state.add(number, deal.dealer, outcome)
-            winners = outcome.ends_match if outcome.ends_match is not None else self.match_over(state, options, deal)
+            winners = outcome.ends_match if outcome.ends_match is not None else self.match_over(state, rules, deal)
             if winners is not None:
                 state.finish(winners)
         if log.count() != start:
@@ -147,27 +149,28 @@ class Game(ABC):
             finished=state.finished,
             winners=state.winners,
             next_dealer=state.next_dealer(),
-            next_cards=None if state.finished else self.next_cards(state, options),
-            extra=self.result_extra(state, options),
+            next_cards=None if state.finished else self.next_cards(state, rules),
+            extra=self.result_extra(state, rules),
         )
+
+    def house_rules(self, options: Mapping[str, object], players: int) -> Any:
+        """Return the checked house rules of a match of `players` as the game's hooks below take them
+        (its own typed rules, and what follows from them, such as a schedule); the options themselves
+        by default."""
+        return options
 
     @abstractmethod
     def read_deal(
-        self,
-        raw: object,
-        number: int,
-        players: tuple[str, ...],
-        options: Mapping[str, object],
-        state: MatchState,
-        log: ErrorLog,
+        self, raw: object, number: int, players: tuple[str, ...], rules: Any, state: MatchState, log: ErrorLog
     ) -> Dealt | None:
-        """Check raw deal `number` of a match standing at `state`; log its problems, return it or None."""
+        """Check raw deal `number` of a match standing at `state` under `rules` (`house_rules`); log its
+        problems, return it or None."""
 
     @abstractmethod
-    def score_deal(self, deal: Any, options: Mapping[str, object], state: MatchState) -> DealOutcome:
+    def score_deal(self, deal: Any, rules: Any, state: MatchState) -> DealOutcome:
         """Score a deal `read_deal` checked, in a match standing at `state` before it."""
 
-    def match_over(self, state: MatchState, options: Mapping[str, object], deal: Any) -> tuple[int, ...] | None:
+    def match_over(self, state: MatchState, rules: Any, deal: Any) -> tuple[int, ...] | None:
         """Return the winning sides if the match is over after `deal` (counted into `state`), else None."""
         return None
 
@@ -175,11 +178,11 @@ class Game(ABC):
         """Log deal `number`, which comes after the deal that ended the match."""
         log.add(Code.MATCH_FINISHED, "deal", "tute_match_over", deal=number, last=len(state.deals))
 
-    def next_cards(self, state: MatchState, options: Mapping[str, object]) -> int | None:
+    def next_cards(self, state: MatchState, rules: Any) -> int | None:
         """Return how many cards each player holds in the next deal, where the game sets it deal by deal."""
         return None
 
-    def result_extra(self, state: MatchState, options: Mapping[str, object]) -> dict[str, Any]:
+    def result_extra(self, state: MatchState, rules: Any) -> dict[str, Any]:
         """Return the result's keys of the game's own (as `result_keys` declares them)."""
         return dict(state.extra)
 

@@ -62,7 +62,8 @@ class MatchState:
         self.totals = [total + score for total, score in zip(self.totals, outcome.scores)]
         if outcome.juegos is not None:
             self.juegos = [count + earned for count, earned in zip(self.juegos, outcome.juegos)]
-        self.out = (self.out | outcome.went_out) - outcome.came_back
+        if outcome.went_out or outcome.came_back:
+            self.out = (self.out | outcome.went_out) - outcome.came_back
         self.last_dealer = dealer
         return result
 

@@ -80,7 +80,7 @@ class Lowball(Game):
         raw: object,
         number: int,
         players: tuple[str, ...],
-        options: Mapping[str, object],
+        rules: Mapping[str, object],
         state: MatchState,
         log: ErrorLog,
     ) -> LowballDeal | None:
@@ -102,12 +102,12 @@ class Lowball(Game):
             return None
         return LowballDeal(dealer, tuple(None if seat in state.out else given[seat] for seat in range(len(players))))
 
-    def score_deal(self, deal: LowballDeal, options: Mapping[str, object], state: MatchState) -> DealOutcome:
+    def score_deal(self, deal: LowballDeal, rules: Mapping[str, object], state: MatchState) -> DealOutcome:
         scores = tuple(points or 0 for points in deal.points)
         counted = [points for points in deal.points if points is not None]
         lowest = min(counted)
         winners = [seat for seat, points in enumerate(deal.points) if points == lowest]
-        limit = as_int(options, "limit")
+        limit = as_int(rules, "limit")
         went_out = frozenset(seat for seat in state.seats_in() if state.totals[seat] + scores[seat] > limit)
         return DealOutcome(
             scores,
@@ -116,7 +116,7 @@ class Lowball(Game):
             extra={"went_out": sorted(went_out)},
         )
 
-    def match_over(self, state: MatchState, options: Mapping[str, object], deal: LowballDeal) -> tuple[int, ...] | None:
+    def match_over(self, state: MatchState, rules: Mapping[str, object], deal: LowballDeal) -> tuple[int, ...] | None:
         left = state.seats_in()
         if len(left) > 1:
             return None
@@ -125,7 +125,7 @@ class Lowball(Game):
         went_out = state.deals[-1].extra["went_out"]
         return tuple(went_out)  # everyone left went out together: they were all in before it
 
-    def result_extra(self, state: MatchState, options: Mapping[str, object]) -> dict[str, Any]:
+    def result_extra(self, state: MatchState, rules: Mapping[str, object]) -> dict[str, Any]:
         return {"out": sorted(state.out)}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from ....rules.base import DealOutcome, Game, MatchGoal, MatchState
@@ -23,6 +24,14 @@ from .deal import (
     trump_factor,
 )
 from .sentences import POCHA_MESSAGES
+
+
+@dataclass(frozen=True)
+class PochaTable:
+    """The house rules of a Pocha match, and the schedule they deal at its table."""
+
+    options: PochaOptions
+    schedule: tuple[int, ...]
 
 
 class PochaGame(Game):
@@ -89,31 +98,27 @@ class PochaGame(Game):
                 return None
         return values
 
+    def house_rules(self, options: Mapping[str, object], players: int) -> PochaTable:
+        rules = PochaOptions.from_values(options)
+        return PochaTable(rules, pocha_schedule(players, rules))
+
     def read_deal(
-        self,
-        raw: object,
-        number: int,
-        players: tuple[str, ...],
-        options: Mapping[str, object],
-        state: MatchState,
-        log: ErrorLog,
+        self, raw: object, number: int, players: tuple[str, ...], rules: PochaTable, state: MatchState, log: ErrorLog
     ) -> PochaDeal | None:
         """Check the deal against the cards its place in the schedule deals; refuse a deal past the schedule."""
-        rules = PochaOptions.from_values(options)
-        schedule = pocha_schedule(len(players), rules)
-        if number > len(schedule):
-            log.add(Code.MATCH_FINISHED, "deal", "schedule_complete", deal=number, deals=len(schedule))
+        if number > len(rules.schedule):
+            log.add(Code.MATCH_FINISHED, "deal", "schedule_complete", deal=number, deals=len(rules.schedule))
             return None
-        return read_pocha_deal(raw, number, schedule[number - 1], players, rules, log)
+        return read_pocha_deal(raw, number, rules.schedule[number - 1], players, rules.options, log)
 
-    def score_deal(self, deal: PochaDeal, options: Mapping[str, object], state: MatchState) -> DealOutcome:
+    def score_deal(self, deal: PochaDeal, rules: PochaTable, state: MatchState) -> DealOutcome:
         """Score each player's bid against their tricks; a Pocha deal has no winner."""
-        rules = PochaOptions.from_values(options)
-        return DealOutcome(tuple(score_bid(b, t, rules, deal.trump) for b, t in zip(deal.bids, deal.tricks)), None)
+        scores = tuple(score_bid(b, t, rules.options, deal.trump) for b, t in zip(deal.bids, deal.tricks))
+        return DealOutcome(scores, None)
 
-    def match_over(self, state: MatchState, options: Mapping[str, object], deal: PochaDeal) -> tuple[int, ...] | None:
+    def match_over(self, state: MatchState, rules: PochaTable, deal: PochaDeal) -> tuple[int, ...] | None:
         """End the match with the schedule's last deal, won by every player with the highest total."""
-        if len(state.deals) < len(pocha_schedule(state.players, PochaOptions.from_values(options))):
+        if len(state.deals) < len(rules.schedule):
             return None
         best = max(state.totals)
         return tuple(seat for seat, total in enumerate(state.totals) if total == best)
@@ -121,9 +126,9 @@ class PochaGame(Game):
     def refuse_after_end(self, number: int, state: MatchState, log: ErrorLog) -> None:
         log.add(Code.MATCH_FINISHED, "deal", "schedule_complete", deal=number, deals=len(state.deals))
 
-    def next_cards(self, state: MatchState, options: Mapping[str, object]) -> int | None:
+    def next_cards(self, state: MatchState, rules: PochaTable) -> int | None:
         """Return the cards the schedule deals next."""
-        return pocha_schedule(state.players, PochaOptions.from_values(options))[len(state.deals)]
+        return rules.schedule[len(state.deals)]
 
     def check_bids(
         self,

@@ -170,28 +170,28 @@ class SubastadoGame(Game):
             return None
         return values
 
+    def house_rules(self, options: Mapping[str, object], players: int) -> SubastadoOptions:
+        return SubastadoOptions.from_values(options)
+
     def read_deal(
         self,
         raw: object,
         number: int,
         players: tuple[str, ...],
-        options: Mapping[str, object],
+        rules: SubastadoOptions,
         state: MatchState,
         log: ErrorLog,
     ) -> SubastadoDeal | None:
-        return read_subastado_deal(raw, number, players, SubastadoOptions.from_values(options), log)
+        return read_subastado_deal(raw, number, players, rules, log)
 
-    def score_deal(self, deal: SubastadoDeal, options: Mapping[str, object], state: MatchState) -> DealOutcome:
+    def score_deal(self, deal: SubastadoDeal, rules: SubastadoOptions, state: MatchState) -> DealOutcome:
         """Score the contract; a tute wins the match at once for whoever holds it."""
-        scores, winner = score_subastado_deal(deal, SubastadoOptions.from_values(options), state.players)
+        scores, winner = score_subastado_deal(deal, rules, state.players)
         return DealOutcome(scores, winner, ends_match=None if deal.tute is None else (deal.tute.seat,))
 
-    def match_over(
-        self, state: MatchState, options: Mapping[str, object], deal: SubastadoDeal
-    ) -> tuple[int, ...] | None:
+    def match_over(self, state: MatchState, rules: SubastadoOptions, deal: SubastadoDeal) -> tuple[int, ...] | None:
         """End the match once it is due (the target reached, or the set number of deals played) and one
         player's total is higher than every other's: while the highest is shared, play goes on."""
-        rules = SubastadoOptions.from_values(options)
         due = len(state.deals) >= rules.deals if rules.deals is not None else max(state.totals) >= rules.target
         leader = sole_leader(state.totals)
         return (leader,) if due and leader is not None else None

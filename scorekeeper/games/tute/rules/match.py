@@ -171,20 +171,16 @@ class TuteGame(Game):
             return None
         return values
 
-    def read_deal(
-        self,
-        raw: object,
-        number: int,
-        players: tuple[str, ...],
-        options: Mapping[str, object],
-        state: MatchState,
-        log: ErrorLog,
-    ) -> TuteDeal | None:
-        return read_tute_deal(raw, number, players, TuteOptions.from_values(options), log)
+    def house_rules(self, options: Mapping[str, object], players: int) -> TuteOptions:
+        return TuteOptions.from_values(options)
 
-    def score_deal(self, deal: TuteDeal, options: Mapping[str, object], state: MatchState) -> DealOutcome:
+    def read_deal(
+        self, raw: object, number: int, players: tuple[str, ...], rules: TuteOptions, state: MatchState, log: ErrorLog
+    ) -> TuteDeal | None:
+        return read_tute_deal(raw, number, players, rules, log)
+
+    def score_deal(self, deal: TuteDeal, rules: TuteOptions, state: MatchState) -> DealOutcome:
         """Score the deal; in a match to juegos, its winner earns them, unless a tute ends the match at once."""
-        rules = TuteOptions.from_values(options)
         scores, winner = score_tute_deal(deal, rules, state.sides)
         ends_match = deal.tute is not None and rules.tute_ends_match
         earned: tuple[int, ...] | None = None
@@ -194,10 +190,9 @@ class TuteGame(Game):
             earned = tuple(won if side == winner else 0 for side in range(len(state.sides)))
         return DealOutcome(scores, winner, earned, ends_match=(winner,) if ends_match else None)
 
-    def match_over(self, state: MatchState, options: Mapping[str, object], deal: TuteDeal) -> tuple[int, ...] | None:
+    def match_over(self, state: MatchState, rules: TuteOptions, deal: TuteDeal) -> tuple[int, ...] | None:
         """End the match when the deal's winner reaches the target of juegos, or when a total reaches the
         target of points: the highest total wins it, a tie going to the deal's winner, then in order of play."""
-        rules = TuteOptions.from_values(options)
         winner = state.deals[-1].winner
         assert winner is not None  # every Tute deal has a winner
         if rules.mode == "juegos":
