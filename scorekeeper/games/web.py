@@ -7,6 +7,7 @@ deals' JSON Schema) and never compares a game's name.
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
@@ -70,10 +71,24 @@ def game_scripts(part: str) -> tuple[str, str]:
     Served as one file (pages ask for one address, the service worker keeps one): each game's code
     stays in its folder, and the browser still needs no build step.
     """
-    files = [path / "static" / f"{part}.js" for path in game_folders().values()]
-    present = [file for file in files if file.is_file()]
     # Keyed by each file's size and modification time, so that a file edited while the app runs is read again.
-    return _joined(tuple((str(file), file.stat().st_mtime_ns, file.stat().st_size) for file in present))
+    found = []
+    for file in _script_files(tuple(FOLDER_OF.values()), part):
+        try:
+            seen = os.stat(file)
+        except FileNotFoundError:  # a game whose deal form needs no code of its own
+            continue
+        found.append((file, seen.st_mtime_ns, seen.st_size))
+    return _joined(tuple(found))
+
+
+@lru_cache(maxsize=16)
+def _script_files(folders: tuple[str, ...], part: str) -> tuple[str, ...]:
+    """Return where these game folders keep their script `part`, each folder once, in order."""
+    return tuple(
+        str(Path(str(import_module(folder).__file__)).parent / "static" / f"{part}.js")
+        for folder in dict.fromkeys(folders)
+    )
 
 
 @lru_cache(maxsize=8)
