@@ -63,16 +63,35 @@ SLOWEST_FIRST = (
 )
 
 
+#: The app tests of what a page says and how it looks (words, numbers, dates, charts, cards, sizes),
+#: read from rows any database gives alike: run on SQLite alone.
+SAID_NOT_STORED = tuple(
+    f"tests/app/{module}.py::"
+    for module in (
+        "test_i18n",
+        "test_plurals",
+        "test_regional_formats",
+        "test_local_time",
+        "test_card_layout",
+        "test_result_card",
+        "test_words_in_each_language",
+        "test_charts",
+        "test_weight",
+    )
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the browser's tests on SQLite alone but for those marked `both_databases`, and the slowest
-    tests first, keeping the collection order among the others."""
+    """Run the browser's tests on SQLite alone but for those marked `both_databases`, and so the app
+    tests of what a page says and how it looks; run the slowest tests first, keeping the collection
+    order among the others."""
     # Every request a page makes is an app test's too, run on both databases; a browser test adds
     # what the browser does, the same whatever the server stores in. Those that marked themselves
     # are where the database's own behaviour shows: two phones writing, kept deals sent together.
     on_one_database = [
         item
         for item in items
-        if item.nodeid.startswith("tests/e2e/")
+        if (item.nodeid.startswith("tests/e2e/") or item.nodeid.startswith(SAID_NOT_STORED))
         and "[postgresql" in item.nodeid
         and item.get_closest_marker("both_databases") is None
     ]

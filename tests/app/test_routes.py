@@ -32,6 +32,7 @@ REVIEWED_PUBLIC = {
     "pwa.manifest": "installing the app",
     "pwa.service_worker": "installing the app",
     "pwa.offline": "the page shown without a connection",
+    "pwa.game_script": "the games' browser code (their rules and deal forms' checks), the same for everyone",
 }
 #: Reviewed: what the API answers without a token, and why.
 REVIEWED_OPEN_API = {
@@ -50,6 +51,8 @@ SAMPLE_VALUES = {
     "game": "tute2",
     "token": "not-a-real-share-token",
     "filename": "app.css",
+    "digest": "0" * 12,
+    "part": "rules",
 }
 
 
