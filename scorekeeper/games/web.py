@@ -58,10 +58,13 @@ SCRIPT_PARTS: Final = ("rules", "form")
 
 def game_folders() -> dict[str, Path]:
     """Return each registered game folder, by its name, in the registry's order."""
-    return {
-        folder.rpartition(".")[2]: Path(str(import_module(folder).__file__)).parent
-        for folder in dict.fromkeys(FOLDER_OF.values())
-    }
+    return {folder.rpartition(".")[2]: _folder_path(folder) for folder in dict.fromkeys(FOLDER_OF.values())}
+
+
+@lru_cache(maxsize=64)
+def _folder_path(folder: str) -> Path:
+    """Return where the game folder (a package's dotted name) is."""
+    return Path(str(import_module(folder).__file__)).parent
 
 
 def game_scripts(part: str) -> tuple[str, str]:
@@ -85,10 +88,7 @@ def game_scripts(part: str) -> tuple[str, str]:
 @lru_cache(maxsize=16)
 def _script_files(folders: tuple[str, ...], part: str) -> tuple[str, ...]:
     """Return where these game folders keep their script `part`, each folder once, in order."""
-    return tuple(
-        str(Path(str(import_module(folder).__file__)).parent / "static" / f"{part}.js")
-        for folder in dict.fromkeys(folders)
-    )
+    return tuple(str(_folder_path(folder) / "static" / f"{part}.js") for folder in dict.fromkeys(folders))
 
 
 @lru_cache(maxsize=8)
